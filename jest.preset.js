@@ -1,0 +1,21 @@
+/** Shared jest settings: swc for speed (types are checked by `tsc --noEmit`), real services in tests. */
+const path = require('node:path');
+
+const base = {
+  testEnvironment: 'node',
+  transform: {
+    '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
+  },
+  testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  testTimeout: 60_000,
+};
+
+const testkit = path.join(__dirname, 'packages', 'testkit', 'dist', 'jest');
+
+module.exports = {
+  ...base,
+  globalSetup: path.join(testkit, 'global-setup.js'),
+  globalTeardown: path.join(testkit, 'global-teardown.js'),
+};
+module.exports.base = base;

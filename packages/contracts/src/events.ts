@@ -1,0 +1,45 @@
+import { z } from './zod';
+
+export const SESSION_EVENT_TYPES = [
+  'verification_session.approved',
+  'verification_session.rejected',
+  'verification_session.completed',
+  'verification_session.expired',
+  'verification_session.canceled',
+  'verification_session.review_required',
+  'verification_session.created',
+] as const;
+export type SessionEventType = (typeof SESSION_EVENT_TYPES)[number];
+export const SessionEventTypeSchema = z.enum(SESSION_EVENT_TYPES);
+
+/** Declared and subscribable, but no emitter publishes them (spec "Event types"). */
+export const NEVER_EMITTED_EVENT_TYPES: readonly SessionEventType[] = [
+  'verification_session.review_required',
+  'verification_session.created',
+];
+
+/** Every type an endpoint can subscribe to: the session events plus `test`. */
+export const WEBHOOK_EVENT_TYPES = [...SESSION_EVENT_TYPES, 'test'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
+
+/** Routing keys of internal domain events on the broker's topic exchange. */
+export const DOMAIN_EVENTS = {
+  apiKeyRevoked: 'api_key.revoked',
+  accountStatusChanged: 'account.status_changed',
+} as const;
+
+/**
+ * Envelope of every message on the broker (STYLE.md "Messaging"): `id` is the deduplication key,
+ * `type` doubles as the routing key.
+ */
+export const DomainEventSchema = z.object({
+  id: z.string().min(1),
+  type: z.string().min(1),
+  occurred_at: z.string(),
+  data: z.record(z.string(), z.unknown()),
+});
+export type DomainEvent<T = Record<string, unknown>> = { id: string; type: string; occurred_at: string; data: T };
+
+export const ApiKeyRevokedDataSchema = z.object({ key_id: z.string(), account_id: z.string(), secret_hash: z.string() });
+export const AccountStatusChangedDataSchema = z.object({ account_id: z.string(), status: z.string() });

@@ -1,0 +1,158 @@
+import { SESSION_EVENT_TYPES } from './events';
+import { z } from './zod';
+
+/**
+ * The flow configuration a project publishes (DESIGN.md "Flow configuration"). Every object is strict:
+ * an unknown step type or parameter is a publication error, never silently ignored.
+ */
+const StepIdSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]{0,39}$/, 'must start with a lowercase letter and use a-z, 0-9, _ or - (max 40)')
+  .refine((id) => id !== 'consent', 'the id "consent" is reserved for the platform consent step');
+
+const FieldNameSchema = z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, 'must be a lowercase identifier (max 40)');
+const LabelSchema = z.string().min(1).max(200);
+const IsoDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
+
+const FieldBase = { name: FieldNameSchema, label: LabelSchema, required: z.boolean().default(false) };
+
+export const FormFieldSchema = z.discriminatedUnion('type', [
+  z.strictObject({
+    ...FieldBase,
+    type: z.literal('text'),
+    minLength: z.number().int().min(0).max(1000).optional(),
+    maxLength: z.number().int().min(1).max(1000).default(200),
+  }),
+  z.strictObject({
+    ...FieldBase,
+    type: z.literal('select'),
+    options: z
+      .array(z.strictObject({ value: z.string().min(1).max(100), label: LabelSchema }))
+      .min(1)
+      .max(100),
+  }),
+  z.strictObject({ ...FieldBase, type: z.literal('date'), min: IsoDateSchema.optional(), max: IsoDateSchema.optional() }),
+  z.strictObject({
+    ...FieldBase,
+    type: z.literal('number'),
+    min: z.number().optional(),
+    max: z.number().optional(),
+    integer: z.boolean().default(false),
+  }),
+  z.strictObject({ ...FieldBase, type: z.literal('checkbox') }),
+]);
+export type FormField = z.infer<typeof FormFieldSchema>;
+
+export const DOCUMENT_KINDS = ['dni', 'passport', 'licence'] as const;
+
+export const DocumentStepSchema = z.strictObject({
+  id: StepIdSchema,
+  type: z.literal('document_ar'),
+  documents: z
+    .array(z.enum(DOCUMENT_KINDS))
+    .min(1)
+    .default([...DOCUMENT_KINDS]),
+  registryCheck: z.boolean().default(false),
+});
+export const FaceStepSchema = z.strictObject({
+  id: StepIdSchema,
+  type: z.literal('face_liveness'),
+  compareWithDocument: z.boolean().default(false),
+});
+export const OtpEmailStepSchema = z.strictObject({ id: StepIdSchema, type: z.literal('otp_email') });
+export const OtpWhatsappStepSchema = z.strictObject({ id: StepIdSchema, type: z.literal('otp_whatsapp') });
+export const FormStepSchema = z.strictObject({
+  id: StepIdSchema,
+  type: z.literal('form'),
+  title: z.string().max(200).optional(),
+  fields: z.array(FormFieldSchema).min(1).max(50),
+});
+
+export const LeafStepSchema = z.discriminatedUnion('type', [
+  DocumentStepSchema,
+  FaceStepSchema,
+  OtpEmailStepSchema,
+  OtpWhatsappStepSchema,
+  FormStepSchema,
+]);
+export type LeafStep = z.infer<typeof LeafStepSchema>;
+
+export const ChoiceStepSchema = z.strictObject({
+  id: StepIdSchema,
+  type: z.literal('choice'),
+  min: z.number().int().min(1),
+  options: z.array(LeafStepSchema).min(1).max(10),
+});
+
+export const StepSchema = z.discriminatedUnion('type', [
+  DocumentStepSchema,
+  FaceStepSchema,
+  OtpEmailStepSchema,
+  OtpWhatsappStepSchema,
+  FormStepSchema,
+  ChoiceStepSchema,
+]);
+export type Step = z.infer<typeof StepSchema>;
+export type StepType = Step['type'] | 'consent';
+
+export const ProjectOptionsSchema = z.strictObject({
+  documentData: z.boolean().default(false),
+  verifiedChannels: z.boolean().default(false),
+  formData: z.boolean().default(false),
+  evidenceLinks: z.boolean().default(false),
+  webhookEvents: z
+    .array(z.enum(SESSION_EVENT_TYPES))
+    .default([])
+    .refine((events) => new Set(events).size === events.length, 'must not repeat an event type'),
+});
+export type ProjectOptions = z.infer<typeof ProjectOptionsSchema>;
+
+export const FlowConfigSchema = z
+  .strictObject({
+    steps: z.array(StepSchema).min(1).max(20),
+    options: ProjectOptionsSchema.default({
+      documentData: false,
+      verifiedChannels: false,
+      formData: false,
+      evidenceLinks: false,
+      webhookEvents: [],
+    }),
+  })
+  .superRefine((config, ctx) => {
+    const seen = new Set<string>();
+    const checkId = (id: string, path: (string | number)[]) => {
+      if (seen.has(id)) ctx.addIssue({ code: 'custom', path, message: `duplicate step id "${id}"` });
+      seen.add(id);
+    };
+    config.steps.forEach((step, i) => {
+      checkId(step.id, ['steps', i, 'id']);
+      if (step.type === 'choice') {
+        if (step.min > step.options.length) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['steps', i, 'min'],
+            message: `min (${step.min}) exceeds the number of options (${step.options.length})`,
+          });
+        }
+        step.options.forEach((option, j) => checkId(option.id, ['steps', i, 'options', j, 'id']));
+      }
+      if (step.type === 'form') {
+        const names = new Set<string>();
+        step.fields.forEach((field, j) => {
+          if (names.has(field.name)) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['steps', i, 'fields', j, 'name'],
+              message: `duplicate field name "${field.name}"`,
+            });
+          }
+          names.add(field.name);
+        });
+      }
+    });
+  })
+  .openapi('FlowConfig');
+export type FlowConfig = z.infer<typeof FlowConfigSchema>;
+
+/** The consent step the platform always runs first; it cannot be configured or disabled. */
+export const CONSENT_STEP = { id: 'consent', type: 'consent' } as const;

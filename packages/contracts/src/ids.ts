@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import { ulid } from 'ulid';
+import { z } from './zod';
+
+export const ID_PREFIXES = {
+  account: 'acc_',
+  project: 'prj_',
+  session: 'vs_',
+  webhookEndpoint: 'whep_',
+  webhookDelivery: 'whd_',
+  event: 'evt_',
+  apiKey: 'key_',
+  linkToken: 'lt_',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+export type AccountId = `acc_${string}`;
+export type ProjectId = `prj_${string}`;
+export type SessionId = `vs_${string}`;
+export type WebhookEndpointId = `whep_${string}`;
+export type WebhookDeliveryId = `whd_${string}`;
+export type EventId = `evt_${string}`;
+export type ApiKeyId = `key_${string}`;
+export type ConfigVersionId = `cfg_${string}`;
+
+const ULID_PATTERN = '[0-9A-HJKMNP-TV-Z]{26}';
+
+export function newId<K extends IdKind>(kind: K): `${(typeof ID_PREFIXES)[K]}${string}` {
+  return `${ID_PREFIXES[kind]}${ulid()}` as `${(typeof ID_PREFIXES)[K]}${string}`;
+}
+
+export function idPattern(kind: IdKind): RegExp {
+  return new RegExp(`^${ID_PREFIXES[kind]}${ULID_PATTERN}$`);
+}
+
+export function isId(kind: IdKind, value: unknown): boolean {
+  return typeof value === 'string' && idPattern(kind).test(value);
+}
+
+/** Zod schema of an id of the given kind, e.g. `idSchema('session')` accepts `vs_<ULID>`. */
+export function idSchema<K extends IdKind>(kind: K) {
+  return z
+    .string()
+    .regex(idPattern(kind), `must be an id of shape ${ID_PREFIXES[kind]}<ULID>`)
+    .openapi({ example: `${ID_PREFIXES[kind]}01JD3Z8Q5X8R0VQ1T7W9Y2K4M6` });
+}
+
+/**
+ * Deterministic event id: the same logical event (account, session, type) gets the same id in every
+ * retry and for every endpoint, so receivers can deduplicate on it (DESIGN.md "Ids").
+ */
+export function eventId(accountId: string, sessionId: string, eventType: string): EventId {
+  const digest = createHash('sha256').update(`${accountId}|${sessionId}|${eventType}`).digest('hex');
+  return `evt_${digest.slice(0, 32)}`;
+}
+
+export const CONFIG_VERSION_PATTERN = /^cfg_\d{8}$/;
+
+export function configVersionId(version: number): ConfigVersionId {
+  if (!Number.isInteger(version) || version < 1 || version > 99_999_999) {
+    throw new RangeError(`config version out of range: ${version}`);
+  }
+  return `cfg_${String(version).padStart(8, '0')}`;
+}
+
+export function parseConfigVersion(id: string): number | null {
+  return CONFIG_VERSION_PATTERN.test(id) ? Number(id.slice(4)) : null;
+}

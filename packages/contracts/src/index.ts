@@ -1,0 +1,13 @@
+export * from './common';
+export * from './errors';
+export * from './events';
+export * from './flow-config';
+export * from './identity';
+export * from './ids';
+export * from './keys';
+export * from './openapi';
+export * from './routes';
+export * from './scopes';
+export * from './sessions';
+export * from './webhooks';
+export { z } from './zod';

@@ -1,0 +1,147 @@
+import { TimestampSchema, listSchema } from './common';
+import type { FlowConfig } from './flow-config';
+import { idSchema } from './ids';
+import { z } from './zod';
+
+export const MODES = ['test', 'live'] as const;
+export type Mode = (typeof MODES)[number];
+export const ModeSchema = z.enum(MODES);
+
+export const SESSION_STATUSES = ['pending', 'in_progress', 'approved', 'rejected', 'expired', 'abandoned', 'canceled'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+export const TERMINAL_STATUSES: readonly SessionStatus[] = ['approved', 'rejected', 'expired', 'abandoned', 'canceled'];
+
+export const OUTCOMES = ['approved', 'rejected', 'expired', 'abandoned'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+export const STEP_VERDICTS = ['approved', 'rejected', 'skipped', 'not_reached'] as const;
+export type StepVerdict = (typeof STEP_VERDICTS)[number];
+
+export const ConfigVersionSchema = z
+  .string()
+  .regex(/^cfg_\d{8}$/)
+  .openapi({ example: 'cfg_00000001' });
+
+export const StepResultSchema = z.object({ id: z.string(), type: z.string(), verdict: z.enum(STEP_VERDICTS) });
+export type StepResult = z.infer<typeof StepResultSchema>;
+
+export const DocumentDataSchema = z
+  .object({
+    doc_type: z.string(),
+    series: z.string(),
+    number: z.string(),
+    surname: z.string(),
+    given_names: z.string(),
+    sex: z.string(),
+    birth_date: z.string(),
+    cuil: z.string(),
+    expiry_date: z.string(),
+  })
+  .openapi('DocumentData');
+
+export const VerifiedChannelsSchema = z
+  .object({ email: z.string().optional(), phone: z.string().optional() })
+  .openapi('VerifiedChannels');
+
+export const SessionResultSchema = z
+  .object({
+    outcome: z.enum(OUTCOMES),
+    reason_codes: z.array(z.string()),
+    steps: z.array(StepResultSchema),
+    document: DocumentDataSchema.optional(),
+    verified_channels: VerifiedChannelsSchema.optional(),
+    form_data: z.record(z.string(), z.string()).optional(),
+  })
+  .openapi('SessionResult');
+export type SessionResult = z.infer<typeof SessionResultSchema>;
+
+export const EvidenceLinkSchema = z.object({
+  artifact: z.enum(['front', 'back', 'front_angle']),
+  url: z.string(),
+  expires_at: TimestampSchema,
+});
+
+export const VerificationSessionSchema = z
+  .object({
+    id: idSchema('session'),
+    object: z.literal('verification_session'),
+    status: z.enum(SESSION_STATUSES),
+    mode: ModeSchema,
+    project_id: idSchema('project'),
+    config_version: ConfigVersionSchema,
+    url: z.string().optional(),
+    qr: z.object({ svg: z.string(), png: z.string() }).optional(),
+    expires_at: TimestampSchema.optional(),
+    created_at: TimestampSchema,
+    external_ref: z.string().optional(),
+    result: SessionResultSchema.optional(),
+    completed_at: TimestampSchema.optional(),
+    evidence_links: z.array(EvidenceLinkSchema).optional(),
+  })
+  .openapi('VerificationSession');
+export type VerificationSession = z.infer<typeof VerificationSessionSchema>;
+
+export const SessionListSchema = listSchema(VerificationSessionSchema, 'VerificationSessionList');
+
+export const EXPIRES_IN_HOURS = { min: 1, max: 168, default: 24 } as const;
+
+export const CreateSessionBodySchema = z
+  .strictObject({
+    project_id: idSchema('project'),
+    external_ref: z.string().min(1).max(255).optional(),
+    expires_in_hours: z.number().int().min(EXPIRES_IN_HOURS.min).max(EXPIRES_IN_HOURS.max).default(EXPIRES_IN_HOURS.default),
+  })
+  .openapi('CreateVerificationSession');
+export type CreateSessionBody = z.infer<typeof CreateSessionBodySchema>;
+
+export const IdempotencyKeySchema = z.string().min(1).max(255);
+
+export const UsageSchema = z
+  .object({
+    object: z.literal('usage'),
+    month: z.string(),
+    sessions: z.object({
+      test: z.record(z.string(), z.number().int()),
+      live: z.record(z.string(), z.number().int()),
+    }),
+    tokens_debited: z.number().int(),
+  })
+  .openapi('Usage');
+
+/** What the sessions service tells other services about a session (never exposed publicly). */
+export const InternalSessionSchema = VerificationSessionSchema.extend({
+  account_id: idSchema('account'),
+  /** The frozen configuration the session is bound to, consent step not included. */
+  config: z.record(z.string(), z.unknown()),
+  redeemed_at: TimestampSchema.nullable(),
+});
+export type InternalSession = Omit<z.infer<typeof InternalSessionSchema>, 'config'> & { config: FlowConfig };
+
+/** The flow-runner's verdict, sent to the sessions service (`POST /internal/sessions/{id}/resolve`). */
+export const ResolveSessionBodySchema = z.strictObject({
+  outcome: z.enum(['approved', 'rejected']),
+  reason_codes: z.array(z.string().regex(/^[a-z0-9_]{1,64}$/)).max(50),
+  steps: z.array(StepResultSchema).max(100),
+  document: DocumentDataSchema.optional(),
+  verified_channels: VerifiedChannelsSchema.optional(),
+  form_data: z.record(z.string(), z.string().max(2000)).optional(),
+});
+export type ResolveSessionBody = z.infer<typeof ResolveSessionBodySchema>;
+
+/**
+ * `data` of every `verification_session.*` domain event on the broker: the session snapshot (result
+ * already filtered by the frozen config's opt-in options) plus what the webhooks service needs to
+ * fan out without asking anyone: the frozen `webhookEvents` and options.
+ */
+export const SessionEventDataSchema = z.object({
+  account_id: idSchema('account'),
+  session: VerificationSessionSchema,
+  webhook_events: z.array(z.string()),
+  options: z.object({
+    documentData: z.boolean(),
+    verifiedChannels: z.boolean(),
+    formData: z.boolean(),
+    evidenceLinks: z.boolean(),
+  }),
+});
+export type SessionEventData = z.infer<typeof SessionEventDataSchema>;

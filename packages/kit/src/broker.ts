@@ -1,0 +1,189 @@
+import amqp from 'amqplib';
+import type { DomainEvent } from '@idv/contracts';
+import type { Logger } from './logger';
+import { sleep } from './time';
+
+export type HandlerOutcome = 'ack' | 'retry' | 'dead';
+
+export interface ConsumerSpec {
+  /** Queue name without namespace; `exclusive` queues get a unique name per connection. */
+  queue: string;
+  bindings: string[];
+  prefetch?: number;
+  /** A queue of this process alone (e.g. cache invalidation of one gateway replica). */
+  exclusive?: boolean;
+  handler: (event: DomainEvent, raw: amqp.ConsumeMessage) => Promise<HandlerOutcome>;
+  /** Runs each time the consumer (re)starts, e.g. to drop a cache that may have missed events. */
+  onStart?: () => void;
+}
+
+export interface BrokerOptions {
+  url: string;
+  /** Prefix of every exchange and queue, so several stacks can share one broker (tests, tenants). */
+  namespace: string;
+  logger: Logger;
+}
+
+/**
+ * RabbitMQ through amqplib: one connection, a confirm channel for publishing, one channel per
+ * consumer; reconnects with backoff and re-declares its topology and consumers on every connect.
+ */
+export class Broker {
+  private connection: amqp.ChannelModel | null = null;
+  private publishChannel: amqp.ConfirmChannel | null = null;
+  private readonly consumers: ConsumerSpec[] = [];
+  private readonly consumerChannels = new Map<ConsumerSpec, { channel: amqp.Channel; tag: string }>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private closing = false;
+  private connecting: Promise<void> | null = null;
+
+  constructor(private readonly options: BrokerOptions) {}
+
+  get exchange(): string {
+    return `${this.options.namespace}.events`;
+  }
+
+  private get deadLetterExchange(): string {
+    return `${this.options.namespace}.dead-letter`;
+  }
+
+  isConnected(): boolean {
+    return this.connection !== null && this.publishChannel !== null;
+  }
+
+  check(): Promise<void> {
+    return this.isConnected() ? Promise.resolve() : Promise.reject(new Error('broker not connected'));
+  }
+
+  /** Connects (retrying until it succeeds or the broker is closed) and keeps reconnecting after. */
+  start(): Promise<void> {
+    this.connecting ??= this.connectLoop().finally(() => {
+      this.connecting = null;
+    });
+    return this.connecting;
+  }
+
+  private async connectLoop(): Promise<void> {
+    let delay = 250;
+    while (!this.closing) {
+      try {
+        await this.connect();
+        return;
+      } catch (error) {
+        this.options.logger.warn({ err: error, retryInMs: delay }, 'broker connection failed');
+        await sleep(delay);
+        delay = Math.min(delay * 2, 5000);
+      }
+    }
+  }
+
+  private async connect(): Promise<void> {
+    const connection = await amqp.connect(this.options.url, { clientProperties: { connection_name: this.options.namespace } });
+    connection.on('error', (error: unknown) => this.options.logger.warn({ err: error }, 'broker connection error'));
+    connection.on('close', () => {
+      this.connection = null;
+      this.publishChannel = null;
+      this.consumerChannels.clear();
+      if (!this.closing) {
+        this.options.logger.warn('broker connection closed; reconnecting');
+        void this.start();
+      }
+    });
+    const channel = await connection.createConfirmChannel();
+    channel.on('error', (error: unknown) => this.options.logger.warn({ err: error }, 'broker channel error'));
+    await channel.assertExchange(this.exchange, 'topic', { durable: true });
+    await channel.assertExchange(this.deadLetterExchange, 'topic', { durable: true });
+    this.connection = connection;
+    this.publishChannel = channel;
+    for (const spec of this.consumers) await this.startConsumer(spec);
+    this.options.logger.info('broker connected');
+  }
+
+  /** Publishes and resolves only once the broker confirmed the message is stored. */
+  async publish(event: DomainEvent): Promise<void> {
+    const channel = this.publishChannel;
+    if (!channel) throw new Error('broker not connected');
+    await new Promise<void>((resolve, reject) => {
+      channel.publish(
+        this.exchange,
+        event.type,
+        Buffer.from(JSON.stringify(event)),
+        { persistent: true, messageId: event.id, type: event.type, contentType: 'application/json', timestamp: Date.now() },
+        (error: unknown) => (error ? reject(error instanceof Error ? error : new Error('publish not confirmed')) : resolve()),
+      );
+    });
+  }
+
+  async consume(spec: ConsumerSpec): Promise<void> {
+    this.consumers.push(spec);
+    if (this.connection) await this.startConsumer(spec);
+  }
+
+  private async startConsumer(spec: ConsumerSpec): Promise<void> {
+    const connection = this.connection;
+    if (!connection) return;
+    const channel = await connection.createChannel();
+    channel.on('error', (error: unknown) =>
+      this.options.logger.warn({ err: error, queue: spec.queue }, 'consumer channel error'),
+    );
+    await channel.prefetch(spec.prefetch ?? 16);
+    const name = spec.exclusive ? '' : `${this.options.namespace}.${spec.queue}`;
+    const deadQueue = `${this.options.namespace}.${spec.queue}.dead`;
+    if (!spec.exclusive) {
+      await channel.assertQueue(deadQueue, { durable: true });
+      await channel.bindQueue(deadQueue, this.deadLetterExchange, spec.queue);
+    }
+    const { queue } = await channel.assertQueue(name, {
+      durable: !spec.exclusive,
+      exclusive: spec.exclusive ?? false,
+      autoDelete: spec.exclusive ?? false,
+      ...(spec.exclusive ? {} : { deadLetterExchange: this.deadLetterExchange, deadLetterRoutingKey: spec.queue }),
+    });
+    for (const binding of spec.bindings) await channel.bindQueue(queue, this.exchange, binding);
+    const { consumerTag } = await channel.consume(queue, (message) => {
+      if (!message) return;
+      const work = this.handle(spec, channel, message);
+      this.inFlight.add(work);
+      void work.finally(() => this.inFlight.delete(work));
+    });
+    this.consumerChannels.set(spec, { channel, tag: consumerTag });
+    spec.onStart?.();
+  }
+
+  private async handle(spec: ConsumerSpec, channel: amqp.Channel, message: amqp.ConsumeMessage): Promise<void> {
+    let outcome: HandlerOutcome;
+    try {
+      const event = JSON.parse(message.content.toString('utf8')) as DomainEvent;
+      if (typeof event?.id !== 'string' || typeof event.type !== 'string') throw new SyntaxError('not an event envelope');
+      outcome = await spec.handler(event, message);
+    } catch (error) {
+      outcome = error instanceof SyntaxError ? 'dead' : 'retry';
+      this.options.logger.error({ err: error, queue: spec.queue }, 'message handling failed');
+    }
+    try {
+      if (outcome === 'ack') channel.ack(message);
+      else if (outcome === 'dead') channel.nack(message, false, false);
+      else {
+        // Back off a little so a failing dependency is not hammered by an instant redelivery loop.
+        await sleep(500);
+        channel.nack(message, false, true);
+      }
+    } catch (error) {
+      // The channel closed under us: the broker redelivers the unacked message after reconnect.
+      this.options.logger.warn({ err: error, queue: spec.queue }, 'could not settle message');
+    }
+  }
+
+  /** Stops consuming, waits for handlers under way, then closes the connection. */
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const { channel, tag } of this.consumerChannels.values()) {
+      await channel.cancel(tag).catch(() => undefined);
+    }
+    await Promise.allSettled([...this.inFlight]);
+    const connection = this.connection;
+    this.connection = null;
+    this.publishChannel = null;
+    if (connection) await connection.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** Variables every service reads; each service extends this with its own. */
+export const baseEnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HOST: z.string().default('0.0.0.0'),
+  INTERNAL_TOKEN: z.string().min(16, 'must be at least 16 characters (shared secret between services)'),
+  TIME_SCALE: z.coerce.number().positive().max(1000).default(1),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
+});
+
+export const env = {
+  boolean: (fallback: boolean) => booleanFromEnv.default(fallback),
+  url: () => z.string().url(),
+  port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+};
+
+/**
+ * Parses the environment once. A bad or missing variable fails with a message naming it, so an
+ * operator sees `DATABASE_URL: Invalid URL` instead of a stack trace later.
+ */
+export function loadConfig<S extends z.ZodType>(schema: S, source: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`));
+  }
+  return parsed.data;
+}

@@ -1,0 +1,240 @@
+import { problem, type ErrorCode, type Identity } from '@idv/contracts';
+import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import pinoHttp from 'pino-http';
+import { ulid } from 'ulid';
+import { z } from 'zod';
+import { AppError } from '../errors';
+import type { Logger } from '../logger';
+import type { Metrics } from '../metrics';
+import { identityOf } from './identity';
+import { parseInput, zodIssuesToFieldErrors } from './validate';
+
+export const JSON_BODY_LIMIT = '256kb';
+export type ReadinessCheck = () => Promise<unknown>;
+
+export interface ServiceAppOptions {
+  logger: Logger;
+  metrics: Metrics;
+  /** Dependencies `/readyz` checks, by name; each rejects when that dependency is not usable. */
+  readiness: Record<string, ReadinessCheck>;
+  /** Mounts the service routes. */
+  routes: (app: express.Express) => void;
+  /** Parse JSON bodies (off for the gateway, which streams bodies through). */
+  parseJson?: boolean;
+  /** Set during shutdown so `/readyz` answers 503 and load balancers stop sending. */
+  isShuttingDown?: () => boolean;
+  /** Runs before the routes (e.g. CORS), after request ids and logging. */
+  before?: RequestHandler[];
+}
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+export function sendProblem(res: Response, code: ErrorCode, detail: string, extra: Parameters<typeof problem>[2] = {}) {
+  const body = problem(code, detail, { request_id: res.locals.requestId as string | undefined, ...extra });
+  res.status(body.status).type('application/problem+json').send(JSON.stringify(body));
+}
+
+/** Route template for metrics labels, never the raw path (ids would explode the cardinality). */
+function routeLabel(req: Request, res: Response): string {
+  const route = req.route as { path?: string } | undefined;
+  if (route?.path) return `${req.baseUrl}${route.path}`;
+  return (res.locals.routeLabel as string | undefined) ?? 'unmatched';
+}
+
+function requiresJsonBody(req: Request): boolean {
+  if (!['POST', 'PUT', 'PATCH'].includes(req.method)) return false;
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** Rejects bodies that are not declared as JSON with 415 before anything reads them. */
+const requireJsonContentType: RequestHandler = (req, _res, next) => {
+  if (requiresJsonBody(req) && !req.is(['application/json', 'application/*+json'])) {
+    throw new AppError('unsupported_media_type', 'Send the body as application/json.');
+  }
+  next();
+};
+
+export function createServiceApp(options: ServiceAppOptions): express.Express {
+  const { logger, metrics } = options;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.use((req, res, next) => {
+    const incoming = req.header('x-request-id');
+    const requestId = incoming && REQUEST_ID_PATTERN.test(incoming) ? incoming : `req_${ulid()}`;
+    res.locals.requestId = requestId;
+    res.setHeader('x-request-id', requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      metrics.httpDuration.observe({ method: req.method, route: routeLabel(req, res), status: String(res.statusCode) }, seconds);
+    });
+    next();
+  });
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (_req, res) => (res as Response).locals.requestId as string,
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+      autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
+      serializers: {
+        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    if (options.isShuttingDown?.()) {
+      res.status(503).json({ status: 'shutting_down' });
+      return;
+    }
+    const entries = Object.entries(options.readiness);
+    const results = await Promise.all(
+      entries.map(async ([name, check]) => {
+        try {
+          await withTimeout(check(), 2000);
+          return [name, 'ok'] as const;
+        } catch (error) {
+          logger.warn({ dependency: name, err: error }, 'readiness check failed');
+          return [name, 'failing'] as const;
+        }
+      }),
+    );
+    const ok = results.every(([, state]) => state === 'ok');
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', checks: Object.fromEntries(results) });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
+  for (const handler of options.before ?? []) app.use(handler);
+  if (options.parseJson !== false) {
+    app.use(requireJsonContentType);
+    app.use(express.json({ limit: JSON_BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] }));
+  }
+
+  options.routes(app);
+
+  app.use((req, res) => {
+    sendProblem(res, 'not_found', `No route ${req.method} ${req.path}.`);
+  });
+  app.use(errorHandler(logger));
+  return app;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+}
+
+function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, _next: NextFunction) => {
+    if (res.headersSent) {
+      logger.error({ err: error }, 'error after headers were sent');
+      res.end();
+      return;
+    }
+    if (error instanceof AppError) {
+      for (const [name, value] of Object.entries(error.extra.headers ?? {})) res.setHeader(name, value);
+      sendProblem(res, error.code, error.message, {
+        ...(error.extra.required_scope ? { required_scope: error.extra.required_scope } : {}),
+        ...(error.extra.errors ? { errors: error.extra.errors } : {}),
+      });
+      return;
+    }
+    if (error instanceof z.ZodError) {
+      const errors = zodIssuesToFieldErrors(error.issues);
+      sendProblem(res, 'validation_failed', 'The request is invalid.', { errors });
+      return;
+    }
+    const parserError = error as BodyParserError;
+    switch (parserError.type) {
+      case 'entity.parse.failed':
+        sendProblem(res, 'invalid_json', 'The body is not valid JSON.');
+        return;
+      case 'entity.too.large':
+        sendProblem(res, 'payload_too_large', `The body exceeds ${JSON_BODY_LIMIT}.`);
+        return;
+      case 'encoding.unsupported':
+      case 'charset.unsupported':
+        sendProblem(res, 'unsupported_media_type', 'Send the body as UTF-8 application/json.');
+        return;
+      case 'request.aborted':
+      case 'request.size.invalid':
+        sendProblem(res, 'invalid_json', 'The body was incomplete.');
+        return;
+      case undefined:
+      default:
+        break;
+    }
+    logger.error({ err: error, method: req.method, url: req.originalUrl }, 'unhandled error');
+    sendProblem(res, 'internal_error', 'Something went wrong on our side; retry later or contact support with the request id.');
+  };
+}
+
+export interface EndpointInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  req: Request;
+  res: Response;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * The one route builder: validates params, query and body against contract schemas, then runs the
+ * handler; a returned `Reply` is sent as JSON. Handlers stay a few lines.
+ */
+export function endpoint<
+  PS extends z.ZodType = z.ZodType<Record<string, string>>,
+  QS extends z.ZodType = z.ZodType<Record<string, unknown>>,
+  BS extends z.ZodType = z.ZodType<unknown>,
+>(
+  schemas: { params?: PS; query?: QS; body?: BS },
+  handler: (input: EndpointInput<z.infer<PS>, z.infer<QS>, z.infer<BS>>) => Promise<Reply | void> | Reply | void,
+): RequestHandler {
+  return async (req, res) => {
+    const params = schemas.params ? parseInput(schemas.params, req.params, 'params') : req.params;
+    const query: unknown = schemas.query ? parseInput(schemas.query, req.query, 'query') : req.query;
+    const rawBody: unknown = req.body;
+    const body: unknown = schemas.body ? parseInput(schemas.body, rawBody ?? {}, 'body') : rawBody;
+    const reply = await handler({ params, query, body, req, res } as EndpointInput<z.infer<PS>, z.infer<QS>, z.infer<BS>>);
+    if (!reply) return;
+    for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+    if (reply.body === undefined) res.status(reply.status).end();
+    else res.status(reply.status).json(reply.body);
+  };
+}
+
+export function identity(res: Response): Identity {
+  return identityOf(res);
+}

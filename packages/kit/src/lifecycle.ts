@@ -1,0 +1,107 @@
+import http from 'node:http';
+import type express from 'express';
+import { ConfigError } from './config';
+import { createLogger, type Logger } from './logger';
+
+type Stopper = { name: string; stop: () => Promise<void> | void };
+
+/**
+ * Owns a process's start and stop. On SIGTERM/SIGINT: `/readyz` turns 503, the HTTP server stops
+ * accepting and finishes requests under way, then the other parts stop in reverse order of start
+ * (consumers finish their messages before the broker and the pool close).
+ */
+export class Lifecycle {
+  private readonly stoppers: Stopper[] = [];
+  private stopping: Promise<void> | null = null;
+
+  constructor(
+    readonly logger: Logger,
+    private readonly timeoutMs = 25_000,
+  ) {}
+
+  get shuttingDown(): boolean {
+    return this.stopping !== null;
+  }
+
+  onStop(name: string, stop: () => Promise<void> | void): void {
+    this.stoppers.push({ name, stop });
+  }
+
+  async listen(app: express.Express, port: number, host: string): Promise<http.Server> {
+    const server = http.createServer(app);
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    const address = server.address();
+    this.logger.info({ port: typeof address === 'object' && address ? address.port : port }, 'listening');
+    this.onStop('http', () => closeServer(server));
+    return server;
+  }
+
+  installSignalHandlers(): void {
+    const onSignal = (signal: NodeJS.Signals) => {
+      this.logger.info({ signal }, 'shutting down');
+      void this.stop().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    };
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
+  }
+
+  stop(): Promise<void> {
+    this.stopping ??= this.runStoppers();
+    return this.stopping;
+  }
+
+  private async runStoppers(): Promise<void> {
+    const deadline = setTimeout(() => {
+      this.logger.error({ timeoutMs: this.timeoutMs }, 'shutdown timed out; exiting');
+      process.exit(1);
+    }, this.timeoutMs);
+    deadline.unref();
+    for (const { name, stop } of [...this.stoppers].reverse()) {
+      try {
+        await stop();
+        this.logger.debug({ part: name }, 'stopped');
+      } catch (error) {
+        this.logger.error({ err: error, part: name }, 'error while stopping');
+      }
+    }
+    clearTimeout(deadline);
+    this.logger.info('stopped');
+  }
+}
+
+function closeServer(server: http.Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    // Idle keep-alive sockets would hold close() open; requests under way are left to finish.
+    server.closeIdleConnections();
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
+    sweep.unref();
+    server.once('close', () => clearInterval(sweep));
+  });
+}
+
+/**
+ * Entry point of every service's main.ts: a configuration error prints which variable is wrong and
+ * exits 1 without a stack trace; anything else failing at start is logged and exits 1.
+ */
+export function runMain(service: string, start: () => Promise<Lifecycle>): void {
+  start().then(
+    (lifecycle) => lifecycle.installSignalHandlers(),
+    (error: unknown) => {
+      if (error instanceof ConfigError) {
+        process.stderr.write(`${service}: ${error.message}\n`);
+      } else {
+        createLogger({ service }).fatal({ err: error }, 'failed to start');
+      }
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,142 @@
+import type { DomainEvent } from '@idv/contracts';
+import type pg from 'pg';
+import type { Broker } from './broker';
+import type { Queryable } from './db';
+import type { Logger } from './logger';
+import { sleep } from './time';
+
+const NOTIFY_CHANNEL = 'outbox_new';
+
+/**
+ * Writes an event in the caller's transaction; it reaches the broker only if that transaction
+ * commits. A repeated event id is ignored, so re-running a transition never duplicates an event.
+ */
+export async function enqueueEvent(client: Queryable, event: DomainEvent): Promise<void> {
+  await client.query(
+    'INSERT INTO outbox (event_id, routing_key, payload) VALUES ($1, $2, $3) ON CONFLICT (event_id) DO NOTHING',
+    [event.id, event.type, JSON.stringify(event)],
+  );
+  await client.query(`SELECT pg_notify('${NOTIFY_CHANNEL}', current_schema())`);
+}
+
+export interface OutboxRelayOptions {
+  pool: pg.Pool;
+  broker: Broker;
+  logger: Logger;
+  schema: string;
+  batchSize?: number;
+  pollIntervalMs?: number;
+  /** Published rows are kept this long for audit, then deleted. */
+  retentionHours?: number;
+}
+
+/**
+ * Publishes outbox rows with publisher confirms and marks them published. Woken by NOTIFY, with a
+ * poll as a safety net; `FOR UPDATE SKIP LOCKED` lets several replicas relay without double work.
+ * While the broker is down rows simply wait: nothing is lost, nothing is marked published unconfirmed.
+ */
+export class OutboxRelay {
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private listener: pg.PoolClient | null = null;
+  private lastCleanup = 0;
+  private notified = false;
+
+  constructor(private readonly options: OutboxRelayOptions) {}
+
+  async start(): Promise<void> {
+    this.running = true;
+    await this.listen();
+    this.loop = this.run();
+  }
+
+  private async listen(): Promise<void> {
+    try {
+      const client = await this.options.pool.connect();
+      client.on('notification', (message) => {
+        if (message.payload !== this.options.schema) return;
+        this.notified = true;
+        this.wake?.();
+      });
+      client.on('error', () => {
+        this.listener = null;
+        client.release(true);
+      });
+      await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+      this.listener = client;
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'outbox listener unavailable; polling only');
+    }
+  }
+
+  private async run(): Promise<void> {
+    const pollMs = this.options.pollIntervalMs ?? 1000;
+    while (this.running) {
+      let published = 0;
+      this.notified = false;
+      try {
+        published = await this.drainOnce();
+        await this.cleanup();
+      } catch (error) {
+        this.options.logger.warn({ err: error }, 'outbox relay pass failed; will retry');
+        await sleep(Math.min(pollMs, 1000));
+      }
+      if (!this.listener && this.running) await this.listen();
+      if (published === 0 && !this.notified && this.running) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, pollMs);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wake = null;
+      }
+    }
+  }
+
+  /** Publishes one batch; returns how many rows it published. */
+  async drainOnce(): Promise<number> {
+    if (!this.options.broker.isConnected()) return 0;
+    const client = await this.options.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ id: number; payload: DomainEvent }>(
+        'SELECT id, payload FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
+        [this.options.batchSize ?? 200],
+      );
+      if (rows.length === 0) {
+        await client.query('COMMIT');
+        return 0;
+      }
+      await Promise.all(rows.map((row) => this.options.broker.publish(row.payload)));
+      await client.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1)', [rows.map((r) => r.id)]);
+      await client.query('COMMIT');
+      return rows.length;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  private async cleanup(): Promise<void> {
+    if (Date.now() - this.lastCleanup < 60_000) return;
+    this.lastCleanup = Date.now();
+    const hours = this.options.retentionHours ?? 24 * 7;
+    await this.options.pool.query(`DELETE FROM outbox WHERE published_at < now() - make_interval(hours => $1)`, [hours]);
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    if (this.listener) {
+      await this.listener.query(`UNLISTEN ${NOTIFY_CHANNEL}`).catch(() => undefined);
+      this.listener.release();
+      this.listener = null;
+    }
+  }
+}

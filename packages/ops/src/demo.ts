@@ -1,0 +1,64 @@
+import type { FlowConfig } from '@idv/contracts';
+import type { OpsClient } from './client';
+
+/** The demo flow: consent, then a choice of e-mail or WhatsApp code, then a short form. */
+export const DEMO_CONFIG = {
+  steps: [
+    {
+      id: 'contact',
+      type: 'choice',
+      min: 1,
+      options: [
+        { id: 'mail', type: 'otp_email' },
+        { id: 'phone', type: 'otp_whatsapp' },
+      ],
+    },
+    {
+      id: 'extra',
+      type: 'form',
+      fields: [
+        { name: 'occupation', type: 'text', label: 'Ocupación', required: true },
+        { name: 'pep', type: 'checkbox', label: 'Soy persona expuesta políticamente' },
+      ],
+    },
+  ],
+  options: {
+    documentData: false,
+    verifiedChannels: true,
+    formData: true,
+    evidenceLinks: false,
+    webhookEvents: [
+      'verification_session.approved',
+      'verification_session.rejected',
+      'verification_session.completed',
+      'verification_session.expired',
+      'verification_session.canceled',
+    ],
+  },
+} as unknown as FlowConfig;
+
+export async function createDemo(ops: OpsClient, tokens = 100) {
+  const account = await ops.createAccount({ name: 'Demo S.A.', email: 'demo@example.com' });
+  await ops.approveAccount(account.id);
+  const testKey = await ops.createKey({ account_id: account.id, mode: 'test', name: 'demo test key' });
+  const liveKey = await ops.createKey({ account_id: account.id, mode: 'live', name: 'demo live key' });
+  let project: { id: string } | null = null;
+  let balance: number | null = null;
+  try {
+    project = await ops.createProject({ account_id: account.id, name: 'Demo project' });
+    await ops.publishConfig(project.id, 'test', DEMO_CONFIG);
+    await ops.publishConfig(project.id, 'live', DEMO_CONFIG);
+    balance = (await ops.creditBalance(account.id, tokens)).balance;
+  } catch (error) {
+    // The sessions service may not be running (keys and gateway alone still make a usable demo).
+    process.stderr.write(`demo: projects and balance skipped: ${(error as Error).message}\n`);
+  }
+  return {
+    account_id: account.id,
+    status: 'active' as const,
+    project_id: project?.id ?? null,
+    test_key: { id: testKey.id, secret: testKey.secret },
+    live_key: { id: liveKey.id, secret: liveKey.secret },
+    balance,
+  };
+}

@@ -1,0 +1,240 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export const SERVICE_NAMES = ['keys', 'sessions', 'webhooks', 'flow-runner', 'gateway'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+export const ROOT_DIR = path.resolve(__dirname, '..', '..', '..');
+
+/** Ports of the local stack (`scripts/up.sh`); test stacks take free ports instead. */
+export const DEFAULT_PORTS: Record<ServiceName, number> = {
+  gateway: 8080,
+  keys: 8081,
+  sessions: 8082,
+  'flow-runner': 8083,
+  webhooks: 8084,
+};
+
+export interface InfraUrls {
+  postgresAdminUrl: string;
+  amqpUrl: string;
+  redisUrl: string;
+}
+
+export function infraFromEnv(env: NodeJS.ProcessEnv = process.env): InfraUrls {
+  return {
+    postgresAdminUrl: env.POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    amqpUrl: env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
+    redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  };
+}
+
+export interface StackOptions {
+  /** Database to use (created when missing); each service keeps its own schema inside it. */
+  database?: string;
+  /** Broker namespace; a unique one isolates this stack's exchanges and queues. */
+  namespace?: string;
+  services?: readonly ServiceName[];
+  env?: Record<string, string>;
+  serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
+  ports?: Partial<Record<ServiceName, number>>;
+  logDir?: string;
+  /** Keep services running after this process exits (the local stack). */
+  detached?: boolean;
+  readyTimeoutMs?: number;
+}
+
+export interface RunningService {
+  name: ServiceName;
+  url: string;
+  port: number;
+  process: ChildProcess;
+  logFile: string;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function ensureDatabase(adminUrl: string, database: string): Promise<string> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (!rowCount) {
+      await client.query(`CREATE DATABASE "${database.replace(/"/g, '')}"`).catch((error: { code?: string }) => {
+        if (error.code !== '42P04') throw error; // created concurrently by another stack
+      });
+    }
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function waitReady(service: RunningService, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const state: { exited: number | null } = { exited: null };
+  service.process.once('exit', (code) => {
+    state.exited = code ?? -1;
+  });
+  while (Date.now() < deadline) {
+    if (state.exited !== null) break;
+    try {
+      const response = await fetch(`${service.url}/readyz`);
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const tail = existsSync(service.logFile) ? readFileSync(service.logFile, 'utf8').split('\n').slice(-15).join('\n') : '';
+  throw new Error(
+    `${service.name} did not become ready (${state.exited !== null ? `exited ${state.exited}` : 'timeout'}). Log tail:\n${tail}`,
+  );
+}
+
+/**
+ * A running set of the project's services (built `dist/main.js`), wired to the machine's PostgreSQL,
+ * RabbitMQ and Redis. Tests get real HTTP between real processes.
+ */
+export class Stack {
+  readonly running = new Map<ServiceName, RunningService>();
+  readonly extras: RunningService[] = [];
+  readonly env: Record<string, string>;
+
+  private constructor(
+    private readonly options: StackOptions,
+    env: Record<string, string>,
+    private readonly ports: Record<ServiceName, number>,
+  ) {
+    this.env = env;
+  }
+
+  static async start(options: StackOptions = {}): Promise<Stack> {
+    const infra = infraFromEnv();
+    const databaseUrl = await ensureDatabase(infra.postgresAdminUrl, options.database ?? 'idv_test');
+    const services = (options.services ?? SERVICE_NAMES).filter((name) => existsSync(mainOf(name)));
+    const ports = { ...DEFAULT_PORTS };
+    for (const name of SERVICE_NAMES) ports[name] = options.ports?.[name] ?? (await freePort());
+    const url = (name: ServiceName) => `http://127.0.0.1:${ports[name]}`;
+    const env: Record<string, string> = {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      INTERNAL_TOKEN: `internal-${randomBytes(16).toString('hex')}`,
+      TIME_SCALE: '0.05',
+      DATABASE_URL: databaseUrl,
+      AMQP_URL: infra.amqpUrl,
+      REDIS_URL: infra.redisUrl,
+      BROKER_NAMESPACE: options.namespace ?? `t${randomBytes(4).toString('hex')}`,
+      WEBHOOKS_ALLOW_LOCAL_TARGETS: 'true',
+      KEYS_URL: url('keys'),
+      SESSIONS_URL: url('sessions'),
+      WEBHOOKS_URL: url('webhooks'),
+      FLOW_URL: url('flow-runner'),
+      GATEWAY_URL: url('gateway'),
+      PUBLIC_BASE_URL: url('gateway'),
+      FLOW_BASE_URL: url('flow-runner'),
+      ...options.env,
+    };
+    const stack = new Stack(options, env, ports);
+    try {
+      await Promise.all(services.map((name) => stack.startService(name)));
+    } catch (error) {
+      await stack.stop();
+      throw error;
+    }
+    return stack;
+  }
+
+  url(name: ServiceName): string {
+    return `http://127.0.0.1:${this.ports[name]}`;
+  }
+
+  get gatewayUrl(): string {
+    return this.url('gateway');
+  }
+
+  private spawnService(name: ServiceName, port: number, envOverrides: Record<string, string>, label: string): RunningService {
+    const logDir = this.options.logDir ?? path.join(ROOT_DIR, '.run', 'logs');
+    mkdirSync(logDir, { recursive: true });
+    const logFile = path.join(logDir, `${this.env.BROKER_NAMESPACE}-${label}.log`);
+    const out = createWriteStream(logFile, { flags: 'a' });
+    const child = spawn(process.execPath, [mainOf(name)], {
+      cwd: path.dirname(path.dirname(mainOf(name))),
+      env: { ...process.env, ...this.env, ...this.options.serviceEnv?.[name], ...envOverrides, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: this.options.detached ?? false,
+    });
+    child.stdout?.pipe(out);
+    child.stderr?.pipe(out);
+    if (this.options.detached) child.unref();
+    return { name, url: `http://127.0.0.1:${port}`, port, process: child, logFile };
+  }
+
+  async startService(name: ServiceName, envOverrides: Record<string, string> = {}): Promise<RunningService> {
+    const service = this.spawnService(name, this.ports[name], envOverrides, name);
+    this.running.set(name, service);
+    await waitReady(service, this.options.readyTimeoutMs ?? 30_000);
+    return service;
+  }
+
+  /** Another replica of a service on its own port (e.g. a second gateway). */
+  async startReplica(name: ServiceName, envOverrides: Record<string, string> = {}): Promise<RunningService> {
+    const port = await freePort();
+    const service = this.spawnService(name, port, envOverrides, `${name}-${port}`);
+    this.extras.push(service);
+    await waitReady(service, this.options.readyTimeoutMs ?? 30_000);
+    return service;
+  }
+
+  /** Sends a signal and waits for the process to exit. */
+  async kill(name: ServiceName, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    const service = this.running.get(name);
+    if (!service) return null;
+    this.running.delete(name);
+    return stopProcess(service.process, signal);
+  }
+
+  async restart(name: ServiceName, signal: NodeJS.Signals = 'SIGTERM'): Promise<RunningService> {
+    await this.kill(name, signal);
+    return this.startService(name);
+  }
+
+  async stop(): Promise<void> {
+    const all = [...this.extras, ...this.running.values()];
+    this.running.clear();
+    this.extras.length = 0;
+    await Promise.all(all.map((service) => stopProcess(service.process, 'SIGTERM')));
+  }
+}
+
+function mainOf(name: ServiceName): string {
+  return path.join(ROOT_DIR, 'services', name, 'dist', 'main.js');
+}
+
+export function stopProcess(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.once('exit', (code) => {
+      clearTimeout(force);
+      resolve(code);
+    });
+    child.kill(signal);
+  });
+}

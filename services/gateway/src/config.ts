@@ -1,0 +1,34 @@
+import { baseEnvSchema, env, loadConfig } from '@idv/kit';
+import { z } from 'zod';
+
+const originList = z
+  .string()
+  .default('https://dashboard.idv.example')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+  );
+
+export const configSchema = baseEnvSchema.extend({
+  PORT: env.port(8080),
+  KEYS_URL: env.url().default('http://127.0.0.1:8081'),
+  SESSIONS_URL: env.url().default('http://127.0.0.1:8082'),
+  WEBHOOKS_URL: env.url().default('http://127.0.0.1:8084'),
+  REDIS_URL: env.url(),
+  AMQP_URL: env.url(),
+  BROKER_NAMESPACE: z
+    .string()
+    .regex(/^[a-z0-9_.-]+$/)
+    .default('idv'),
+  PUBLIC_BASE_URL: env.url().default('http://localhost:8080'),
+  /** The dashboard origin(s) allowed by CORS; localhost origins are always allowed for local development. */
+  CORS_ORIGINS: originList,
+  RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(20),
+  RATE_LIMIT_BURST: z.coerce.number().int().positive().default(40),
+  KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
+});
+export type Config = z.infer<typeof configSchema>;
+
+export const readConfig = (source: NodeJS.ProcessEnv = process.env): Config => loadConfig(configSchema, source);

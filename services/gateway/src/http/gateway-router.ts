@@ -1,0 +1,126 @@
+import { FORBIDDEN_BODY, buildOpenApiDocument, scopeSatisfies, type Identity, type PublicRoute } from '@idv/contracts';
+import { AppError, identityHeaders, type Logger } from '@idv/kit';
+import { Router, type Request, type Response } from 'express';
+import { BrokenContextError, type KeyResolver } from '../adapters/key-resolver';
+import type { RateLimiter } from '../adapters/rate-limiter';
+import type { Upstreams } from '../adapters/upstreams';
+import { readPresentedKey } from '../domain/credentials';
+import { rateLimitHeaders } from '../domain/rate-limit';
+import type { RouteTable } from '../domain/route-table';
+import { proxy } from './proxy';
+
+export interface GatewayDeps {
+  routes: RouteTable;
+  resolver: KeyResolver;
+  limiter: RateLimiter;
+  upstreams: Upstreams;
+  internalToken: string;
+  publicBaseUrl: string;
+  version: string;
+  ratePerSecond: number;
+  logger: Logger;
+}
+
+const MAX_BODY_BYTES = 256 * 1024;
+
+function forbidden(res: Response): void {
+  res.status(403).json(FORBIDDEN_BODY);
+}
+
+/**
+ * Every `/v1` request: match the contract's route, then for keyed routes authenticate → account
+ * status → rate limit → scope, and proxy with a signed identity. Unkeyed routes are proxied as is.
+ */
+export function gatewayRouter(deps: GatewayDeps): Router {
+  const router = Router();
+  const openApi = JSON.stringify(buildOpenApiDocument(deps.publicBaseUrl, deps.version));
+
+  router.get('/v1/openapi.json', (_req, res) => {
+    res.locals.routeLabel = '/v1/openapi.json';
+    res.type('application/json').send(openApi);
+  });
+
+  router.use('/v1', async (req: Request, res: Response) => {
+    const match = deps.routes.match(req.method, req.originalUrl.split('?')[0] ?? '');
+    if (match.kind === 'not_found') throw new AppError('not_found', `No route ${req.method} ${req.originalUrl.split('?')[0]}.`);
+    if (match.kind === 'method_not_allowed') {
+      throw new AppError('method_not_allowed', `Use ${match.allowed.join(' or ')} on this path.`, {
+        headers: { Allow: match.allowed.join(', ') },
+      });
+    }
+    const { route } = match;
+    res.locals.routeLabel = route.path;
+
+    let extraHeaders: Record<string, string> = { 'x-request-id': res.locals.requestId as string };
+    if (route.scope) {
+      const identity = await authorize(deps, route, req, res);
+      if (!identity) return;
+      extraHeaders = { ...extraHeaders, ...identityHeaders(identity, deps.internalToken) };
+    }
+
+    const declaredLength = Number(req.headers['content-length'] ?? 0);
+    if (declaredLength > MAX_BODY_BYTES) throw new AppError('payload_too_large', 'The body exceeds 256 KiB.');
+
+    try {
+      await proxy(deps.upstreams.pool(route.service), req, res, extraHeaders);
+    } catch (error) {
+      if (res.headersSent) {
+        deps.logger.warn({ err: error }, 'upstream response interrupted');
+        res.destroy();
+        return;
+      }
+      deps.logger.error({ err: error, service: route.service }, 'upstream unavailable');
+      throw new AppError('upstream_unavailable', 'The service is temporarily unavailable; retry shortly.', {
+        headers: { 'Retry-After': '1' },
+      });
+    }
+  });
+
+  return router;
+}
+
+/** Returns the caller identity, or answers the request itself and returns null. */
+async function authorize(deps: GatewayDeps, route: PublicRoute, req: Request, res: Response): Promise<Identity | null> {
+  const presented = readPresentedKey(req.header('authorization'));
+  if (!presented) {
+    forbidden(res);
+    return null;
+  }
+  let resolved;
+  try {
+    resolved = await deps.resolver.resolve(presented.secretHash);
+  } catch (error) {
+    deps.logger.error({ err: error }, 'key resolution failed');
+    if (error instanceof BrokenContextError)
+      throw new AppError('unauthorized', 'The authorization context could not be established.');
+    throw new AppError('service_unavailable', 'Authentication is temporarily unavailable; retry shortly.', {
+      headers: { 'Retry-After': '1' },
+    });
+  }
+  if (!resolved || resolved.revoked) {
+    forbidden(res);
+    return null;
+  }
+  if (resolved.mode !== presented.mode) {
+    throw new AppError('unauthorized', 'The authorization context is inconsistent.');
+  }
+  if (resolved.account_status !== 'active') {
+    throw new AppError(
+      'account_inactive',
+      `The account is ${resolved.account_status}; the API answers once an operator activates it.`,
+    );
+  }
+
+  const decision = await deps.limiter.take(resolved.account_id);
+  for (const [name, value] of Object.entries(rateLimitHeaders(decision, deps.ratePerSecond))) res.setHeader(name, value);
+  if (!decision.allowed) {
+    throw new AppError('rate_limited', 'Too many requests; slow down and retry after the Retry-After delay.', {
+      headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+    });
+  }
+
+  if (!scopeSatisfies(resolved.scopes, route.scope!)) {
+    throw new AppError('insufficient_scope', `This key lacks the scope ${route.scope}.`, { required_scope: route.scope! });
+  }
+  return { account_id: resolved.account_id, key_id: resolved.key_id, mode: resolved.mode, scopes: resolved.scopes };
+}

@@ -1,0 +1,65 @@
+import { DOMAIN_EVENTS, type DomainEvent } from '@idv/contracts';
+import { Broker, Lifecycle, checkRedis, createLogger, createMetrics, createRedis, runMain } from '@idv/kit';
+import { KeyResolver } from './adapters/key-resolver';
+import { RateLimiter } from './adapters/rate-limiter';
+import { Upstreams } from './adapters/upstreams';
+import { createApp } from './app';
+import { readConfig } from './config';
+import { RouteTable } from './domain/route-table';
+
+const SERVICE = 'gateway';
+const VERSION = '0.1.0';
+
+runMain(SERVICE, async () => {
+  const config = readConfig();
+  const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
+  const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
+
+  const redis = createRedis(config.REDIS_URL);
+  lifecycle.onStop('redis', async () => {
+    await redis.quit().catch(() => undefined);
+  });
+  const resolver = new KeyResolver(config.KEYS_URL, config.INTERNAL_TOKEN, config.KEY_CACHE_TTL_MS, logger);
+  lifecycle.onStop('keys-client', () => resolver.close());
+  const upstreams = new Upstreams({ sessions: config.SESSIONS_URL, webhooks: config.WEBHOOKS_URL });
+  lifecycle.onStop('upstreams', () => upstreams.close());
+
+  const broker = new Broker({ url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE, logger });
+  lifecycle.onStop('rabbitmq', () => broker.close());
+  // Each replica listens on its own queue, so a revocation evicts the key from every replica's cache.
+  await broker.consume({
+    queue: 'gateway.key-cache',
+    exclusive: true,
+    bindings: [DOMAIN_EVENTS.apiKeyRevoked, DOMAIN_EVENTS.accountStatusChanged],
+    onStart: () => resolver.clear(),
+    handler: (event: DomainEvent) => {
+      const data = event.data as { secret_hash?: string; account_id?: string };
+      if (event.type === DOMAIN_EVENTS.apiKeyRevoked && data.secret_hash) resolver.evictKey(data.secret_hash);
+      if (data.account_id) resolver.evictAccount(data.account_id);
+      return Promise.resolve('ack');
+    },
+  });
+  void broker.start();
+
+  const app = createApp({
+    logger,
+    metrics: createMetrics(SERVICE),
+    routes: new RouteTable(),
+    resolver,
+    limiter: new RateLimiter(redis, config.RATE_LIMIT_PER_SECOND, config.RATE_LIMIT_BURST),
+    upstreams,
+    internalToken: config.INTERNAL_TOKEN,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    version: VERSION,
+    ratePerSecond: config.RATE_LIMIT_PER_SECOND,
+    corsOrigins: config.CORS_ORIGINS,
+    isShuttingDown: () => lifecycle.shuttingDown,
+    readiness: {
+      redis: () => checkRedis(redis),
+      rabbitmq: () => broker.check(),
+      keys: () => resolver.check(),
+    },
+  });
+  await lifecycle.listen(app, config.PORT, config.HOST);
+  return lifecycle;
+});

@@ -1,0 +1,37 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { SCOPES, type Mode, type Scope } from '@idv/contracts';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+/** 43 base62 characters carry about 256 bits: at least 32 random bytes, as the issue asks. */
+const SECRET_LENGTH = 43;
+
+/** Unbiased base62: bytes of 248 and above are dropped instead of folded with a modulo. */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+export function generateSecret(mode: Mode): string {
+  return `sk_${mode}_${randomBase62(SECRET_LENGTH)}`;
+}
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+export function modeOfSecret(secret: string): Mode | null {
+  if (secret.startsWith('sk_test_')) return 'test';
+  if (secret.startsWith('sk_live_')) return 'live';
+  return null;
+}
+
+/** Scopes of a new key: all five when omitted (spec "Authentication" 7), in canonical order. */
+export function normalizeScopes(requested: readonly Scope[] | undefined): Scope[] {
+  const wanted = new Set(requested ?? SCOPES);
+  return SCOPES.filter((scope) => wanted.has(scope));
+}
