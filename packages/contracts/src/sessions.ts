@@ -1,5 +1,5 @@
 import { TimestampSchema, listSchema } from './common';
-import type { FlowConfig } from './flow-config';
+import { FlowConfigSchema, type FlowConfig } from './flow-config';
 import { idSchema } from './ids';
 import { z } from './zod';
 
@@ -145,3 +145,34 @@ export const SessionEventDataSchema = z.object({
   }),
 });
 export type SessionEventData = z.infer<typeof SessionEventDataSchema>;
+
+/** Internal (operator) operations of the sessions service: projects, configuration versions, balance. */
+export const ProjectSchema = z.object({
+  id: idSchema('project'),
+  object: z.literal('project'),
+  account_id: idSchema('account'),
+  name: z.string(),
+  created_at: TimestampSchema,
+});
+export type Project = z.infer<typeof ProjectSchema>;
+
+export const CreateProjectBodySchema = z.strictObject({
+  account_id: idSchema('account'),
+  name: z.string().min(1).max(200),
+});
+
+export const PublishConfigBodySchema = z.strictObject({ mode: ModeSchema, config: FlowConfigSchema });
+
+export const PublishedConfigSchema = z.object({
+  id: ConfigVersionSchema,
+  project_id: idSchema('project'),
+  mode: ModeSchema,
+});
+export type PublishedConfig = z.infer<typeof PublishedConfigSchema>;
+
+export const CreditBalanceBodySchema = z.strictObject({
+  tokens: z.number().int().positive().max(1_000_000_000),
+});
+
+export const BalanceSchema = z.object({ account_id: idSchema('account'), balance: z.number().int() });
+export type Balance = z.infer<typeof BalanceSchema>;

@@ -181,6 +181,11 @@ export class Broker {
       await channel.cancel(tag).catch(() => undefined);
     }
     await Promise.allSettled([...this.inFlight]);
+    // Closing each channel waits for the broker's close-ok, so the acks sent just before are applied;
+    // closing the connection alone can drop them and the messages would be redelivered.
+    for (const { channel } of this.consumerChannels.values()) await channel.close().catch(() => undefined);
+    this.consumerChannels.clear();
+    await this.publishChannel?.close().catch(() => undefined);
     const connection = this.connection;
     this.connection = null;
     this.publishChannel = null;

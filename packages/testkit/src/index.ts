@@ -1,3 +1,5 @@
 export * from './client';
 export * from './env';
 export * from './stack';
+export * from './wait';
+export * from './tcp-proxy';

@@ -142,6 +142,8 @@ export class Stack {
       REDIS_URL: infra.redisUrl,
       BROKER_NAMESPACE: options.namespace ?? `t${randomBytes(4).toString('hex')}`,
       WEBHOOKS_ALLOW_LOCAL_TARGETS: 'true',
+      // A fixed test-only key encrypting webhook signing secrets at rest, stable across stack restarts.
+      WEBHOOKS_SECRET_KEY: Buffer.alloc(32, 'idv-test-webhooks').toString('base64'),
       KEYS_URL: url('keys'),
       SESSIONS_URL: url('sessions'),
       WEBHOOKS_URL: url('webhooks'),
@@ -237,4 +239,38 @@ export function stopProcess(child: ChildProcess, signal: NodeJS.Signals): Promis
     });
     child.kill(signal);
   });
+}
+
+/**
+ * Starts one more process of a service of the stack described by the environment (the one jest's
+ * global setup started), e.g. a second gateway replica, with optional overrides.
+ */
+export async function startServiceFromEnv(
+  name: ServiceName,
+  overrides: Record<string, string> = {},
+): Promise<RunningService & { stop(signal?: NodeJS.Signals): Promise<number | null> }> {
+  const port = await freePort();
+  const logDir = path.join(ROOT_DIR, '.run', 'logs');
+  mkdirSync(logDir, { recursive: true });
+  const logFile = path.join(logDir, `${process.env.BROKER_NAMESPACE ?? 'adhoc'}-${name}-${port}.log`);
+  const out = createWriteStream(logFile, { flags: 'a' });
+  const child = spawn(process.execPath, [mainOf(name)], {
+    cwd: path.dirname(path.dirname(mainOf(name))),
+    env: { ...process.env, ...overrides, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.pipe(out);
+  child.stderr?.pipe(out);
+  const service: RunningService = { name, url: `http://127.0.0.1:${port}`, port, process: child, logFile };
+  try {
+    await waitReady(service, 30_000);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return { ...service, stop: (signal: NodeJS.Signals = 'SIGTERM') => stopProcess(child, signal) };
+}
+
+export function serviceMain(name: ServiceName): string {
+  return mainOf(name);
 }

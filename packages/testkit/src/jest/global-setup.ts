@@ -1,4 +1,4 @@
-import { Stack } from '../stack';
+import { Stack, type ServiceName } from '../stack';
 import { STACK_ENV_NAMES } from '../env';
 
 declare global {
@@ -11,7 +11,8 @@ declare global {
  */
 export default async function globalSetup(): Promise<void> {
   if (process.env.GATEWAY_URL) return;
-  const stack = await Stack.start({ database: process.env.IDV_TEST_DATABASE ?? 'idv_test' });
+  const only = process.env.IDV_STACK_SERVICES?.split(',').map((s) => s.trim()) as ServiceName[] | undefined;
+  const stack = await Stack.start({ database: process.env.IDV_TEST_DATABASE ?? 'idv_test', ...(only ? { services: only } : {}) });
   globalThis.__IDV_STACK__ = stack;
   for (const name of STACK_ENV_NAMES) {
     const value = stack.env[name];

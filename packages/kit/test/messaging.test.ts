@@ -1,0 +1,158 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import {
+  Broker,
+  OUTBOX_MIGRATIONS_DIR,
+  OutboxRelay,
+  createLogger,
+  createPool,
+  enqueueEvent,
+  withTransaction,
+  type Pool,
+} from '../src';
+import { TcpProxy, waitFor } from '@idv/testkit';
+import amqp from 'amqplib';
+import pg from 'pg';
+
+const logger = createLogger({ service: 'kit-test', level: 'silent' });
+
+function event(type: string) {
+  return { id: `evt_${randomBytes(16).toString('hex')}`, type, occurred_at: new Date().toISOString(), data: { n: 1 } };
+}
+
+describe('outbox relay and broker', () => {
+  const schema = `kit_test_${randomBytes(4).toString('hex')}`;
+  const namespace = `kt${randomBytes(4).toString('hex')}`;
+  let pool: Pool;
+  let proxy: TcpProxy;
+  let broker: Broker;
+  let relay: OutboxRelay;
+  let observer: amqp.ChannelModel;
+  const received: string[] = [];
+
+  beforeAll(async () => {
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    const migration = readFileSync(path.join(OUTBOX_MIGRATIONS_DIR, '0000000000000_outbox.sql'), 'utf8').split(
+      '-- Down Migration',
+    )[0]!;
+    await admin.query(`SET search_path = ${schema}; ${migration}`);
+    await admin.end();
+    pool = createPool({ url: process.env.DATABASE_URL!, schema });
+
+    const amqpUrl = new URL(process.env.AMQP_URL!);
+    proxy = await TcpProxy.start(amqpUrl.hostname, Number(amqpUrl.port || 5672));
+    amqpUrl.port = String(proxy.port);
+    broker = new Broker({ url: amqpUrl.toString(), namespace, logger });
+    await broker.start();
+
+    // The observer talks to RabbitMQ directly, so it keeps listening while the proxy is cut.
+    observer = await amqp.connect(process.env.AMQP_URL!);
+    const channel = await observer.createChannel();
+    await channel.assertExchange(`${namespace}.events`, 'topic', { durable: true });
+    const { queue } = await channel.assertQueue('', { exclusive: true });
+    await channel.bindQueue(queue, `${namespace}.events`, 'kit.#');
+    await channel.consume(
+      queue,
+      (message) => {
+        if (message) received.push(message.properties.messageId as string);
+      },
+      { noAck: true },
+    );
+
+    relay = new OutboxRelay({ pool, broker, logger, schema, pollIntervalMs: 200 });
+    await relay.start();
+  });
+
+  afterAll(async () => {
+    await relay.stop();
+    await broker.close();
+    await observer.close();
+    await proxy.close();
+    await pool.query(`DROP SCHEMA ${schema} CASCADE`);
+    await pool.end();
+  });
+
+  it('when an event is written in a committed transaction, then it is published once with its id', async () => {
+    const published = event('kit.committed');
+    await withTransaction(pool, (tx) => enqueueEvent(tx, published));
+    await waitFor(() => (received.includes(published.id) ? true : undefined), 5000);
+    expect(received.filter((id) => id === published.id)).toHaveLength(1);
+  });
+
+  it('when the transaction rolls back, then its event is never published', async () => {
+    const lost = event('kit.rolled-back');
+    const marker = event('kit.after-rollback');
+    await expect(
+      withTransaction(pool, async (tx) => {
+        await enqueueEvent(tx, lost);
+        throw new Error('business rule failed');
+      }),
+    ).rejects.toThrow('business rule failed');
+    await withTransaction(pool, (tx) => enqueueEvent(tx, marker));
+    await waitFor(() => (received.includes(marker.id) ? true : undefined), 5000);
+    expect(received).not.toContain(lost.id);
+  });
+
+  it('when the same event id is written twice, then the outbox keeps one row', async () => {
+    const twice = event('kit.twice');
+    await withTransaction(pool, (tx) => enqueueEvent(tx, twice));
+    await withTransaction(pool, (tx) => enqueueEvent(tx, twice));
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM outbox WHERE event_id = $1', [twice.id]);
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('when the broker is unreachable, then events wait in the outbox and are all published once it returns', async () => {
+    await proxy.cut();
+    await waitFor(() => (broker.isConnected() ? undefined : true), 5000);
+    const during = Array.from({ length: 5 }, () => event('kit.during-outage'));
+    for (const e of during) await withTransaction(pool, (tx) => enqueueEvent(tx, e));
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const { rows: waiting } = await pool.query(
+      'SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL AND event_id = ANY($1)',
+      [during.map((e) => e.id)],
+    );
+    expect(waiting[0].n).toBe(5);
+    expect(received.some((id) => during.some((e) => e.id === id))).toBe(false);
+
+    await proxy.restore();
+    await waitFor(() => (during.every((e) => received.includes(e.id)) ? true : undefined), 15_000);
+    for (const e of during) expect(received.filter((id) => id === e.id)).toHaveLength(1);
+    const { rows: left } = await pool.query('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL');
+    expect(left[0].n).toBe(0);
+  });
+});
+
+describe('broker consumer shutdown', () => {
+  it('when the broker is closed while a message is being handled, then the handler finishes and the message is acked', async () => {
+    const namespace = `kc${randomBytes(4).toString('hex')}`;
+    const broker = new Broker({ url: process.env.AMQP_URL!, namespace, logger });
+    let finished = false;
+    let started = false;
+    await broker.consume({
+      queue: 'slow',
+      bindings: ['slow.#'],
+      handler: async () => {
+        started = true;
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        finished = true;
+        return 'ack';
+      },
+    });
+    await broker.start();
+    await broker.publish(event('slow.one'));
+    await waitFor(() => (started ? true : undefined), 5000);
+    await broker.close();
+    expect(finished).toBe(true);
+
+    const connection = await amqp.connect(process.env.AMQP_URL!);
+    const channel = await connection.createChannel();
+    const { messageCount } = await channel.checkQueue(`${namespace}.slow`);
+    expect(messageCount).toBe(0);
+    await channel.deleteQueue(`${namespace}.slow`);
+    await channel.deleteQueue(`${namespace}.slow.dead`);
+    await connection.close();
+  });
+});

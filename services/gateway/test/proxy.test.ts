@@ -1,0 +1,147 @@
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { OpsClient } from '@idv/ops';
+import { Stack, api } from '@idv/testkit';
+
+interface Recorded {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** A stand-in for the sessions service that records what the gateway forwards, optionally slowly. */
+function startRecordingUpstream(delayMs: () => number) {
+  const recorded: Recorded[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      recorded.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ ok: true }));
+      }, delayMs());
+    });
+  });
+  return new Promise<{ url: string; recorded: Recorded[]; close: () => Promise<void> }>((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        recorded,
+        close: () => new Promise((r) => server.close(() => r())),
+      });
+    });
+  });
+}
+
+describe('gateway proxying (private stack with a recording upstream)', () => {
+  let stack: Stack;
+  let upstream: Awaited<ReturnType<typeof startRecordingUpstream>>;
+  let delay = 0;
+  let secret: string;
+  let accountId: string;
+
+  beforeAll(async () => {
+    upstream = await startRecordingUpstream(() => delay);
+    stack = await Stack.start({
+      database: 'idv_test_gateway',
+      services: ['keys', 'gateway'],
+      env: { SESSIONS_URL: upstream.url },
+    });
+    const opsClient = new OpsClient({
+      keysUrl: stack.url('keys'),
+      sessionsUrl: upstream.url,
+      internalToken: stack.env.INTERNAL_TOKEN!,
+    });
+    const account = await opsClient.createAccount({ name: 'Proxy S.A.', email: 'proxy@example.com' });
+    await opsClient.approveAccount(account.id);
+    accountId = account.id;
+    secret = (await opsClient.createKey({ account_id: account.id, mode: 'live', name: 'proxy', scopes: ['sessions:write'] }))
+      .secret;
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    await upstream?.close();
+  });
+
+  it('when a request is proxied, then the upstream gets a signed identity with the mode of the key and the request id', async () => {
+    const response = await api('POST', '/v1/verification-sessions?x=1', {
+      baseUrl: stack.gatewayUrl,
+      key: secret,
+      body: { project_id: 'prj_x' },
+      headers: { 'idempotency-key': 'abc', 'x-request-id': 'req-from-client-1' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers['x-request-id']).toBe('req-from-client-1');
+    const last = upstream.recorded.at(-1)!;
+    expect(last.url).toBe('/v1/verification-sessions?x=1');
+    expect(last.body).toBe('{"project_id":"prj_x"}');
+    expect(last.headers['idempotency-key']).toBe('abc');
+    expect(last.headers['x-request-id']).toBe('req-from-client-1');
+    expect(last.headers.authorization).toBeUndefined();
+    const context = last.headers['x-idv-context'] as string;
+    const expected = createHmac('sha256', stack.env.INTERNAL_TOKEN!).update(context).digest('hex');
+    expect(last.headers['x-idv-context-signature']).toBe(expected);
+    expect(JSON.parse(Buffer.from(context, 'base64url').toString())).toMatchObject({
+      account_id: accountId,
+      mode: 'live',
+      scopes: ['sessions:write'],
+    });
+  });
+
+  it('when a client sends internal identity headers itself, then they never reach the upstream', async () => {
+    await api('GET', '/v1/verification-sessions', {
+      baseUrl: stack.gatewayUrl,
+      key: secret,
+      headers: { 'x-idv-context': 'forged', 'x-idv-context-signature': 'forged', 'x-idv-internal-token': 'forged' },
+    });
+    const last = upstream.recorded.at(-1)!;
+    expect(last.headers['x-idv-context']).not.toBe('forged');
+    expect(last.headers['x-idv-context-signature']).not.toBe('forged');
+    expect(last.headers['x-idv-internal-token']).toBeUndefined();
+  });
+
+  it('when the declared body is over 256 KiB, then 413 payload_too_large without reaching the upstream', async () => {
+    const before = upstream.recorded.length;
+    const response = await api('POST', '/v1/verification-sessions', {
+      baseUrl: stack.gatewayUrl,
+      key: secret,
+      rawBody: JSON.stringify({ project_id: 'x'.repeat(300 * 1024) }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(413);
+    expect(response.body).toMatchObject({ code: 'payload_too_large' });
+    expect(upstream.recorded.length).toBe(before);
+  });
+
+  it('when the gateway gets SIGTERM with requests under way, then every one of them completes and it exits 0', async () => {
+    const replica = await stack.startReplica('gateway');
+    delay = 400;
+    try {
+      const inFlight = Array.from({ length: 20 }, () =>
+        api('GET', '/v1/verification-sessions', { baseUrl: replica.url, key: secret }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const exit = new Promise<number | null>((resolve) => replica.process.once('exit', (code) => resolve(code)));
+      replica.process.kill('SIGTERM');
+      const responses = await Promise.all(inFlight);
+      expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
+      expect(await exit).toBe(0);
+      await expect(api('GET', '/v1/verification-sessions', { baseUrl: replica.url, key: secret })).rejects.toThrow();
+    } finally {
+      delay = 0;
+    }
+  });
+
+  it('when the upstream is down, then 502 upstream_unavailable problem, never a stack trace', async () => {
+    await upstream.close();
+    const response = await api('GET', '/v1/verification-sessions', { baseUrl: stack.gatewayUrl, key: secret });
+    expect(response.status).toBe(502);
+    expect(response.body).toMatchObject({ code: 'upstream_unavailable' });
+    expect(response.text).not.toMatch(/at .*\.js/);
+  });
+});

@@ -1,0 +1,65 @@
+import { api, buildAccount, buildKey, startServiceFromEnv } from '@idv/testkit';
+
+const LIST = '/v1/verification-sessions';
+
+async function burst(urls: string[], key: string, count: number) {
+  return Promise.all(Array.from({ length: count }, (_, i) => api('GET', LIST, { key, baseUrl: urls[i % urls.length] })));
+}
+
+describe('gateway rate limit', () => {
+  it('when 60 requests arrive at once, then the burst of 40 passes and the rest get 429 rate_limited', async () => {
+    const account = await buildAccount();
+    const key = await buildKey(account.id, 'test');
+    const responses = await burst([process.env.GATEWAY_URL!], key.secret, 60);
+    const limited = responses.filter((r) => r.status === 429);
+    const passed = responses.length - limited.length;
+    // 40 from the bucket plus what refills (20/s) while the requests are in flight.
+    expect(passed).toBeGreaterThanOrEqual(40);
+    expect(passed).toBeLessThanOrEqual(48);
+    for (const response of limited) {
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(response.body).toMatchObject({ code: 'rate_limited', status: 429 });
+      expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    }
+    for (const response of responses) {
+      expect(response.headers['ratelimit-limit']).toBe('40');
+      expect(response.headers['ratelimit-remaining']).toMatch(/^\d+$/);
+      expect(response.headers['ratelimit-reset']).toMatch(/^\d+$/);
+    }
+  });
+
+  it('when the bucket is empty, then after Retry-After the account is served again', async () => {
+    const account = await buildAccount();
+    const key = await buildKey(account.id, 'test');
+    const responses = await burst([process.env.GATEWAY_URL!], key.secret, 50);
+    const limited = responses.find((r) => r.status === 429);
+    expect(limited).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, Number(limited!.headers['retry-after']) * 1000));
+    expect((await api('GET', LIST, { key: key.secret })).status).not.toBe(429);
+  });
+
+  it('when two keys of one account share the load, then they share one bucket', async () => {
+    const account = await buildAccount();
+    const testKey = await buildKey(account.id, 'test');
+    const liveKey = await buildKey(account.id, 'live');
+    const keys = [testKey.secret, liveKey.secret];
+    const responses = await Promise.all(keys.flatMap((key) => Array.from({ length: 30 }, () => api('GET', LIST, { key }))));
+    const passed = responses.filter((r) => r.status !== 429).length;
+    expect(passed).toBeGreaterThanOrEqual(40);
+    expect(passed).toBeLessThanOrEqual(48);
+  });
+
+  it('when two gateway replicas serve one account, then they draw from one bucket in Redis', async () => {
+    const replica = await startServiceFromEnv('gateway');
+    try {
+      const account = await buildAccount();
+      const key = await buildKey(account.id, 'test');
+      const responses = await burst([process.env.GATEWAY_URL!, replica.url], key.secret, 60);
+      const passed = responses.filter((r) => r.status !== 429).length;
+      expect(passed).toBeGreaterThanOrEqual(40);
+      expect(passed).toBeLessThanOrEqual(48);
+    } finally {
+      await replica.stop();
+    }
+  });
+});
