@@ -64,7 +64,24 @@ export interface MigrateOptions {
  * Runs versioned SQL migrations with node-pg-migrate into the service's own schema. The library's
  * advisory lock makes concurrent replicas wait instead of racing.
  */
-export async function migrate({ url, schema, dirs, logger }: MigrateOptions): Promise<void> {
+export async function migrate(options: MigrateOptions): Promise<void> {
+  // node-pg-migrate's lock is taken with pg_try_advisory_lock: a second service or replica migrating
+  // the same database at the same moment fails at once. Wait for our turn instead of crashing.
+  const deadline = Date.now() + 120_000;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await migrateOnce(options);
+      return;
+    } catch (error) {
+      const busy = error instanceof Error && /another migration is already running/i.test(error.message);
+      if (!busy || Date.now() > deadline) throw error;
+      options.logger.info({ schema: options.schema, attempt }, 'another migration is running; waiting');
+      await new Promise((resolve) => setTimeout(resolve, Math.min(100 * attempt, 1000)));
+    }
+  }
+}
+
+async function migrateOnce({ url, schema, dirs, logger }: MigrateOptions): Promise<void> {
   const { runner } = await import('node-pg-migrate');
   const applied = await runner({
     databaseUrl: url,

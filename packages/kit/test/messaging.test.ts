@@ -120,8 +120,11 @@ describe('outbox relay and broker', () => {
     await proxy.restore();
     await waitFor(() => (during.every((e) => received.includes(e.id)) ? true : undefined), 15_000);
     for (const e of during) expect(received.filter((id) => id === e.id)).toHaveLength(1);
-    const { rows: left } = await pool.query('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL');
-    expect(left[0].n).toBe(0);
+    // Rows are marked published in the relay's transaction, just after the broker confirmed them.
+    await waitFor(async () => {
+      const { rows } = await pool.query('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL');
+      return rows[0].n === 0 ? true : undefined;
+    }, 5000);
   });
 });
 

@@ -34,7 +34,12 @@ export function infraFromEnv(env: NodeJS.ProcessEnv = process.env): InfraUrls {
 }
 
 export interface StackOptions {
-  /** Database to use (created when missing); each service keeps its own schema inside it. */
+  /**
+   * Database name (created when missing); each service keeps its own schema inside it. Unless the
+   * stack is `detached` (the local stack), the name gets the stack's namespace as a suffix and the
+   * database is dropped on stop: two stacks never share tables, so one stack's outbox relay can never
+   * publish another stack's events.
+   */
   database?: string;
   /** Broker namespace; a unique one isolates this stack's exchanges and queues. */
   namespace?: string;
@@ -86,6 +91,16 @@ export async function ensureDatabase(adminUrl: string, database: string): Promis
   return url.toString();
 }
 
+export async function dropDatabase(adminUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${database.replace(/"/g, '')}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
 async function waitReady(service: RunningService, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const state: { exited: number | null } = { exited: null };
@@ -116,6 +131,7 @@ export class Stack {
   readonly running = new Map<ServiceName, RunningService>();
   readonly extras: RunningService[] = [];
   readonly env: Record<string, string>;
+  private ownedDatabase: string | null = null;
 
   private constructor(
     private readonly options: StackOptions,
@@ -127,7 +143,9 @@ export class Stack {
 
   static async start(options: StackOptions = {}): Promise<Stack> {
     const infra = infraFromEnv();
-    const databaseUrl = await ensureDatabase(infra.postgresAdminUrl, options.database ?? 'idv_test');
+    const namespace = options.namespace ?? `t${randomBytes(4).toString('hex')}`;
+    const database = options.detached ? (options.database ?? 'idv') : `${options.database ?? 'idv_test'}_${namespace}`;
+    const databaseUrl = await ensureDatabase(infra.postgresAdminUrl, database);
     const services = (options.services ?? SERVICE_NAMES).filter((name) => existsSync(mainOf(name)));
     const ports = { ...DEFAULT_PORTS };
     for (const name of SERVICE_NAMES) ports[name] = options.ports?.[name] ?? (await freePort());
@@ -140,7 +158,7 @@ export class Stack {
       DATABASE_URL: databaseUrl,
       AMQP_URL: infra.amqpUrl,
       REDIS_URL: infra.redisUrl,
-      BROKER_NAMESPACE: options.namespace ?? `t${randomBytes(4).toString('hex')}`,
+      BROKER_NAMESPACE: namespace,
       WEBHOOKS_ALLOW_LOCAL_TARGETS: 'true',
       // A fixed test-only key encrypting webhook signing secrets at rest, stable across stack restarts.
       WEBHOOKS_SECRET_KEY: Buffer.alloc(32, 'idv-test-webhooks').toString('base64'),
@@ -151,9 +169,19 @@ export class Stack {
       GATEWAY_URL: url('gateway'),
       PUBLIC_BASE_URL: url('gateway'),
       FLOW_BASE_URL: url('flow-runner'),
+      // Flow-runner providers: nothing listens there; test-mode sessions send nothing, and tests that
+      // need real delivery start their own stack pointed at their own SMTP server and WhatsApp stand-in.
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: '2525',
+      SMTP_SECURE: 'false',
+      SMTP_FROM: 'IDV test <no-reply@idv.test>',
+      WHATSAPP_API_URL: 'http://127.0.0.1:9/v21.0',
+      WHATSAPP_PHONE_NUMBER_ID: '000000000000000',
+      WHATSAPP_TOKEN: 'test-whatsapp-token',
       ...options.env,
     };
     const stack = new Stack(options, env, ports);
+    stack.ownedDatabase = options.detached ? null : database;
     try {
       await Promise.all(services.map((name) => stack.startService(name)));
     } catch (error) {
@@ -222,6 +250,10 @@ export class Stack {
     this.running.clear();
     this.extras.length = 0;
     await Promise.all(all.map((service) => stopProcess(service.process, 'SIGTERM')));
+    if (this.ownedDatabase) {
+      await dropDatabase(infraFromEnv().postgresAdminUrl, this.ownedDatabase).catch(() => undefined);
+      this.ownedDatabase = null;
+    }
   }
 }
 

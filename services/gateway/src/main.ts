@@ -33,9 +33,10 @@ runMain(SERVICE, async () => {
     bindings: [DOMAIN_EVENTS.apiKeyRevoked, DOMAIN_EVENTS.accountStatusChanged],
     onStart: () => resolver.clear(),
     handler: (event: DomainEvent) => {
-      const data = event.data as { secret_hash?: string; account_id?: string };
+      const data = event.data as { secret_hash?: string; account_id?: string; key_id?: string };
       if (event.type === DOMAIN_EVENTS.apiKeyRevoked && data.secret_hash) resolver.evictKey(data.secret_hash);
       if (data.account_id) resolver.evictAccount(data.account_id);
+      logger.info({ event: event.type, account_id: data.account_id, key_id: data.key_id }, 'key cache evicted');
       return Promise.resolve('ack');
     },
   });

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OpsClient } from '@idv/ops';
-import { Stack, api } from '@idv/testkit';
+import { Stack, api, waitFor } from '@idv/testkit';
 
 interface Recorded {
   method: string;
@@ -122,10 +122,12 @@ describe('gateway proxying (private stack with a recording upstream)', () => {
     const replica = await stack.startReplica('gateway');
     delay = 400;
     try {
+      const before = upstream.recorded.length;
       const inFlight = Array.from({ length: 20 }, () =>
         api('GET', '/v1/verification-sessions', { baseUrl: replica.url, key: secret }),
       );
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      // Every request has reached the upstream through the gateway: all 20 are under way.
+      await waitFor(() => (upstream.recorded.length >= before + 20 ? true : undefined), 10_000, 5);
       const exit = new Promise<number | null>((resolve) => replica.process.once('exit', (code) => resolve(code)));
       replica.process.kill('SIGTERM');
       const responses = await Promise.all(inFlight);
