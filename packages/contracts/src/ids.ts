@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { ulid } from 'ulid';
 import { z } from './zod';
 
@@ -25,8 +25,28 @@ export type ConfigVersionId = `cfg_${string}`;
 
 const ULID_PATTERN = '[0-9A-HJKMNP-TV-Z]{26}';
 
+/**
+ * Cryptographic randomness for ULIDs, drawn from a 4 KiB pool: the library's default asks the crypto API
+ * once per character (~30 µs an id), which showed up on the gateway's hot path.
+ */
+const POOL_SIZE = 4096;
+let pool = randomBytes(POOL_SIZE);
+let poolOffset = 0;
+function pooledRandom(): number {
+  if (poolOffset >= POOL_SIZE) {
+    pool = randomBytes(POOL_SIZE);
+    poolOffset = 0;
+  }
+  return pool[poolOffset++]! / 256;
+}
+
+/** A ULID (time-sortable, 80 random bits) drawn from the pooled random source. */
+export function fastUlid(): string {
+  return ulid(undefined, pooledRandom);
+}
+
 export function newId<K extends IdKind>(kind: K): `${(typeof ID_PREFIXES)[K]}${string}` {
-  return `${ID_PREFIXES[kind]}${ulid()}` as `${(typeof ID_PREFIXES)[K]}${string}`;
+  return `${ID_PREFIXES[kind]}${fastUlid()}` as `${(typeof ID_PREFIXES)[K]}${string}`;
 }
 
 export function idPattern(kind: IdKind): RegExp {

@@ -5,6 +5,7 @@ export function createRedis(url: string): Redis {
     maxRetriesPerRequest: 2,
     enableOfflineQueue: true,
     connectTimeout: 2000,
+    commandTimeout: 1000,
     retryStrategy: (times) => Math.min(times * 100, 2000),
   });
 }

@@ -104,7 +104,8 @@ export async function dropDatabase(adminUrl: string, database: string): Promise<
 async function waitReady(service: RunningService, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const state: { exited: number | null } = { exited: null };
-  service.process.once('exit', (code) => {
+  // 'close' comes after the process's output is flushed, so the log tail below is complete.
+  service.process.once('close', (code) => {
     state.exited = code ?? -1;
   });
   while (Date.now() < deadline) {
@@ -117,6 +118,7 @@ async function waitReady(service: RunningService, timeoutMs: number): Promise<vo
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+  await new Promise((resolve) => setTimeout(resolve, 100));
   const tail = existsSync(service.logFile) ? readFileSync(service.logFile, 'utf8').split('\n').slice(-15).join('\n') : '';
   throw new Error(
     `${service.name} did not become ready (${state.exited !== null ? `exited ${state.exited}` : 'timeout'}). Log tail:\n${tail}`,

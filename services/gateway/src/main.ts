@@ -42,12 +42,20 @@ runMain(SERVICE, async () => {
   });
   void broker.start();
 
+  const metrics = createMetrics(SERVICE);
+  const limiterFailures = metrics.counter(
+    'gateway_rate_limiter_failures_total',
+    'Requests let through because Redis could not answer',
+  );
   const app = createApp({
     logger,
-    metrics: createMetrics(SERVICE),
+    metrics,
     routes: new RouteTable(),
     resolver,
-    limiter: new RateLimiter(redis, config.RATE_LIMIT_PER_SECOND, config.RATE_LIMIT_BURST),
+    limiter: new RateLimiter(redis, config.RATE_LIMIT_PER_SECOND, config.RATE_LIMIT_BURST, (error) => {
+      limiterFailures.inc();
+      logger.error({ err: error }, 'rate limiter unavailable; letting the request through');
+    }),
     upstreams,
     internalToken: config.INTERNAL_TOKEN,
     publicBaseUrl: config.PUBLIC_BASE_URL,
@@ -58,7 +66,6 @@ runMain(SERVICE, async () => {
     readiness: {
       redis: () => checkRedis(redis),
       rabbitmq: () => broker.check(),
-      keys: () => resolver.check(),
     },
   });
   await lifecycle.listen(app, config.PORT, config.HOST);

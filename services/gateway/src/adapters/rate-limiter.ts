@@ -33,14 +33,24 @@ export class RateLimiter {
     redis: Redis,
     private readonly perSecond: number,
     private readonly burst: number,
+    private readonly onUnavailable: (error: unknown) => void,
     private readonly prefix = 'idv:rl:',
   ) {
     redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TOKEN_BUCKET });
     this.redis = redis as BucketRedis;
   }
 
+  /**
+   * Takes a token for the account. When Redis cannot answer, the request is let through (fail open):
+   * an outage of the limiter must not become an outage of the API. It is logged and counted.
+   */
   async take(accountId: string): Promise<RateDecision> {
-    const [allowed, tokens] = await this.redis.takeToken(`${this.prefix}${accountId}`, this.perSecond, this.burst);
-    return decide(allowed === 1, Number(tokens), this.perSecond, this.burst);
+    try {
+      const [allowed, tokens] = await this.redis.takeToken(`${this.prefix}${accountId}`, this.perSecond, this.burst);
+      return decide(allowed === 1, Number(tokens), this.perSecond, this.burst);
+    } catch (error) {
+      this.onUnavailable(error);
+      return decide(true, this.burst, this.perSecond, this.burst);
+    }
   }
 }
