@@ -1,4 +1,11 @@
-import { FORBIDDEN_BODY, buildOpenApiDocument, scopeSatisfies, type Identity, type PublicRoute } from '@idv/contracts';
+import {
+  FORBIDDEN_BODY,
+  buildOpenApiDocument,
+  scopeSatisfies,
+  type Identity,
+  type PublicRoute,
+  type ResolvedKey,
+} from '@idv/contracts';
 import { AppError, identityHeaders, type Logger } from '@idv/kit';
 import { Router, type Request, type Response } from 'express';
 import { BrokenContextError, type KeyResolver } from '../adapters/key-resolver';
@@ -53,9 +60,9 @@ export function gatewayRouter(deps: GatewayDeps): Router {
 
     let extraHeaders: Record<string, string> = { 'x-request-id': res.locals.requestId as string };
     if (route.scope) {
-      const identity = await authorize(deps, route, req, res);
-      if (!identity) return;
-      extraHeaders = { ...extraHeaders, ...identityHeaders(identity, deps.internalToken) };
+      const signed = await authorize(deps, route, req, res);
+      if (!signed) return;
+      extraHeaders = { ...extraHeaders, ...signed };
     }
 
     const declaredLength = Number(req.headers['content-length'] ?? 0);
@@ -79,8 +86,34 @@ export function gatewayRouter(deps: GatewayDeps): Router {
   return router;
 }
 
-/** Returns the caller identity, or answers the request itself and returns null. */
-async function authorize(deps: GatewayDeps, route: PublicRoute, req: Request, res: Response): Promise<Identity | null> {
+/**
+ * Signed identity headers per resolved key: the resolver hands out the same object until the key is
+ * evicted, so each key is signed once per cache lifetime instead of once per request.
+ */
+const signedIdentities = new WeakMap<ResolvedKey, Record<string, string>>();
+
+function signedIdentity(resolved: ResolvedKey, secret: string): Record<string, string> {
+  let headers = signedIdentities.get(resolved);
+  if (!headers) {
+    const identity: Identity = {
+      account_id: resolved.account_id,
+      key_id: resolved.key_id,
+      mode: resolved.mode,
+      scopes: resolved.scopes,
+    };
+    headers = identityHeaders(identity, secret);
+    signedIdentities.set(resolved, headers);
+  }
+  return headers;
+}
+
+/** Returns the signed identity headers of the caller, or answers the request itself and returns null. */
+async function authorize(
+  deps: GatewayDeps,
+  route: PublicRoute,
+  req: Request,
+  res: Response,
+): Promise<Record<string, string> | null> {
   const presented = readPresentedKey(req.header('authorization'));
   if (!presented) {
     forbidden(res);
@@ -122,5 +155,5 @@ async function authorize(deps: GatewayDeps, route: PublicRoute, req: Request, re
   if (!scopeSatisfies(resolved.scopes, route.scope!)) {
     throw new AppError('insufficient_scope', `This key lacks the scope ${route.scope}.`, { required_scope: route.scope! });
   }
-  return { account_id: resolved.account_id, key_id: resolved.key_id, mode: resolved.mode, scopes: resolved.scopes };
+  return signedIdentity(resolved, deps.internalToken);
 }
