@@ -54,7 +54,8 @@ describe('rate limit decision', () => {
   it('when tokens remain, then the request is allowed and headers describe the bucket', () => {
     const decision = decide(true, 39, 20, 40);
     expect(decision).toMatchObject({ allowed: true, limit: 40, remaining: 39, resetSeconds: 1, retryAfterSeconds: 0 });
-    expect(rateLimitHeaders(decision, 20)).toMatchObject({
+    expect(rateLimitHeaders(decision, 20)).toEqual({
+      'RateLimit-Policy': '20;w=1;burst=40',
       'RateLimit-Limit': '40',
       'RateLimit-Remaining': '39',
       'RateLimit-Reset': '1',

@@ -24,6 +24,6 @@ export function rateLimitHeaders(decision: RateDecision, perSecond: number): Rec
     'RateLimit-Limit': String(decision.limit),
     'RateLimit-Remaining': String(decision.remaining),
     'RateLimit-Reset': String(decision.resetSeconds),
-    'RateLimit-Policy': `${decision.limit};w=${Math.round(decision.limit / perSecond)};burst=${decision.limit};policy="token bucket ${perSecond}/s"`,
+    'RateLimit-Policy': `${perSecond};w=1;burst=${decision.limit}`,
   };
 }
