@@ -1,8 +1,22 @@
-import { baseEnvSchema, loadConfig } from '@idv/kit';
-import type { z } from 'zod';
+import { baseEnvSchema, env, loadConfig } from '@idv/kit';
+import { z } from 'zod';
 
-// This service is built by a later issue; its configuration grows with it.
-export const configSchema = baseEnvSchema;
+export const configSchema = baseEnvSchema.extend({
+  PORT: env.port(8082),
+  DATABASE_URL: env.url(),
+  AMQP_URL: env.url(),
+  BROKER_NAMESPACE: z
+    .string()
+    .regex(/^[a-z0-9_.-]+$/)
+    .default('idv'),
+  /** Public base of the API (the gateway): QR image URLs are built on it. */
+  PUBLIC_BASE_URL: env.url().default('http://localhost:8080'),
+  /** Base of the person's web flow (the flow-runner): session links are `${FLOW_BASE_URL}/l/${token}`. */
+  FLOW_BASE_URL: env.url().default('http://localhost:8083'),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /** Timer sweeper poll period; by default min(1 s, 1 scaled minute), at least 20 ms. */
+  SWEEP_INTERVAL_MS: z.coerce.number().int().min(5).optional(),
+});
 export type Config = z.infer<typeof configSchema>;
 
 export const readConfig = (source: NodeJS.ProcessEnv = process.env): Config => loadConfig(configSchema, source);

@@ -1,0 +1,70 @@
+import type { FlowConfig, Mode, Project } from '@idv/contracts';
+import type { Queryable } from '@idv/kit';
+
+interface ProjectRow {
+  id: string;
+  account_id: string;
+  name: string;
+  created_at: Date;
+}
+
+function toProject(row: ProjectRow): Project {
+  return { id: row.id, object: 'project', account_id: row.account_id, name: row.name, created_at: row.created_at.toISOString() };
+}
+
+export async function insertProject(db: Queryable, project: { id: string; accountId: string; name: string }): Promise<Project> {
+  const { rows } = await db.query<ProjectRow>(
+    'INSERT INTO projects (id, account_id, name) VALUES ($1, $2, $3) RETURNING id, account_id, name, created_at',
+    [project.id, project.accountId, project.name],
+  );
+  return toProject(rows[0]!);
+}
+
+/**
+ * Freezes a new version and moves the pointer of `mode` only. The UPDATE takes the project's row
+ * lock, so concurrent publications of one project get consecutive numbers, never the same one.
+ * Returns null when the project does not exist. Run inside a transaction.
+ */
+export async function publishConfig(db: Queryable, projectId: string, mode: Mode, config: FlowConfig): Promise<number | null> {
+  const { rows } = await db.query<{ version: number }>(
+    `UPDATE projects
+        SET last_version = last_version + 1,
+            test_version = CASE WHEN $2 = 'test' THEN last_version + 1 ELSE test_version END,
+            live_version = CASE WHEN $2 = 'live' THEN last_version + 1 ELSE live_version END
+      WHERE id = $1
+      RETURNING last_version AS version`,
+    [projectId, mode],
+  );
+  const version = rows[0]?.version;
+  if (version === undefined) return null;
+  await db.query('INSERT INTO config_versions (project_id, version, mode, config) VALUES ($1, $2, $3, $4)', [
+    projectId,
+    version,
+    mode,
+    JSON.stringify(config),
+  ]);
+  return version;
+}
+
+/** The project of this account and the version current in `mode` (null when none is published). */
+export async function findActiveVersion(
+  db: Queryable,
+  projectId: string,
+  accountId: string,
+  mode: Mode,
+): Promise<{ version: number | null } | null> {
+  const { rows } = await db.query<{ version: number | null }>(
+    `SELECT CASE WHEN $3 = 'test' THEN test_version ELSE live_version END AS version
+       FROM projects WHERE id = $1 AND account_id = $2`,
+    [projectId, accountId, mode],
+  );
+  return rows[0] ?? null;
+}
+
+export async function findConfig(db: Queryable, projectId: string, version: number): Promise<FlowConfig | null> {
+  const { rows } = await db.query<{ config: FlowConfig }>(
+    'SELECT config FROM config_versions WHERE project_id = $1 AND version = $2',
+    [projectId, version],
+  );
+  return rows[0]?.config ?? null;
+}

@@ -1,0 +1,209 @@
+import type { Mode, SessionResult, SessionStatus } from '@idv/contracts';
+import type { Cursor, Queryable } from '@idv/kit';
+import type { SessionRecord } from '../domain/session';
+import type { Transition } from '../domain/session-state';
+
+interface SessionRow {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  project_id: string;
+  config_version: number;
+  status: SessionStatus;
+  external_ref: string | null;
+  link_token: string;
+  api_key_id: string;
+  expires_at: Date;
+  redeemed_at: Date | null;
+  idle_deadline: Date | null;
+  result: SessionResult | null;
+  completed_at: Date | null;
+  created_at: Date;
+}
+
+function toRecord(row: SessionRow): SessionRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    mode: row.mode,
+    projectId: row.project_id,
+    configVersion: row.config_version,
+    status: row.status,
+    externalRef: row.external_ref,
+    linkToken: row.link_token,
+    apiKeyId: row.api_key_id,
+    expiresAt: row.expires_at,
+    redeemedAt: row.redeemed_at,
+    idleDeadline: row.idle_deadline,
+    result: row.result,
+    completedAt: row.completed_at,
+    createdAt: row.created_at,
+  };
+}
+
+/**
+ * Inserts a pending session bound to the project's version current in the session's mode, in one
+ * statement (atomic without an explicit transaction). Returns the bound version, or null when the
+ * project is not this account's or has nothing published in that mode (the caller finds out which).
+ */
+export async function insertSession(db: Queryable, s: Omit<SessionRecord, 'configVersion'>): Promise<number | null> {
+  const { rows } = await db.query<{ config_version: number }>(
+    `INSERT INTO sessions (id, account_id, mode, project_id, config_version, status, external_ref, link_token,
+                           api_key_id, expires_at, created_at)
+     SELECT $1, p.account_id, $3, p.id, v.version, $5, $6, $7, $8, $9, $10
+       FROM projects p
+      CROSS JOIN LATERAL (SELECT CASE WHEN $3 = 'test' THEN p.test_version ELSE p.live_version END AS version) v
+      WHERE p.id = $4 AND p.account_id = $2 AND v.version IS NOT NULL
+     RETURNING config_version`,
+    [s.id, s.accountId, s.mode, s.projectId, s.status, s.externalRef, s.linkToken, s.apiKeyId, s.expiresAt, s.createdAt],
+  );
+  return rows[0]?.config_version ?? null;
+}
+
+/** One session of this account and mode (another account's or mode's id is simply not found). */
+export async function findOwnedSession(db: Queryable, id: string, accountId: string, mode: Mode): Promise<SessionRecord | null> {
+  const { rows } = await db.query<SessionRow>('SELECT * FROM sessions WHERE id = $1 AND account_id = $2 AND mode = $3', [
+    id,
+    accountId,
+    mode,
+  ]);
+  return rows[0] ? toRecord(rows[0]) : null;
+}
+
+export async function findSession(db: Queryable, id: string): Promise<SessionRecord | null> {
+  const { rows } = await db.query<SessionRow>('SELECT * FROM sessions WHERE id = $1', [id]);
+  return rows[0] ? toRecord(rows[0]) : null;
+}
+
+/** Takes the session's row lock for a transition; run inside a transaction. */
+export async function lockSession(db: Queryable, where: { id: string } | { linkToken: string }): Promise<SessionRecord | null> {
+  const [column, value] = 'id' in where ? ['id', where.id] : ['link_token', where.linkToken];
+  const { rows } = await db.query<SessionRow>(`SELECT * FROM sessions WHERE ${column} = $1 FOR UPDATE`, [value]);
+  return rows[0] ? toRecord(rows[0]) : null;
+}
+
+export async function findByToken(db: Queryable, linkToken: string): Promise<SessionRecord | null> {
+  const { rows } = await db.query<SessionRow>('SELECT * FROM sessions WHERE link_token = $1', [linkToken]);
+  return rows[0] ? toRecord(rows[0]) : null;
+}
+
+/**
+ * Writes a transition computed by the state machine. The `status = from` guard makes the write a
+ * compare-and-set: a row that moved meanwhile is not overwritten (returns null).
+ */
+export async function applyTransition(
+  db: Queryable,
+  id: string,
+  t: Transition,
+  extra: { redeemedAt?: Date; idleDeadline?: Date } = {},
+): Promise<SessionRecord | null> {
+  const { rows } = await db.query<SessionRow>(
+    `UPDATE sessions
+        SET status = $3,
+            result = COALESCE($4::jsonb, result),
+            completed_at = $5,
+            redeemed_at = COALESCE($6, redeemed_at),
+            idle_deadline = COALESCE($7, idle_deadline)
+      WHERE id = $1 AND status = $2
+      RETURNING *`,
+    [
+      id,
+      t.from,
+      t.to,
+      t.result ? JSON.stringify(t.result) : null,
+      t.completedAt,
+      extra.redeemedAt ?? null,
+      extra.idleDeadline ?? null,
+    ],
+  );
+  return rows[0] ? toRecord(rows[0]) : null;
+}
+
+export async function pushIdleDeadline(db: Queryable, id: string, deadline: Date): Promise<void> {
+  await db.query('UPDATE sessions SET idle_deadline = $2 WHERE id = $1', [id, deadline]);
+}
+
+/** Newest first, strictly after the cursor's (created_at, id): stable under concurrent inserts. */
+export async function listSessions(
+  db: Queryable,
+  accountId: string,
+  mode: Mode,
+  limit: number,
+  after: Cursor | null,
+): Promise<SessionRecord[]> {
+  const params: unknown[] = [accountId, mode, limit + 1];
+  let keyset = '';
+  if (after) {
+    params.push(after.createdAt, after.id);
+    keyset = 'AND (created_at, id) < ($4::timestamptz, $5)';
+  }
+  const { rows } = await db.query<SessionRow>(
+    `SELECT * FROM sessions WHERE account_id = $1 AND mode = $2 ${keyset}
+      ORDER BY created_at DESC, id DESC LIMIT $3`,
+    params,
+  );
+  return rows.map(toRecord);
+}
+
+/**
+ * Sessions whose timer is due, locked for this transaction; rows another replica holds are skipped,
+ * so each timer fires once. `kind` picks the timer: link expiry (pending) or abandonment (in_progress).
+ */
+export async function lockDue(db: Queryable, kind: 'expiry' | 'abandonment', now: Date, limit: number): Promise<SessionRecord[]> {
+  const sql =
+    kind === 'expiry'
+      ? `SELECT * FROM sessions WHERE status = 'pending' AND expires_at <= $1
+          ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED`
+      : `SELECT * FROM sessions WHERE status = 'in_progress' AND idle_deadline <= $1
+          ORDER BY idle_deadline LIMIT $2 FOR UPDATE SKIP LOCKED`;
+  const { rows } = await db.query<SessionRow>(sql, [now, limit]);
+  return rows.map(toRecord);
+}
+
+export async function countByModeAndStatus(
+  db: Queryable,
+  accountId: string,
+  from: Date,
+  to: Date,
+): Promise<{ mode: Mode; status: SessionStatus; count: number }[]> {
+  const { rows } = await db.query<{ mode: Mode; status: SessionStatus; count: number }>(
+    `SELECT mode, status, count(*)::bigint AS count FROM sessions
+      WHERE account_id = $1 AND created_at >= $2 AND created_at < $3
+      GROUP BY mode, status`,
+    [accountId, from, to],
+  );
+  return rows;
+}
+
+export interface UsageRow {
+  id: string;
+  mode: Mode;
+  project_id: string;
+  config_version: number;
+  status: SessionStatus;
+  outcome: string | null;
+  created_at: Date;
+  completed_at: Date | null;
+  tokens_debited: number;
+}
+
+/** One batch of the month's sessions for the CSV export, oldest first, after (created_at, id). */
+export async function usageBatch(
+  db: Queryable,
+  accountId: string,
+  from: Date,
+  to: Date,
+  after: { createdAt: Date; id: string } | null,
+  limit: number,
+): Promise<UsageRow[]> {
+  const { rows } = await db.query<UsageRow>(
+    `SELECT s.id, s.mode, s.project_id, s.config_version, s.status, s.result->>'outcome' AS outcome,
+            s.created_at, s.completed_at, COALESCE(l.tokens, 0) AS tokens_debited
+       FROM sessions s LEFT JOIN balance_ledger l ON l.session_id = s.id
+      WHERE s.account_id = $1 AND s.created_at >= $2 AND s.created_at < $3
+        AND ($4::timestamptz IS NULL OR (s.created_at, s.id) > ($4::timestamptz, $5))
+      ORDER BY s.created_at, s.id LIMIT $6`,
+    [accountId, from, to, after?.createdAt ?? null, after?.id ?? '', limit],
+  );
+  return rows;
+}

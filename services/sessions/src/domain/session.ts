@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import {
+  CONSENT_STEP,
+  configVersionId,
+  eventId,
+  type DomainEvent,
+  type FlowConfig,
+  type InternalSession,
+  type Mode,
+  type ResolveSessionBody,
+  type SessionEventData,
+  type SessionEventType,
+  type SessionResult,
+  type SessionStatus,
+  type VerificationSession,
+} from '@idv/contracts';
+
+/** A session as the service stores it (what the repository returns). */
+export interface SessionRecord {
+  id: string;
+  accountId: string;
+  mode: Mode;
+  projectId: string;
+  configVersion: number;
+  status: SessionStatus;
+  externalRef: string | null;
+  linkToken: string;
+  apiKeyId: string;
+  expiresAt: Date;
+  redeemedAt: Date | null;
+  idleDeadline: Date | null;
+  result: SessionResult | null;
+  completedAt: Date | null;
+  createdAt: Date;
+}
+
+export interface LinkBases {
+  /** The public API base (gateway): QR images. */
+  publicBaseUrl: string;
+  /** The person's flow base (flow-runner): the session url. */
+  flowBaseUrl: string;
+}
+
+/** `lt_` + 192 random bits, base64url: unguessable and safe in a path. */
+export function newLinkToken(): string {
+  return `lt_${randomBytes(24).toString('base64url')}`;
+}
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+export function sessionUrl(bases: LinkBases, token: string): string {
+  return `${trimSlash(bases.flowBaseUrl)}/l/${token}`;
+}
+
+export function qrUrls(bases: LinkBases, token: string): { svg: string; png: string } {
+  const base = `${trimSlash(bases.publicBaseUrl)}/v1/qr/${token}`;
+  return { svg: `${base}.svg`, png: `${base}.png` };
+}
+
+/** The link is usable while the session is pending and not expired (DESIGN.md "Session status"). */
+export function linkIsLive(session: Pick<SessionRecord, 'status' | 'expiresAt'>, now: Date): boolean {
+  return session.status === 'pending' && session.expiresAt.getTime() > now.getTime();
+}
+
+/** The public representation; `url`, `qr` and `expires_at` only while the link is live. */
+export function toPublicSession(session: SessionRecord, bases: LinkBases, now: Date): VerificationSession {
+  const live = linkIsLive(session, now);
+  return {
+    id: session.id,
+    object: 'verification_session',
+    status: session.status,
+    mode: session.mode,
+    project_id: session.projectId,
+    config_version: configVersionId(session.configVersion),
+    ...(live
+      ? {
+          url: sessionUrl(bases, session.linkToken),
+          qr: qrUrls(bases, session.linkToken),
+          expires_at: session.expiresAt.toISOString(),
+        }
+      : {}),
+    created_at: session.createdAt.toISOString(),
+    ...(session.externalRef !== null ? { external_ref: session.externalRef } : {}),
+    ...(session.result ? { result: session.result } : {}),
+    ...(session.completedAt ? { completed_at: session.completedAt.toISOString() } : {}),
+  };
+}
+
+export function toInternalSession(session: SessionRecord, config: FlowConfig, bases: LinkBases, now: Date): InternalSession {
+  return {
+    ...toPublicSession(session, bases, now),
+    account_id: session.accountId,
+    config,
+    redeemed_at: session.redeemedAt ? session.redeemedAt.toISOString() : null,
+  };
+}
+
+/**
+ * The result kept for a resolution: personal data only where the frozen configuration opted in
+ * (spec "Without opt-in options the payload carries no personal data").
+ */
+export function filterResult(body: ResolveSessionBody, config: FlowConfig): SessionResult & { outcome: 'approved' | 'rejected' } {
+  const { options } = config;
+  return {
+    outcome: body.outcome,
+    reason_codes: body.outcome === 'approved' ? [] : body.reason_codes,
+    steps: body.steps,
+    ...(options.documentData && body.document ? { document: body.document } : {}),
+    ...(options.verifiedChannels && body.verified_channels ? { verified_channels: body.verified_channels } : {}),
+    ...(options.formData && body.form_data ? { form_data: body.form_data } : {}),
+  };
+}
+
+/** Steps of a session that ended by time: every step of the frozen flow, none reached a verdict. */
+export function unreachedSteps(config: FlowConfig): SessionResult['steps'] {
+  return [CONSENT_STEP, ...config.steps].map((step) => ({ id: step.id, type: step.type, verdict: 'not_reached' as const }));
+}
+
+/** The domain event of one transition, with everything the webhooks service needs to fan out. */
+export function sessionEvent(
+  type: SessionEventType,
+  session: VerificationSession,
+  accountId: string,
+  config: FlowConfig,
+  occurredAt: Date,
+): DomainEvent<SessionEventData> {
+  const { webhookEvents, documentData, verifiedChannels, formData, evidenceLinks } = config.options;
+  return {
+    id: eventId(accountId, session.id, type),
+    type,
+    occurred_at: occurredAt.toISOString(),
+    data: {
+      account_id: accountId,
+      session,
+      webhook_events: [...webhookEvents],
+      options: { documentData, verifiedChannels, formData, evidenceLinks },
+    },
+  };
+}

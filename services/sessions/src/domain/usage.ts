@@ -1,0 +1,39 @@
+import { MODES, SESSION_STATUSES, type Mode, type SessionStatus } from '@idv/contracts';
+
+/** [from, to) of a `YYYY-MM` month in UTC. */
+export function monthRange(month: string): { from: Date; to: Date } {
+  const [year, mon] = month.split('-').map(Number) as [number, number];
+  return { from: new Date(Date.UTC(year, mon - 1, 1)), to: new Date(Date.UTC(year, mon, 1)) };
+}
+
+/** Counts per mode with every status present (zeros included) plus a `total`. */
+export function usageCounts(rows: { mode: Mode; status: SessionStatus; count: number }[]): Record<Mode, Record<string, number>> {
+  const empty = () => Object.fromEntries([...SESSION_STATUSES, 'total'].map((s) => [s, 0])) as Record<string, number>;
+  const out = Object.fromEntries(MODES.map((m) => [m, empty()])) as Record<Mode, Record<string, number>>;
+  for (const row of rows) {
+    out[row.mode][row.status] = row.count;
+    out[row.mode].total = (out[row.mode].total ?? 0) + row.count;
+  }
+  return out;
+}
+
+/** Columns of the usage CSV export: ids, states and billing only, never personal data. */
+export const CSV_COLUMNS = [
+  'session_id',
+  'mode',
+  'project_id',
+  'config_version',
+  'status',
+  'outcome',
+  'created_at',
+  'completed_at',
+  'tokens_debited',
+] as const;
+
+function csvCell(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+export function csvLine(values: readonly string[]): string {
+  return `${values.map(csvCell).join(',')}\r\n`;
+}

@@ -1,0 +1,322 @@
+import {
+  newId,
+  type CreateSessionBody,
+  type FlowConfig,
+  type Identity,
+  type InternalSession,
+  type Mode,
+  type PaginationQuery,
+  type ResolveSessionBody,
+  type VerificationSession,
+} from '@idv/contracts';
+import {
+  AppError,
+  HOUR,
+  MINUTE,
+  decodeCursor,
+  enqueueEvent,
+  notFound,
+  scaled,
+  toPage,
+  withTransaction,
+  type Metrics,
+  type Pool,
+  type PoolClient,
+  type Queryable,
+} from '@idv/kit';
+import * as idempotency from '../adapters/idempotency.repository';
+import * as ledger from '../adapters/ledger.repository';
+import * as projects from '../adapters/projects.repository';
+import * as sessions from '../adapters/sessions.repository';
+import { decide, requestHash } from '../domain/idempotency';
+import {
+  filterResult,
+  linkIsLive,
+  newLinkToken,
+  sessionEvent,
+  toInternalSession,
+  toPublicSession,
+  type LinkBases,
+  type SessionRecord,
+} from '../domain/session';
+import { IllegalTransitionError, isTerminal, transition, type SessionAction } from '../domain/session-state';
+
+type Counter = ReturnType<Metrics['counter']>;
+
+/** The spec's idle period after which a started flow is abandoned (DESIGN.md), before TIME_SCALE. */
+export const ABANDON_AFTER_MS = 30 * MINUTE;
+
+export interface SessionsServiceOptions {
+  pool: Pool;
+  metrics: Metrics;
+  bases: LinkBases;
+  timeScale: number;
+  now?: () => Date;
+}
+
+export interface CreateResult {
+  status: number;
+  body: unknown;
+  replayed: boolean;
+}
+
+/** Maps the state machine's refusal to the API's codes. */
+function refuse(error: unknown): never {
+  if (error instanceof IllegalTransitionError) {
+    if (error.terminal) throw new AppError('session_terminal', `The session is already ${error.from}.`);
+    throw new AppError('conflict', error.message);
+  }
+  throw error;
+}
+
+/** The sessions use cases: each one transaction, state changes through the state machine only. */
+export class SessionsService {
+  private readonly configCache = new Map<string, FlowConfig>();
+  readonly counters: { created: Counter; transitions: Counter; replays: Counter };
+  private readonly pool: Pool;
+  readonly bases: LinkBases;
+  private readonly timeScale: number;
+  readonly now: () => Date;
+
+  constructor(options: SessionsServiceOptions) {
+    this.pool = options.pool;
+    this.bases = options.bases;
+    this.timeScale = options.timeScale;
+    this.now = options.now ?? (() => new Date());
+    this.counters = {
+      created: options.metrics.counter('sessions_created_total', 'Verification sessions created, by mode', ['mode']),
+      transitions: options.metrics.counter('session_transitions_total', 'Session status transitions', ['from', 'to']),
+      replays: options.metrics.counter('sessions_idempotent_replays_total', 'Creates answered from an idempotency record'),
+    };
+  }
+
+  get abandonAfterMs(): number {
+    return scaled(ABANDON_AFTER_MS, this.timeScale);
+  }
+
+  /** A frozen configuration; versions never change, so they are cached forever (bounded). */
+  async config(db: Queryable, projectId: string, version: number): Promise<FlowConfig> {
+    const key = `${projectId}:${version}`;
+    const cached = this.configCache.get(key);
+    if (cached) return cached;
+    const config = await projects.findConfig(db, projectId, version);
+    if (!config) throw new Error(`config version ${key} is missing`);
+    if (this.configCache.size >= 5000) this.configCache.clear();
+    this.configCache.set(key, config);
+    return config;
+  }
+
+  // ── Projects, configurations, balance (internal) ────────────────────────────────────────────
+
+  createProject(accountId: string, name: string) {
+    return projects.insertProject(this.pool, { id: newId('project'), accountId, name });
+  }
+
+  async publishConfig(projectId: string, mode: Mode, config: FlowConfig): Promise<number> {
+    const version = await withTransaction(this.pool, (tx) => projects.publishConfig(tx, projectId, mode, config));
+    if (version === null) throw notFound('project');
+    this.configCache.set(`${projectId}:${version}`, config);
+    return version;
+  }
+
+  credit(accountId: string, tokens: number): Promise<number> {
+    return withTransaction(this.pool, (tx) => ledger.credit(tx, accountId, tokens));
+  }
+
+  balance(accountId: string): Promise<number> {
+    return ledger.balanceOf(this.pool, accountId);
+  }
+
+  // ── Public session operations ───────────────────────────────────────────────────────────────
+
+  /**
+   * Creates a session, honouring an Idempotency-Key. One transaction: take the key's advisory lock
+   * without waiting (taken: another request is in flight, 409), replay or refuse an existing record,
+   * else insert the session, debit (live) and store the response, all committed together. A failure
+   * rolls everything back, so a retry with the same key runs again.
+   */
+  async create(identity: Identity, body: CreateSessionBody, key?: string): Promise<CreateResult> {
+    if (key === undefined) {
+      const session =
+        identity.mode === 'test'
+          ? await this.insertSession(this.pool, identity, body)
+          : await withTransaction(this.pool, (tx) => this.insertSession(tx, identity, body));
+      return { status: 201, body: session, replayed: false };
+    }
+    const scope = { accountId: identity.account_id, mode: identity.mode, apiKeyId: identity.key_id, key };
+    const hash = requestHash(body);
+    return withTransaction(this.pool, async (tx) => {
+      if (!(await idempotency.tryLock(tx, scope))) {
+        throw new AppError('conflict', 'A request with this Idempotency-Key is still in flight; retry in a few seconds.');
+      }
+      const record = await idempotency.find(tx, scope);
+      if (record) {
+        const decision = decide(record, hash);
+        if (decision.kind === 'mismatch') {
+          throw new AppError('conflict', 'This Idempotency-Key was already used with a different request body.');
+        }
+        this.counters.replays.inc();
+        return { status: decision.status, body: decision.body, replayed: true };
+      }
+      const session = await this.insertSession(tx, identity, body);
+      await idempotency.insert(tx, scope, hash, 201, session);
+      return { status: 201, body: session, replayed: false };
+    });
+  }
+
+  /**
+   * Inserts the session (and in live mode debits one token) on `db`: a transaction client, or the
+   * pool for a test-mode create without Idempotency-Key, where the single INSERT is atomic alone.
+   */
+  private async insertSession(db: Queryable, identity: Identity, body: CreateSessionBody): Promise<VerificationSession> {
+    const now = this.now();
+    const record: Omit<SessionRecord, 'configVersion'> = {
+      id: newId('session'),
+      accountId: identity.account_id,
+      mode: identity.mode,
+      projectId: body.project_id,
+      status: 'pending',
+      externalRef: body.external_ref ?? null,
+      linkToken: newLinkToken(),
+      apiKeyId: identity.key_id,
+      expiresAt: new Date(now.getTime() + scaled(body.expires_in_hours * HOUR, this.timeScale)),
+      redeemedAt: null,
+      idleDeadline: null,
+      result: null,
+      completedAt: null,
+      createdAt: now,
+    };
+    const configVersion = await sessions.insertSession(db, record);
+    if (configVersion === null) {
+      const project = await projects.findActiveVersion(db, body.project_id, identity.account_id, identity.mode);
+      if (!project) {
+        throw new AppError('validation_failed', 'project_id does not refer to a project of this account.', {
+          errors: [{ path: 'project_id', message: 'no such project' }],
+        });
+      }
+      throw new AppError('config_not_published', `The project has no configuration published in ${identity.mode} mode.`);
+    }
+    // In the same transaction as the insert: no balance, no session.
+    if (identity.mode === 'live' && !(await ledger.debitForSession(db, identity.account_id, record.id))) {
+      throw new AppError('insufficient_balance', 'The account has no tokens left for live sessions; load balance first.');
+    }
+    this.counters.created.inc({ mode: identity.mode });
+    return toPublicSession({ ...record, configVersion }, this.bases, now);
+  }
+
+  async list(identity: Identity, query: PaginationQuery) {
+    const after = query.cursor ? decodeCursor(query.cursor) : null;
+    const rows = await sessions.listSessions(this.pool, identity.account_id, identity.mode, query.limit, after);
+    const now = this.now();
+    return toPage(
+      rows,
+      query.limit,
+      (row) => toPublicSession(row, this.bases, now),
+      (row) => ({ createdAt: row.createdAt.toISOString(), id: row.id }),
+    );
+  }
+
+  async get(identity: Identity, id: string): Promise<VerificationSession> {
+    const session = await sessions.findOwnedSession(this.pool, id, identity.account_id, identity.mode);
+    if (!session) throw notFound('verification session');
+    return toPublicSession(session, this.bases, this.now());
+  }
+
+  async cancel(identity: Identity, id: string): Promise<VerificationSession> {
+    return withTransaction(this.pool, async (tx) => {
+      const session = await sessions.lockSession(tx, { id });
+      if (!session || session.accountId !== identity.account_id || session.mode !== identity.mode) {
+        throw notFound('verification session');
+      }
+      const updated = await this.apply(tx, session, { kind: 'cancel' });
+      return toPublicSession(updated, this.bases, this.now());
+    });
+  }
+
+  /** The QR target of a link token, or the reason it is gone. */
+  async qrTarget(token: string): Promise<SessionRecord> {
+    const session = await sessions.findByToken(this.pool, token);
+    if (!session) throw notFound('link');
+    if (session.redeemedAt) throw new AppError('link_redeemed', 'This link was already opened and redeemed.');
+    if (!linkIsLive(session, this.now())) throw new AppError('link_expired', 'This link is no longer valid.');
+    return session;
+  }
+
+  // ── Internal operations for the flow-runner ─────────────────────────────────────────────────
+
+  async redeem(token: string): Promise<InternalSession> {
+    return withTransaction(this.pool, async (tx) => {
+      const session = await sessions.lockSession(tx, { linkToken: token });
+      if (!session) throw notFound('link');
+      if (session.redeemedAt) throw new AppError('link_redeemed', 'This link was already redeemed.');
+      if (session.status === 'expired' || (session.status === 'pending' && !linkIsLive(session, this.now()))) {
+        throw new AppError('link_expired', 'This link has expired.');
+      }
+      const now = this.now();
+      const updated = await this.apply(
+        tx,
+        session,
+        { kind: 'redeem' },
+        {
+          redeemedAt: now,
+          idleDeadline: new Date(now.getTime() + this.abandonAfterMs),
+        },
+      );
+      return toInternalSession(updated, await this.config(tx, updated.projectId, updated.configVersion), this.bases, now);
+    });
+  }
+
+  async getInternal(id: string): Promise<InternalSession> {
+    const session = await sessions.findSession(this.pool, id);
+    if (!session) throw notFound('verification session');
+    const config = await this.config(this.pool, session.projectId, session.configVersion);
+    return toInternalSession(session, config, this.bases, this.now());
+  }
+
+  async activity(id: string): Promise<void> {
+    await withTransaction(this.pool, async (tx) => {
+      const session = await sessions.lockSession(tx, { id });
+      if (!session) throw notFound('verification session');
+      if (isTerminal(session.status)) throw new AppError('session_terminal', `The session is already ${session.status}.`);
+      await sessions.pushIdleDeadline(tx, id, new Date(this.now().getTime() + this.abandonAfterMs));
+    });
+  }
+
+  async resolve(id: string, body: ResolveSessionBody): Promise<VerificationSession> {
+    return withTransaction(this.pool, async (tx) => {
+      const session = await sessions.lockSession(tx, { id });
+      if (!session) throw notFound('verification session');
+      const config = await this.config(tx, session.projectId, session.configVersion);
+      const updated = await this.apply(tx, session, { kind: 'resolve', result: filterResult(body, config) });
+      return toPublicSession(updated, this.bases, this.now());
+    });
+  }
+
+  /**
+   * Applies one state-machine transition to a locked session and writes its events to the outbox
+   * in the caller's transaction. Throws `AppError` when the state machine refuses.
+   */
+  async apply(
+    tx: PoolClient,
+    session: SessionRecord,
+    action: SessionAction,
+    extra: { redeemedAt?: Date; idleDeadline?: Date } = {},
+  ): Promise<SessionRecord> {
+    const now = this.now();
+    let t;
+    try {
+      t = transition(session.status, action, now);
+    } catch (error) {
+      refuse(error);
+    }
+    const updated = await sessions.applyTransition(tx, session.id, t, extra);
+    if (!updated) throw new AppError('conflict', 'The session changed meanwhile; retry.');
+    if (t.events.length > 0) {
+      const config = await this.config(tx, updated.projectId, updated.configVersion);
+      const snapshot = toPublicSession(updated, this.bases, now);
+      for (const type of t.events) await enqueueEvent(tx, sessionEvent(type, snapshot, updated.accountId, config, now));
+    }
+    this.counters.transitions.inc({ from: t.from, to: t.to });
+    return updated;
+  }
+}

@@ -1,0 +1,58 @@
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { configVersionId } from '@idv/contracts';
+import type { Pool } from '@idv/kit';
+import * as ledger from '../adapters/ledger.repository';
+import * as sessions from '../adapters/sessions.repository';
+import { CSV_COLUMNS, csvLine, monthRange, usageCounts } from '../domain/usage';
+
+const CSV_BATCH = 500;
+
+export async function monthlyUsage(pool: Pool, accountId: string, month: string) {
+  const { from, to } = monthRange(month);
+  const [counts, debited] = await Promise.all([
+    sessions.countByModeAndStatus(pool, accountId, from, to),
+    ledger.tokensDebited(pool, accountId, from, to),
+  ]);
+  return { object: 'usage' as const, month, sessions: usageCounts(counts), tokens_debited: debited };
+}
+
+/**
+ * Streams the month's sessions as CSV, one row per session, in keyset batches: memory stays flat
+ * whatever the month's size, and a slow client applies backpressure.
+ */
+export async function streamUsageCsv(
+  pool: Pool,
+  accountId: string,
+  month: string,
+  out: Writable,
+  onStart: () => void = () => undefined,
+): Promise<void> {
+  const { from, to } = monthRange(month);
+  let after: { createdAt: Date; id: string } | null = null;
+  // The first batch is read before anything is written: a failure then is still a clean problem+json.
+  let rows = await sessions.usageBatch(pool, accountId, from, to, after, CSV_BATCH);
+  onStart();
+  let chunk = csvLine(CSV_COLUMNS);
+  for (;;) {
+    for (const row of rows) {
+      chunk += csvLine([
+        row.id,
+        row.mode,
+        row.project_id,
+        configVersionId(row.config_version),
+        row.status,
+        row.outcome ?? '',
+        row.created_at.toISOString(),
+        row.completed_at ? row.completed_at.toISOString() : '',
+        String(row.tokens_debited),
+      ]);
+    }
+    if (!out.write(chunk)) await once(out, 'drain');
+    chunk = '';
+    const last = rows[rows.length - 1];
+    if (rows.length < CSV_BATCH || !last) break;
+    after = { createdAt: last.created_at, id: last.id };
+    rows = await sessions.usageBatch(pool, accountId, from, to, after, CSV_BATCH);
+  }
+}
