@@ -28,6 +28,7 @@ describe('secret redaction', () => {
     'sk_live_4eC39HqLyjWDarjtT1zdp7dcAbCdEfGh12345678901',
     'sk_test_abcDEF0123456789abcDEF0123456789abcDEF01234',
     'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    'lt_Ch7LorV87cFXsNOzu3fwu0abYn9hkXj8',
   ];
 
   it('when a text carries secrets, then their values are replaced and their kind kept', () => {

@@ -1,0 +1,319 @@
+#!/usr/bin/env node
+// Flow-runner benchmark: `node bench/flow/run.mjs` (after `pnpm exec turbo run build`).
+// Starts its own stack (keys, sessions, webhooks, flow-runner, gateway) on the database
+// `idv_bench_flow`, with the flow-runner sending e-mail codes to a local SMTP sink started here.
+// Live sessions are created first through the gateway (rate limit raised; not timed); then
+// BENCH_PERSONS (default 30) scripted persons, each with its own cookie jar, complete BENCH_FLOWS
+// (default 1500) flows over HTTP: open link → consent → choose e-mail → send code → code (read from
+// the SMTP sink) → form → approved. Prints complete flows/s and the p50/p99 of each step submission,
+// and writes them to docs/flow-runner.md between the bench markers. BENCH_NODE_OPTIONS passes extra
+// NODE_OPTIONS to the flow-runner only (e.g. `--require` of a profiler).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const testkit = require(path.join(ROOT, 'packages/testkit/dist/index.js'));
+const { Agent, request } = require('undici');
+const { SMTPServer } = require('smtp-server');
+
+const PERSONS = Number(process.env.BENCH_PERSONS ?? 30);
+const FLOWS = Number(process.env.BENCH_FLOWS ?? 1500);
+const DOC = path.join(ROOT, 'docs', 'flow-runner.md');
+
+const CONFIG = {
+  steps: [
+    {
+      id: 'contact',
+      type: 'choice',
+      min: 1,
+      options: [
+        { id: 'mail', type: 'otp_email' },
+        { id: 'phone', type: 'otp_whatsapp' },
+      ],
+    },
+    { id: 'extra', type: 'form', fields: [{ name: 'occupation', type: 'text', label: 'Ocupación', required: true }] },
+  ],
+  options: { verifiedChannels: true, formData: true, webhookEvents: [] },
+};
+
+/** The SMTP sink: resolves the waiter of each recipient with the code in its mail. */
+async function startSink() {
+  const waiters = new Map();
+  const codes = new Map();
+  let received = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks = [];
+      stream.on('data', (c) => chunks.push(c));
+      stream.on('end', () => {
+        received++;
+        const raw = Buffer.concat(chunks).toString('utf8');
+        const code = /\b(\d{6})\b/.exec(
+          raw
+            .split(/\r?\n\r?\n/)
+            .slice(1)
+            .join('\n'),
+        )?.[1];
+        for (const rcpt of session.envelope.rcptTo) {
+          const waiter = waiters.get(rcpt.address);
+          if (waiter) {
+            waiters.delete(rcpt.address);
+            waiter(code);
+          } else codes.set(rcpt.address, code);
+        }
+        callback();
+      });
+    },
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: server.server.address().port,
+    received: () => received,
+    codeFor(address) {
+      const code = codes.get(address);
+      if (code) {
+        codes.delete(address);
+        return Promise.resolve(code);
+      }
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no mail to ${address}`)), 10_000);
+        waiters.set(address, (c) => {
+          clearTimeout(timer);
+          resolve(c);
+        });
+      });
+    },
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+const agent = new Agent({ connections: PERSONS * 2, pipelining: 1 });
+const latencies = new Map(); // step → ms[]
+
+function record(step, ms) {
+  if (!latencies.has(step)) latencies.set(step, []);
+  latencies.get(step).push(ms);
+}
+
+/** One scripted person: its own cookie jar, forms submitted as a browser without JavaScript would. */
+class Person {
+  constructor(origin) {
+    this.origin = origin;
+    this.cookies = new Map();
+    this.page = '';
+  }
+  async fetch(method, url, form) {
+    const headers = { 'accept-language': 'es-AR', 'user-agent': 'bench-person' };
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    let body;
+    if (form) {
+      body = new URLSearchParams(form).toString();
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+    }
+    const response = await request(url.startsWith('http') ? url : this.origin + url, {
+      method,
+      headers,
+      body,
+      dispatcher: agent,
+    });
+    const text = await response.body.text();
+    const setCookie = response.headers['set-cookie'];
+    for (const line of [setCookie ?? []].flat()) {
+      const [pair] = line.split(';');
+      const i = pair.indexOf('=');
+      this.cookies.set(pair.slice(0, i), pair.slice(i + 1));
+    }
+    return { status: response.statusCode, location: response.headers.location, text };
+  }
+  async get(url) {
+    const res = await this.fetch('GET', url);
+    if (res.status === 303) return this.get(res.location);
+    if (res.status !== 200) throw new Error(`GET ${url}: ${res.status}`);
+    this.page = res.text;
+    return res;
+  }
+  async submit(step, fields) {
+    const action = /<form method="post" action="([^"]+)"/.exec(this.page)?.[1];
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(this.page)?.[1];
+    const stepId = /name="step" value="([^"]+)"/.exec(this.page)?.[1];
+    const started = performance.now();
+    const res = await this.fetch('POST', action, { _csrf: csrf, step: stepId, ...fields });
+    record(step, performance.now() - started);
+    if (res.status === 303) return this.get(res.location);
+    if (res.status !== 200) throw new Error(`POST ${step}: ${res.status} ${res.text.slice(0, 300)}`);
+    this.page = res.text;
+    return res;
+  }
+}
+
+/** process_cpu_seconds_total of each service, from its /metrics. */
+async function cpuSeconds(stack) {
+  const out = {};
+  for (const name of ['flow-runner', 'sessions', 'gateway']) {
+    try {
+      const res = await request(`${stack.url(name)}/metrics`);
+      const text = await res.body.text();
+      const line = text.split('\n').find((l) => l.startsWith('process_cpu_seconds_total'));
+      if (line) out[name] = Number(line.split(' ').pop());
+    } catch {
+      // not running
+    }
+  }
+  return out;
+}
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function main() {
+  const sink = await startSink();
+  const stack = await testkit.Stack.start({
+    database: 'idv_bench_flow',
+    env: {
+      LOG_LEVEL: 'warn',
+      TIME_SCALE: '1',
+      RATE_LIMIT_PER_SECOND: '1000000',
+      RATE_LIMIT_BURST: '1000000',
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(sink.port),
+      SMTP_SECURE: 'false',
+    },
+    // BENCH_NODE_OPTIONS: extra NODE_OPTIONS for the flow-runner only (e.g. `--require` a profiler).
+    ...(process.env.BENCH_NODE_OPTIONS
+      ? { serviceEnv: { 'flow-runner': { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } } }
+      : {}),
+  });
+  for (const name of testkit.STACK_ENV_NAMES) if (stack.env[name] !== undefined) process.env[name] = stack.env[name];
+  try {
+    const tenant = await testkit.buildTenant({ config: CONFIG, modes: ['live'], tokens: FLOWS + 10 });
+    process.stdout.write(`creating ${FLOWS} live sessions (not timed)…\n`);
+    const urls = [];
+    let reserved = 0;
+    const creators = Array.from({ length: 16 }, async () => {
+      while (reserved < FLOWS) {
+        reserved++;
+        const res = await testkit.api('POST', '/v1/verification-sessions', {
+          key: tenant.liveKey,
+          body: { project_id: tenant.project.id },
+        });
+        if (res.status !== 201) throw new Error(`create: ${res.status} ${res.text}`);
+        urls.push(res.body.url);
+      }
+    });
+    await Promise.all(creators);
+
+    const flowUrl = stack.url('flow-runner');
+    const cpuBefore = await cpuSeconds(stack);
+    let next = 0;
+    let completed = 0;
+    let failed = 0;
+    const flowTimes = [];
+    process.stdout.write(`running ${FLOWS} flows with ${PERSONS} concurrent persons…\n`);
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: PERSONS }, async (_, worker) => {
+        while (next < urls.length) {
+          const index = next++;
+          const url = urls[index];
+          const person = new Person(flowUrl);
+          const address = `bench-${worker}-${index}@example.com`;
+          const flowStarted = performance.now();
+          try {
+            const open = performance.now();
+            await person.get(url);
+            record('open link', performance.now() - open);
+            await person.submit('consent', { action: 'accept' });
+            await person.submit('choice', { option: 'mail' });
+            await person.submit('otp send', { action: 'send', destination: address });
+            const code = await sink.codeFor(address);
+            await person.submit('otp verify', { action: 'verify', code });
+            const final = await person.submit('form', { occupation: 'Benchmark' });
+            if (!final.text.includes('data-page="approved"')) throw new Error('flow did not end approved');
+            completed++;
+            flowTimes.push(performance.now() - flowStarted);
+          } catch (error) {
+            failed++;
+            if (failed <= 5) process.stderr.write(`flow failed: ${error.message}\n`);
+          }
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const cpuAfter = await cpuSeconds(stack);
+    const cpuPerFlow = Object.entries(cpuAfter)
+      .map(([name, value]) => `${name} ${(((value - (cpuBefore[name] ?? 0)) * 1000) / Math.max(1, completed)).toFixed(1)}`)
+      .join(', ');
+    const rows = [...latencies].map(([step, values]) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      return { step, n: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+    });
+    const submissions = [...latencies]
+      .filter(([step]) => step !== 'open link')
+      .flatMap(([, v]) => v)
+      .sort((a, b) => a - b);
+    const flowSorted = flowTimes.sort((a, b) => a - b);
+    const result = {
+      flowsPerSecond: completed / seconds,
+      completed,
+      failed,
+      seconds,
+      p99Submission: percentile(submissions, 99),
+      p50Flow: percentile(flowSorted, 50),
+      mails: sink.received(),
+    };
+
+    const table = [
+      `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} × ${os.cpus()[0]?.model.trim()} (Node ${process.version}),`,
+      `every service on this machine with PostgreSQL, RabbitMQ and Redis (load average at the end ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / ')});`,
+      `${PERSONS} concurrent persons, ${FLOWS} live flows`,
+      `(consent → choice of e-mail → send code over SMTP to a local sink → code → one-field form → approved).`,
+      '',
+      `- **${result.flowsPerSecond.toFixed(1)} complete flows/s** (${completed} completed, ${failed} failed, ${seconds.toFixed(1)} s; ${result.mails} mails)`,
+      `- p99 of every step submission together: **${result.p99Submission.toFixed(1)} ms**; median time of a whole flow ${result.p50Flow.toFixed(0)} ms`,
+      `- CPU time per completed flow (ms): ${cpuPerFlow}`,
+      '',
+      '| request | n | p50 ms | p99 ms |',
+      '|---|---|---|---|',
+      ...rows.map((r) => `| ${r.step} | ${r.n} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} |`),
+    ].join('\n');
+    process.stdout.write(`\n${table}\n`);
+
+    try {
+      const doc = readFileSync(DOC, 'utf8');
+      const begin = '<!-- bench:flow:begin -->';
+      const end = '<!-- bench:flow:end -->';
+      const a = doc.indexOf(begin);
+      const b = doc.indexOf(end);
+      if (a >= 0 && b > a) {
+        writeFileSync(DOC, `${doc.slice(0, a + begin.length)}\n${table}\n${doc.slice(b)}`);
+        process.stdout.write(`\nwritten to ${path.relative(ROOT, DOC)}\n`);
+      }
+    } catch {
+      // no doc to update
+    }
+  } finally {
+    await stack.stop();
+    await sink.close();
+    await agent.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    process.stderr.write(`bench failed: ${error.stack ?? error}\n`);
+    process.exit(1);
+  },
+);

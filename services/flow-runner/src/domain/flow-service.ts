@@ -1,0 +1,324 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { FlowConfigSchema, type FlowConfig, type InternalSession, type Mode, type ResolveSessionBody } from '@idv/contracts';
+import { applyOutcome, chooseOption, initialState, leaveOption, position, resolution, type FlowState } from './engine';
+import { messages, type Locale } from './i18n';
+import { renderChoice } from './steps/choice';
+import { moduleFor, type OtpChannel, type OtpRecord, type SendResult, type StepContext, type StepOutcome } from './steps';
+import { html, type FormFeedback, type SafeHtml, type StepView } from './view';
+
+// ---- ports -------------------------------------------------------------------------------------
+
+export type FlowStatus = 'active' | 'approved' | 'rejected';
+
+export interface FlowRecord {
+  sessionId: string;
+  accountId: string;
+  mode: Mode;
+  tokenHash: string;
+  bindingHash: string;
+  csrfToken: string;
+  config: FlowConfig;
+  state: FlowState;
+  status: FlowStatus;
+  locale: Locale;
+  /** Last change of the record: a submission confirmed the session active (activity) just before. */
+  updatedAt: Date;
+}
+
+/**
+ * How long after a confirmed submission a page view trusts that the session is still active instead
+ * of asking the sessions service again (the GET that follows every POST's redirect). A session
+ * canceled within this window shows its page on the next view after it; any submission re-checks.
+ */
+export const STATUS_FRESH_MS = 1000;
+
+export interface FlowTx {
+  save(record: FlowRecord): Promise<void>;
+  loadOtp(sessionId: string, stepId: string): Promise<OtpRecord | null>;
+  saveOtp(sessionId: string, stepId: string, record: OtpRecord): Promise<void>;
+}
+
+export interface FlowStore {
+  findByTokenHash(tokenHash: string): Promise<FlowRecord | null>;
+  find(sessionId: string): Promise<FlowRecord | null>;
+  /** False when a record for the session already exists. */
+  insert(record: FlowRecord): Promise<boolean>;
+  loadOtp(sessionId: string, stepId: string): Promise<OtpRecord | null>;
+  /** Runs `work` with the record locked against concurrent submissions of the same flow. */
+  transact<T>(sessionId: string, work: (record: FlowRecord | null, tx: FlowTx) => Promise<T>): Promise<T>;
+}
+
+export type RedeemResult =
+  | { ok: true; session: InternalSession }
+  | { ok: false; reason: 'link_redeemed' | 'link_expired' | 'session_terminal' | 'not_found' };
+
+export interface SessionsPort {
+  redeem(token: string): Promise<RedeemResult>;
+  get(sessionId: string): Promise<InternalSession | null>;
+  /** `terminal` when the session already ended (canceled, expired, abandoned, resolved). */
+  activity(sessionId: string): Promise<'ok' | 'terminal'>;
+  resolve(sessionId: string, body: ResolveSessionBody): Promise<'ok' | 'terminal'>;
+}
+
+export interface CodeSender {
+  send(channel: OtpChannel, destination: string, code: string, locale: Locale): Promise<SendResult>;
+}
+
+// ---- what the pages show --------------------------------------------------------------------------
+
+/** Pages that are not the flow itself: why the person cannot (or no longer needs to) continue. */
+export type StatusPage =
+  'approved' | 'rejected' | 'used' | 'expired' | 'abandoned' | 'canceled' | 'finished' | 'not_found' | 'csrf';
+
+export interface FlowPage {
+  kind: 'flow';
+  sessionId: string;
+  testMode: boolean;
+  csrfToken: string;
+  stepId: string;
+  view: StepView;
+  progress: { index: number; total: number };
+  /** The person is inside an option of a choice and may go back to the list. */
+  canLeaveOption: boolean;
+  hasErrors: boolean;
+}
+
+export type ShowResult = FlowPage | { kind: 'status'; page: StatusPage; testMode: boolean; sessionId?: string };
+export type OpenResult = { kind: 'redirect'; sessionId: string; bindingSecret?: string } | { kind: 'status'; page: StatusPage };
+export type SubmitResult = ShowResult | { kind: 'redirect'; sessionId: string };
+
+// ---- helpers --------------------------------------------------------------------------------------
+
+export const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
+const randomToken = () => randomBytes(32).toString('base64url');
+
+function sameSecret(presented: string | undefined, expectedHash: string): boolean {
+  if (!presented) return false;
+  const a = Buffer.from(sha256(presented), 'hex');
+  const b = Buffer.from(expectedHash, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function sameToken(presented: string | undefined, expected: string): boolean {
+  if (!presented) return false;
+  const a = Buffer.from(presented);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+const STATUS_PAGE_OF: Partial<Record<InternalSession['status'], StatusPage>> = {
+  expired: 'expired',
+  abandoned: 'abandoned',
+  canceled: 'canceled',
+  approved: 'finished',
+  rejected: 'finished',
+};
+
+export interface FlowServiceOptions {
+  store: FlowStore;
+  sessions: SessionsPort;
+  sender: CodeSender;
+  timeScale: number;
+  now?: () => Date;
+  onResolved?: (outcome: 'approved' | 'rejected') => void;
+}
+
+/** The person's flow: open the link once, show the current step, accept submissions, resolve. */
+export class FlowService {
+  private readonly now: () => Date;
+
+  constructor(private readonly options: FlowServiceOptions) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /** First open redeems the token and binds the browser; the same browser reopening goes back to its flow. */
+  async openLink(token: string, bindingSecret: (sessionId: string) => string | undefined, locale: Locale): Promise<OpenResult> {
+    const tokenHash = sha256(token);
+    const existing = await this.options.store.findByTokenHash(tokenHash);
+    if (existing) {
+      return sameSecret(bindingSecret(existing.sessionId), existing.bindingHash)
+        ? { kind: 'redirect', sessionId: existing.sessionId }
+        : { kind: 'status', page: 'used' };
+    }
+    const redeemed = await this.options.sessions.redeem(token);
+    if (!redeemed.ok) {
+      switch (redeemed.reason) {
+        case 'link_redeemed':
+          return { kind: 'status', page: 'used' };
+        case 'link_expired':
+          return { kind: 'status', page: 'expired' };
+        case 'session_terminal':
+          return { kind: 'status', page: 'finished' };
+        case 'not_found':
+          return { kind: 'status', page: 'not_found' };
+      }
+    }
+    const session = redeemed.session;
+    const config = FlowConfigSchema.parse(session.config);
+    const secret = randomToken();
+    await this.options.store.insert({
+      sessionId: session.id,
+      accountId: session.account_id,
+      mode: session.mode,
+      tokenHash,
+      bindingHash: sha256(secret),
+      csrfToken: randomToken(),
+      config,
+      state: initialState(),
+      status: 'active',
+      locale,
+      updatedAt: this.now(),
+    });
+    return { kind: 'redirect', sessionId: session.id, bindingSecret: secret };
+  }
+
+  async show(sessionId: string, bindingSecret: string | undefined, locale: Locale): Promise<ShowResult> {
+    const record = await this.options.store.find(sessionId);
+    if (!record) return { kind: 'status', page: 'not_found', testMode: false };
+    if (!sameSecret(bindingSecret, record.bindingHash)) return { kind: 'status', page: 'used', testMode: false };
+    const testMode = record.mode === 'test';
+    if (record.status !== 'active') return { kind: 'status', page: record.status, testMode, sessionId };
+    if (this.now().getTime() - record.updatedAt.getTime() > STATUS_FRESH_MS) {
+      const session = await this.options.sessions.get(sessionId);
+      const ended = session ? STATUS_PAGE_OF[session.status] : 'not_found';
+      if (ended) return { kind: 'status', page: ended, testMode, sessionId };
+    }
+    return this.render(record, locale, {}, this.options.store);
+  }
+
+  async submit(
+    sessionId: string,
+    bindingSecret: string | undefined,
+    input: Record<string, string>,
+    locale: Locale,
+  ): Promise<SubmitResult> {
+    // Checked before anything else (and again under the lock): who may submit, with which token.
+    const seen = await this.options.store.find(sessionId);
+    if (!seen) return { kind: 'status', page: 'not_found', testMode: false };
+    if (!sameSecret(bindingSecret, seen.bindingHash)) return { kind: 'status', page: 'used', testMode: false };
+    if (!sameToken(input._csrf, seen.csrfToken))
+      return { kind: 'status', page: 'csrf', testMode: seen.mode === 'test', sessionId };
+    if (seen.status !== 'active') return { kind: 'redirect', sessionId };
+    // Every submission counts as activity (outside the row lock: it is a call to another service); a
+    // session that ended meanwhile shows why, never the flow.
+    if ((await this.options.sessions.activity(sessionId)) === 'terminal') {
+      const session = await this.options.sessions.get(sessionId);
+      const page = (session && STATUS_PAGE_OF[session.status]) ?? 'finished';
+      return { kind: 'status', page, testMode: seen.mode === 'test', sessionId };
+    }
+    return this.options.store.transact(sessionId, async (record, tx) => {
+      if (!record) return { kind: 'status', page: 'not_found', testMode: false };
+      const testMode = record.mode === 'test';
+      if (record.status !== 'active') return { kind: 'redirect', sessionId };
+      const at = position(record.config, record.state);
+      if (at.kind === 'finished') return { kind: 'redirect', sessionId };
+      // A stale page (back button, double submit) posts for another step: show the current one instead.
+      if (input.step !== at.step.id) return { kind: 'redirect', sessionId };
+
+      if (at.kind === 'choice') {
+        if (input.option && chooseOption(record.state, at.step, input.option)) {
+          await tx.save(record);
+        }
+        return { kind: 'redirect', sessionId };
+      }
+      if (at.choice && input.action === 'leave_option') {
+        leaveOption(record.state, at.choice);
+        await tx.save(record);
+        return { kind: 'redirect', sessionId };
+      }
+
+      const stepState = (record.state.steps[at.step.id] ??= { status: 'pending' });
+      const ctx = this.context(record, at.step, locale, stepState, tx);
+      const outcome: StepOutcome = await moduleFor(at.step).accept(ctx, input);
+      applyOutcome(record.state, at.step, at.choice, outcome);
+      const next = position(record.config, record.state);
+      if (next.kind === 'finished') {
+        const result = await this.options.sessions.resolve(sessionId, resolution(record.config, record.state, next.outcome));
+        if (result === 'terminal') {
+          // Ended meanwhile (canceled, expired): the person sees why.
+          const session = await this.options.sessions.get(sessionId);
+          return { kind: 'status', page: (session && STATUS_PAGE_OF[session.status]) ?? 'finished', testMode, sessionId };
+        }
+        record.status = next.outcome;
+        await tx.save(record);
+        this.options.onResolved?.(next.outcome);
+        return { kind: 'redirect', sessionId };
+      }
+      await tx.save(record);
+      if (outcome.kind === 'stay' && outcome.feedback && Object.keys(outcome.feedback).length > 0) {
+        return this.render(record, locale, outcome.feedback, tx);
+      }
+      return { kind: 'redirect', sessionId };
+    });
+  }
+
+  private context(
+    record: FlowRecord,
+    step: StepContext['step'],
+    locale: Locale,
+    state: StepContext['state'],
+    otpStore: Pick<FlowTx, 'loadOtp'> & Partial<Pick<FlowTx, 'saveOtp'>>,
+  ): StepContext {
+    const csrf = record.csrfToken;
+    return {
+      step,
+      mode: record.mode,
+      locale,
+      t: messages(locale),
+      now: this.now(),
+      timeScale: this.options.timeScale,
+      state,
+      ports: {
+        loadOtp: () => otpStore.loadOtp(record.sessionId, step.id),
+        saveOtp: async (otp) => {
+          if (!otpStore.saveOtp) throw new Error('read-only context');
+          await otpStore.saveOtp(record.sessionId, step.id, otp);
+        },
+        sendCode: (channel, destination, code, lang) => this.options.sender.send(channel, destination, code, lang),
+      },
+      form: (inner: SafeHtml, options?: { novalidate?: boolean }) => flowForm(record.sessionId, csrf, step.id, inner, options),
+    };
+  }
+
+  private async render(
+    record: FlowRecord,
+    locale: Locale,
+    feedback: FormFeedback,
+    otpStore: Pick<FlowTx, 'loadOtp'>,
+  ): Promise<ShowResult> {
+    const at = position(record.config, record.state);
+    const testMode = record.mode === 'test';
+    if (at.kind === 'finished') return { kind: 'status', page: at.outcome, testMode, sessionId: record.sessionId };
+    const base = {
+      kind: 'flow' as const,
+      sessionId: record.sessionId,
+      testMode,
+      csrfToken: record.csrfToken,
+      progress: { index: at.index + 1, total: at.total },
+      hasErrors: Object.keys(feedback.errors ?? {}).length > 0,
+    };
+    if (at.kind === 'choice') {
+      const view = renderChoice(at.step, record.state, messages(locale), (inner) =>
+        flowForm(record.sessionId, record.csrfToken, at.step.id, inner),
+      );
+      return { ...base, stepId: at.step.id, view, canLeaveOption: false };
+    }
+    const stepState = record.state.steps[at.step.id] ?? { status: 'pending' as const };
+    const ctx = this.context(record, at.step, locale, { ...stepState }, otpStore);
+    const view = await moduleFor(at.step).render(ctx, feedback);
+    return { ...base, stepId: at.step.id, view, canLeaveOption: at.choice !== null };
+  }
+}
+
+/** A POST form to the flow with the CSRF token and the step id it was drawn for. */
+export function flowForm(
+  sessionId: string,
+  csrfToken: string,
+  stepId: string,
+  inner: SafeHtml,
+  options: { novalidate?: boolean } = {},
+): SafeHtml {
+  return html`<form method="post" action="/s/${sessionId}" ${options.novalidate ? ' novalidate' : ''}>
+    <input type="hidden" name="_csrf" value="${csrfToken}" /><input type="hidden" name="step" value="${stepId}" /> ${inner}
+  </form>`;
+}

@@ -1,0 +1,16 @@
+/**
+ * Every reason code the flow-runner sends in `result.reason_codes` (documented in docs/flow-runner.md).
+ * A rejected session carries the code of the step that failed and, when that step was an option of a
+ * choice that can no longer reach its minimum, `choice_not_satisfied` as well.
+ */
+export const REASON_CODES = {
+  consentDeclined: 'consent_declined',
+  emailCodeAttemptsExceeded: 'email_code_attempts_exceeded',
+  emailCodeExpired: 'email_code_expired',
+  phoneCodeAttemptsExceeded: 'phone_code_attempts_exceeded',
+  phoneCodeExpired: 'phone_code_expired',
+  choiceNotSatisfied: 'choice_not_satisfied',
+  stepUnavailable: 'step_unavailable',
+} as const;
+
+export type ReasonCode = (typeof REASON_CODES)[keyof typeof REASON_CODES];

@@ -1,0 +1,227 @@
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import type { OtpEmailStepSchema, OtpWhatsappStepSchema } from '@idv/contracts';
+import { z } from 'zod';
+import { formatArMobile, normalizeArMobile } from '../phone';
+import { REASON_CODES, type ReasonCode } from '../reason-codes';
+import { alertBox, errorSummary, html, type FormFeedback } from '../view';
+import type { OtpChannel, OtpRecord, StepContext, StepModule, StepOutcome } from './types';
+
+type OtpEmailStep = z.infer<typeof OtpEmailStepSchema>;
+type OtpWhatsappStep = z.infer<typeof OtpWhatsappStepSchema>;
+type OtpStep = OtpEmailStep | OtpWhatsappStep;
+
+/** The code rules of the issue; every period is multiplied by TIME_SCALE, the counts are not. */
+export const OTP_RULES = {
+  validityMs: 10 * 60_000,
+  resendCooldownMs: 30_000,
+  maxWrongAttempts: 5,
+  maxResends: 3,
+} as const;
+
+/** The code accepted in test mode, where nothing is sent. */
+export const TEST_MODE_CODE = '000000';
+
+const scaledMs = (ms: number, timeScale: number) => Math.max(1, Math.round(ms * timeScale));
+
+export function hashCode(code: string): string {
+  const salt = randomBytes(16).toString('hex');
+  return `${salt}:${createHash('sha256').update(`${salt}:${code}`).digest('hex')}`;
+}
+
+export function codeMatches(code: string, stored: string): boolean {
+  const [salt, digest] = stored.split(':');
+  if (!salt || !digest) return false;
+  const candidate = createHash('sha256').update(`${salt}:${code}`).digest();
+  const expected = Buffer.from(digest, 'hex');
+  return expected.length === candidate.length && timingSafeEqual(candidate, expected);
+}
+
+export const generateCode = (): string => String(randomInt(0, 1_000_000)).padStart(6, '0');
+
+const EmailSchema = z.email().max(254);
+
+interface ChannelSpec {
+  channel: OtpChannel;
+  verifiedKey: 'email' | 'phone';
+  attemptsReason: ReasonCode;
+  expiredReason: ReasonCode;
+  /** The normalized destination, or null when the input is not acceptable. */
+  normalize(input: string): string | null;
+  display(destination: string): string;
+}
+
+const EMAIL: ChannelSpec = {
+  channel: 'email',
+  verifiedKey: 'email',
+  attemptsReason: REASON_CODES.emailCodeAttemptsExceeded,
+  expiredReason: REASON_CODES.emailCodeExpired,
+  normalize: (input) => {
+    const value = input.trim();
+    if (!EmailSchema.safeParse(value).success) return null;
+    const at = value.lastIndexOf('@');
+    return `${value.slice(0, at)}@${value.slice(at + 1).toLowerCase()}`;
+  },
+  display: (destination) => destination,
+};
+
+const WHATSAPP: ChannelSpec = {
+  channel: 'whatsapp',
+  verifiedKey: 'phone',
+  attemptsReason: REASON_CODES.phoneCodeAttemptsExceeded,
+  expiredReason: REASON_CODES.phoneCodeExpired,
+  normalize: normalizeArMobile,
+  display: formatArMobile,
+};
+
+function otpModule<S extends OtpStep>(type: S['type'], spec: ChannelSpec): StepModule<S> {
+  const copy = (ctx: StepContext<S>) =>
+    spec.channel === 'email'
+      ? { title: ctx.t.emailTitle, label: ctx.t.emailLabel, hint: ctx.t.emailHint, invalid: ctx.t.errEmail }
+      : { title: ctx.t.phoneTitle, label: ctx.t.phoneLabel, hint: ctx.t.phoneHint, invalid: ctx.t.errPhone };
+
+  const sendsLeft = (record: OtpRecord | null) => (record ? 1 + OTP_RULES.maxResends - record.sends : 1 + OTP_RULES.maxResends);
+
+  /** Issues a new code to `destination` unless the cooldown or the resend limit forbids it. */
+  async function issue(ctx: StepContext<S>, destination: string, typed: string | null): Promise<StepOutcome> {
+    const record = await ctx.ports.loadOtp();
+    const values = { destination: typed ?? '' };
+    if (record && sendsLeft(record) <= 0) return { kind: 'stay', feedback: { alert: ctx.t.errNoResends, values } };
+    if (record) {
+      const readyAt = record.lastSentAt.getTime() + scaledMs(OTP_RULES.resendCooldownMs, ctx.timeScale);
+      if (ctx.now.getTime() < readyAt) {
+        const seconds = Math.max(1, Math.ceil((readyAt - ctx.now.getTime()) / 1000));
+        return { kind: 'stay', feedback: { alert: ctx.t.errCooldown(seconds), values } };
+      }
+    }
+    const code = ctx.mode === 'test' ? TEST_MODE_CODE : generateCode();
+    if (ctx.mode === 'live') {
+      const sent = await ctx.ports.sendCode(spec.channel, destination, code, ctx.locale);
+      // The provider's failure is logged by the adapter; the person is told to try again, nothing is counted.
+      if (!sent.ok) return { kind: 'stay', feedback: { alert: ctx.t.errSendFailed, values } };
+    }
+    await ctx.ports.saveOtp({
+      channel: spec.channel,
+      destination,
+      codeHash: hashCode(code),
+      expiresAt: new Date(ctx.now.getTime() + scaledMs(OTP_RULES.validityMs, ctx.timeScale)),
+      lastSentAt: ctx.now,
+      sends: (record?.sends ?? 0) + 1,
+      attempts: record?.attempts ?? 0,
+    });
+    ctx.state.phase = 'code';
+    return { kind: 'stay', feedback: record ? { info: ctx.t.codeResent } : {} };
+  }
+
+  async function verify(ctx: StepContext<S>, code: string): Promise<StepOutcome> {
+    if (!/^\d{6}$/.test(code)) return { kind: 'stay', feedback: { errors: { code: ctx.t.errCodeFormat } } };
+    const record = await ctx.ports.loadOtp();
+    if (!record) {
+      ctx.state.phase = 'destination';
+      return { kind: 'stay', feedback: { alert: ctx.t.errNoCode } };
+    }
+    if (record.attempts >= OTP_RULES.maxWrongAttempts) return { kind: 'failed', reason: spec.attemptsReason };
+    if (ctx.now.getTime() >= record.expiresAt.getTime()) {
+      if (sendsLeft(record) <= 0) return { kind: 'failed', reason: spec.expiredReason };
+      return { kind: 'stay', feedback: { errors: { code: ctx.t.errCodeExpired } } };
+    }
+    if (codeMatches(code, record.codeHash)) {
+      return { kind: 'passed', verified: { [spec.verifiedKey]: record.destination } };
+    }
+    const attempts = record.attempts + 1;
+    await ctx.ports.saveOtp({ ...record, attempts });
+    if (attempts >= OTP_RULES.maxWrongAttempts) return { kind: 'failed', reason: spec.attemptsReason };
+    return { kind: 'stay', feedback: { errors: { code: ctx.t.errCodeWrong(OTP_RULES.maxWrongAttempts - attempts) } } };
+  }
+
+  return {
+    type,
+    async render(ctx, feedback: FormFeedback) {
+      const text = copy(ctx);
+      const record = ctx.state.phase === 'code' ? await ctx.ports.loadOtp() : null;
+      if (!record) {
+        const error = feedback.errors?.destination;
+        const input =
+          spec.channel === 'email'
+            ? html`<input type="email" id="f-destination" name="destination" autocomplete="email" inputmode="email" required aria-required="true" maxlength="254"`
+            : html`<input type="tel" id="f-destination" name="destination" autocomplete="tel-national" inputmode="tel" required aria-required="true" maxlength="30"`;
+        return {
+          title: text.title,
+          body: html`${errorSummary(ctx.t.fixErrors, feedback.errors)}${alertBox(feedback)}${ctx.form(
+            html`<div class="field${error ? ' has-error' : ''}">
+                <label for="f-destination">${text.label}</label>
+                <p class="hint" id="h-destination">${text.hint}</p>
+                ${error ? html`<p class="field-error" id="e-destination">${error}</p>` : ''} ${input}
+                value="${feedback.values?.destination ?? ''}"
+                aria-describedby="h-destination${error ? ' e-destination' : ''}"${error ? html` aria-invalid="true"` : ''}>
+              </div>
+              <div class="actions">
+                <button type="submit" name="action" value="send" class="primary">${ctx.t.sendCode}</button>
+              </div>`,
+          )}`,
+        };
+      }
+      const error = feedback.errors?.code;
+      return {
+        title: text.title,
+        body: html`${errorSummary(ctx.t.fixErrors, feedback.errors)}${alertBox(feedback)}
+          <p>${ctx.t.codeSentTo(spec.display(record.destination))}</p>
+          ${ctx.form(
+            html`<div class="field${error ? ' has-error' : ''}">
+                <label for="f-code">${ctx.t.codeLabel}</label>${
+                  error ? html`<p class="field-error" id="e-code">${error}</p>` : ''
+                }
+                <input
+                  type="text"
+                  id="f-code"
+                  name="code"
+                  inputmode="numeric"
+                  autocomplete="one-time-code"
+                  pattern="[0-9]{6}"
+                  maxlength="6"
+                  required
+                  aria-required="true"
+                  ${error ? html` aria-describedby="e-code" aria-invalid="true"` : ''}
+                />
+              </div>
+              <div class="actions">
+                <button type="submit" name="action" value="verify" class="primary">${ctx.t.verifyCode}</button>
+                <button type="submit" name="action" value="resend" class="secondary" formnovalidate>${ctx.t.resendCode}</button>
+                <button type="submit" name="action" value="change" class="link" formnovalidate>${ctx.t.changeDestination}</button>
+              </div>`,
+          )}`,
+      };
+    },
+    async accept(ctx, input) {
+      switch (input.action ?? '') {
+        case 'send': {
+          const destination = spec.normalize(input.destination ?? '');
+          if (!destination) {
+            return {
+              kind: 'stay',
+              feedback: { errors: { destination: copy(ctx).invalid }, values: { destination: input.destination ?? '' } },
+            };
+          }
+          return issue(ctx, destination, input.destination ?? '');
+        }
+        case 'resend': {
+          const record = await ctx.ports.loadOtp();
+          if (!record) {
+            ctx.state.phase = 'destination';
+            return { kind: 'stay' };
+          }
+          return issue(ctx, record.destination, null);
+        }
+        case 'change':
+          ctx.state.phase = 'destination';
+          return { kind: 'stay' };
+        case 'verify':
+          return verify(ctx, (input.code ?? '').replace(/\s/g, ''));
+        default:
+          return { kind: 'stay' };
+      }
+    },
+  };
+}
+
+export const otpEmailStep = otpModule<OtpEmailStep>('otp_email', EMAIL);
+export const otpWhatsappStep = otpModule<OtpWhatsappStep>('otp_whatsapp', WHATSAPP);

@@ -1,0 +1,98 @@
+import type { FlowPage, StatusPage } from '../domain/flow-service';
+import { flowForm } from '../domain/flow-service';
+import { messages, type Locale, type Messages } from '../domain/i18n';
+import { html, type SafeHtml } from '../domain/view';
+
+export const STYLESHEET_PATH = '/assets/flow.css';
+
+function layout(t: Messages, options: { title: string; testMode: boolean; main: SafeHtml }): string {
+  return html`<!doctype html>
+    <html lang="${t.htmlLang}">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="referrer" content="no-referrer" />
+        <meta name="robots" content="noindex, nofollow" />
+        <title>${options.title} · ${t.serviceName}</title>
+        <link rel="stylesheet" href="${STYLESHEET_PATH}" />
+      </head>
+      <body>
+        <header class="top">
+          <p class="brand">${t.serviceName}</p>
+          ${options.testMode ? html`<p class="test-banner" role="note">${t.testBanner}</p>` : ''}
+        </header>
+        <main id="main">${options.main}</main>
+      </body>
+    </html> `.toString();
+}
+
+export function renderFlowPage(page: FlowPage, locale: Locale): string {
+  const t = messages(locale);
+  const leave = page.canLeaveOption
+    ? flowForm(
+        page.sessionId,
+        page.csrfToken,
+        page.stepId,
+        html`<input type="hidden" name="action" value="leave_option" /><button type="submit" class="link">
+            ${t.chooseOther}
+          </button>`,
+        { novalidate: true },
+      )
+    : '';
+  return layout(t, {
+    title: page.view.title,
+    testMode: page.testMode,
+    main: html`<p class="progress">${t.stepOf(page.progress.index, page.progress.total)}</p>
+      <h1>${page.view.title}</h1>
+      ${page.view.body} ${leave}`,
+  });
+}
+
+const STATUS_COPY: Record<StatusPage, (t: Messages) => { title: string; body: string }> = {
+  approved: (t) => ({ title: t.doneTitle, body: t.doneBody }),
+  rejected: (t) => ({ title: t.failedTitle, body: t.failedBody }),
+  used: (t) => ({ title: t.usedTitle, body: t.usedBody }),
+  expired: (t) => ({ title: t.expiredTitle, body: t.expiredBody }),
+  abandoned: (t) => ({ title: t.abandonedTitle, body: t.abandonedBody }),
+  canceled: (t) => ({ title: t.canceledTitle, body: t.canceledBody }),
+  finished: (t) => ({ title: t.finishedTitle, body: t.finishedBody }),
+  not_found: (t) => ({ title: t.notFoundTitle, body: t.notFoundBody }),
+  csrf: (t) => ({ title: t.csrfTitle, body: t.csrfBody }),
+};
+
+/** HTTP status of each page that is not the flow. */
+export const STATUS_CODE: Record<StatusPage, number> = {
+  approved: 200,
+  rejected: 200,
+  used: 403,
+  expired: 410,
+  abandoned: 410,
+  canceled: 410,
+  finished: 410,
+  not_found: 404,
+  csrf: 403,
+};
+
+export function renderStatusPage(page: StatusPage, locale: Locale, options: { testMode: boolean; sessionId?: string }): string {
+  const t = messages(locale);
+  const copy = STATUS_COPY[page](t);
+  const back = page === 'csrf' && options.sessionId ? html`<p><a href="/s/${options.sessionId}">${t.backToFlow}</a></p>` : '';
+  return layout(t, {
+    title: copy.title,
+    testMode: options.testMode,
+    main: html`<h1>${copy.title}</h1>
+      <p class="status-body" data-page="${page}">${copy.body}</p>
+      ${back}`,
+  });
+}
+
+export function renderErrorPage(locale: Locale, retryPath: string | null): string {
+  const t = messages(locale);
+  return layout(t, {
+    title: t.errorTitle,
+    testMode: false,
+    main: html`<h1>${t.errorTitle}</h1>
+      <p class="status-body" data-page="error">${t.errorBody}</p>
+      ${retryPath ? html`<p><a href="${retryPath}">${t.tryAgain}</a></p>` : ''}`,
+  });
+}

@@ -1,0 +1,65 @@
+import type { RequestHandler } from 'express';
+
+/**
+ * Every page: a strict CSP (own stylesheet only, no scripts at all, forms only to this origin, no
+ * framing), no caching of personal pages, no referrer (the link token must not leak).
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+export const securityHeaders: RequestHandler = (_req, res, next) => {
+  res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+  res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+  res.setHeader('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
+  next();
+};
+
+/** Link-preview robots (chat apps unfurling the link) must not burn the single-use token. */
+const PREVIEW_BOTS =
+  /(facebookexternalhit|facebot|whatsapp|telegrambot|slackbot|slack-imgproxy|twitterbot|discordbot|linkedinbot|skypeuripreview|googlebot|bingbot|applebot|embedly|pinterest|redditbot|vkshare|iframely)/i;
+
+export const isPreviewBot = (userAgent: string | undefined) => !!userAgent && PREVIEW_BOTS.test(userAgent);
+
+export function parseCookies(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!header) return out;
+  for (const part of header.split(';')) {
+    const index = part.indexOf('=');
+    if (index <= 0) continue;
+    const name = part.slice(0, index).trim();
+    const value = part.slice(index + 1).trim();
+    if (!(name in out)) {
+      try {
+        out[name] = decodeURIComponent(value);
+      } catch {
+        out[name] = value;
+      }
+    }
+  }
+  return out;
+}
+
+/** One cookie per session, so a browser can hold several flows; its value is the binding secret. */
+export const bindingCookieName = (sessionId: string) => `idv_${sessionId}`;
+
+export function bindingCookie(sessionId: string, secret: string, secure: boolean): string {
+  const maxAge = 8 * 24 * 60 * 60; // a link lives at most 168 h
+  return [
+    `${bindingCookieName(sessionId)}=${secret}`,
+    'Path=/',
+    `Max-Age=${maxAge}`,
+    'HttpOnly',
+    'SameSite=Lax',
+    ...(secure ? ['Secure'] : []),
+  ].join('; ');
+}

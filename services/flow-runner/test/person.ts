@@ -1,0 +1,111 @@
+import { request } from 'undici';
+
+export interface Page {
+  status: number;
+  headers: Record<string, string>;
+  setCookies: string[];
+  text: string;
+  url: string;
+  location?: string;
+}
+
+/** The value of a hidden input (or any input) by name in a page. */
+export function inputValue(html: string, name: string): string | undefined {
+  const match = new RegExp(`<input[^>]*name="${name}"[^>]*value="([^"]*)"`).exec(html);
+  return match?.[1];
+}
+
+/** The status page's kind (`data-page` attribute) or null when the page is the flow. */
+export const statusOf = (page: Page) => /data-page="([a-z_]+)"/.exec(page.text)?.[1] ?? null;
+export const h1Of = (page: Page) => /<h1>([^<]*)<\/h1>/.exec(page.text)?.[1] ?? null;
+
+/**
+ * A scripted person with one browser: a cookie jar of its own, no JavaScript, following redirects
+ * the way a browser does after a form POST (303 → GET).
+ */
+export class Person {
+  readonly cookies = new Map<string, string>();
+  last: Page | null = null;
+
+  constructor(
+    readonly origin: string,
+    readonly acceptLanguage = 'es-AR,es;q=0.9',
+  ) {}
+
+  private cookieHeader(): string | undefined {
+    if (this.cookies.size === 0) return undefined;
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  private async fetch(method: 'GET' | 'POST', url: string, form?: Record<string, string>): Promise<Page> {
+    const absolute = url.startsWith('http') ? url : `${this.origin}${url}`;
+    const headers: Record<string, string> = { 'accept-language': this.acceptLanguage, 'user-agent': 'Mozilla/5.0 (test person)' };
+    const cookie = this.cookieHeader();
+    if (cookie) headers.cookie = cookie;
+    let body: string | undefined;
+    if (form) {
+      body = new URLSearchParams(form).toString();
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+    }
+    const response = await request(absolute, {
+      method,
+      headers,
+      headersTimeout: 20_000,
+      bodyTimeout: 20_000,
+      ...(body === undefined ? {} : { body }),
+    });
+    const text = await response.body.text();
+    const flat: Record<string, string> = {};
+    let setCookies: string[] = [];
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value === undefined) continue;
+      if (name === 'set-cookie') setCookies = Array.isArray(value) ? value : [value];
+      flat[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    for (const line of setCookies) {
+      const [pair = ''] = line.split(';');
+      const index = pair.indexOf('=');
+      if (index > 0) this.cookies.set(pair.slice(0, index).trim(), pair.slice(index + 1).trim());
+    }
+    return {
+      status: response.statusCode,
+      headers: flat,
+      setCookies,
+      text,
+      url: absolute,
+      ...(flat.location ? { location: flat.location } : {}),
+    };
+  }
+
+  /** GET, following 303s like a browser; returns the last response (and every hop in `hops`). */
+  async get(url: string, hops: Page[] = []): Promise<Page> {
+    const page = await this.fetch('GET', url);
+    hops.push(page);
+    if (page.status === 303 && page.location) return this.get(page.location, hops);
+    this.last = page;
+    return page;
+  }
+
+  async post(url: string, form: Record<string, string>): Promise<Page> {
+    const page = await this.fetch('POST', url, form);
+    if (page.status === 303 && page.location) return this.get(page.location);
+    this.last = page;
+    return page;
+  }
+
+  /** Submits the current page's form (CSRF token and step id taken from it) with extra fields. */
+  async submit(fields: Record<string, string>): Promise<Page> {
+    const page = this.last;
+    if (!page) throw new Error('no page loaded');
+    const action = /<form method="post" action="([^"]+)"/.exec(page.text)?.[1];
+    const csrf = inputValue(page.text, '_csrf');
+    const step = inputValue(page.text, 'step');
+    if (!action || !csrf || !step) throw new Error(`the page has no flow form:\n${page.text.slice(0, 2000)}`);
+    return this.post(action, { _csrf: csrf, step, ...fields });
+  }
+
+  /** The current step id shown (hidden field `step`). */
+  step(): string | undefined {
+    return this.last ? inputValue(this.last.text, 'step') : undefined;
+  }
+}

@@ -1,0 +1,159 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { STACK_ENV_NAMES, Stack, type StackOptions } from '@idv/testkit';
+import { eventually } from './fixtures';
+
+export interface Mail {
+  to: string[];
+  raw: string;
+  code: string | null;
+}
+
+/** A real SMTP server on 127.0.0.1 that keeps every message it receives. */
+export async function startSmtp() {
+  const mails: Mail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        mails.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+          code:
+            /\b(\d{6})\b/.exec(
+              raw
+                .split(/\r?\n\r?\n/)
+                .slice(1)
+                .join('\n'),
+            )?.[1] ?? null,
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    port,
+    mails,
+    /** The code of the latest mail to `address` received after `after` mails to it. */
+    async codeFor(address: string, nth = 1): Promise<string> {
+      return eventually(
+        () => {
+          const toAddress = mails.filter((m) => m.to.includes(address));
+          return toAddress.length >= nth ? toAddress[nth - 1]!.code : null;
+        },
+        10_000,
+        `mail #${nth} to ${address}`,
+      );
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export interface RecordedRequest {
+  path: string;
+  authorization: string | undefined;
+  body: any;
+}
+
+/** A stand-in of the WhatsApp Cloud API on 127.0.0.1: records requests; `failWith` makes it answer errors. */
+export async function startWhatsapp() {
+  const requests: RecordedRequest[] = [];
+  const state: { failWith: number | null } = { failWith: null };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      requests.push({ path: req.url ?? '', authorization: req.headers.authorization, body: text ? JSON.parse(text) : null });
+      res.setHeader('content-type', 'application/json');
+      if (state.failWith !== null) {
+        res.statusCode = state.failWith;
+        res.end(JSON.stringify({ error: { message: '(#131026) Message undeliverable', type: 'OAuthException', code: 131026 } }));
+        return;
+      }
+      res.end(JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ wa_id: 'x' }], messages: [{ id: 'wamid.TEST' }] }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/v21.0`,
+    requests,
+    failWith(status: number | null) {
+      state.failWith = status;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export interface ReceivedEvent {
+  headers: http.IncomingHttpHeaders;
+  raw: string;
+  body: any;
+}
+
+/** A webhook receiver on 127.0.0.1 that records deliveries as received (raw body kept for the signature). */
+export async function startReceiver() {
+  const events: ReceivedEvent[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      events.push({ headers: req.headers, raw, body: JSON.parse(raw) });
+      res.statusCode = 200;
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return { url: `http://127.0.0.1:${port}/hooks`, events, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/** Checks `t=<unix>,v1=<hex>` over `<t>.<raw body>` with the endpoint secret, as a receiver must. */
+export function signatureValid(header: string | undefined, raw: string, secret: string): boolean {
+  if (!header) return false;
+  const parts = header.split(',');
+  const t = parts.find((p) => p.startsWith('t='))?.slice(2);
+  if (!t) return false;
+  const expected = createHmac('sha256', secret).update(`${t}.${raw}`).digest();
+  return parts
+    .filter((p) => p.startsWith('v1='))
+    .some((p) => {
+      const given = Buffer.from(p.slice(3), 'hex');
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    });
+}
+
+/**
+ * A stack of this test file's own (the shared one cannot be pointed at a test's SMTP server). The
+ * process environment points at it while the file runs, so buildTenant() and friends use it.
+ */
+export async function startPrivateStack(options: StackOptions) {
+  const saved: Record<string, string | undefined> = {};
+  for (const name of STACK_ENV_NAMES) saved[name] = process.env[name];
+  const stack = await Stack.start({ services: ['keys', 'sessions', 'webhooks', 'flow-runner', 'gateway'], ...options });
+  for (const name of STACK_ENV_NAMES) {
+    const value = stack.env[name];
+    if (value !== undefined) process.env[name] = value;
+  }
+  return {
+    stack,
+    async stop() {
+      await stack.stop();
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    },
+  };
+}
