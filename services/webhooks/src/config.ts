@@ -1,8 +1,41 @@
-import { baseEnvSchema, loadConfig } from '@idv/kit';
-import type { z } from 'zod';
+import { baseEnvSchema, env, loadConfig } from '@idv/kit';
+import { z } from 'zod';
 
-// This service is built by a later issue; its configuration grows with it.
-export const configSchema = baseEnvSchema;
+export const configSchema = baseEnvSchema
+  .extend({
+    PORT: env.port(8084),
+    DATABASE_URL: env.url(),
+    AMQP_URL: env.url(),
+    BROKER_NAMESPACE: z
+      .string()
+      .regex(/^[a-z0-9_.-]+$/)
+      .default('idv'),
+    /** Local development and tests only: allows http:// and loopback/private targets (DESIGN.md). */
+    WEBHOOKS_ALLOW_LOCAL_TARGETS: env.boolean(false),
+    /** Attempts in flight at once in this replica. */
+    WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(64),
+    /** Attempts in flight at once to one endpoint in this replica, so a hanging endpoint cannot take every slot. */
+    WEBHOOKS_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(16),
+    /** Safety-net poll of the schedule when no NOTIFY arrives. */
+    WEBHOOKS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+    /**
+     * 32 bytes, base64, encrypting endpoint signing secrets at rest (AES-256-GCM). Required in
+     * production; elsewhere derived from INTERNAL_TOKEN when absent.
+     */
+    WEBHOOKS_SECRET_KEY: z
+      .string()
+      .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes encoded in base64')
+      .optional(),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
+  })
+  .superRefine((config, ctx) => {
+    if (config.NODE_ENV === 'production' && !config.WEBHOOKS_SECRET_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['WEBHOOKS_SECRET_KEY'], message: 'is required in production' });
+    }
+    if (config.NODE_ENV === 'production' && config.WEBHOOKS_ALLOW_LOCAL_TARGETS) {
+      ctx.addIssue({ code: 'custom', path: ['WEBHOOKS_ALLOW_LOCAL_TARGETS'], message: 'must be false in production (SSRF)' });
+    }
+  });
 export type Config = z.infer<typeof configSchema>;
 
 export const readConfig = (source: NodeJS.ProcessEnv = process.env): Config => loadConfig(configSchema, source);

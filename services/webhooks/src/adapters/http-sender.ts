@@ -1,0 +1,167 @@
+import dns from 'node:dns';
+import type { LookupAddress } from 'node:dns';
+import type { DELIVERY_ERRORS } from '@idv/contracts';
+import { Agent, buildConnector, request } from 'undici';
+import { DisallowedAddressError, isDisallowedAddress, isIpLiteral } from '../domain/address-policy';
+
+export type DeliveryError = (typeof DELIVERY_ERRORS)[number];
+
+export interface SendResult {
+  succeeded: boolean;
+  httpStatus: number | null;
+  durationMs: number;
+  error: DeliveryError | null;
+  failureReason: string | null;
+}
+
+export interface SenderOptions {
+  allowLocalTargets: boolean;
+  timeoutMs: number;
+  /** Keep-alive sockets per origin. */
+  connectionsPerOrigin?: number;
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * DNS lookup that refuses a name when any address it resolves to is not public. Runs for the very
+ * connection being opened, so a name that changes its answer between checks (DNS rebinding) is
+ * still judged on the address actually dialled.
+ */
+function guardedLookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback): void {
+  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, []);
+    const bad = addresses.find((entry) => isDisallowedAddress(entry.address));
+    if (bad) return callback(new DisallowedAddressError(hostname, bad.address), []);
+    const first = addresses[0];
+    if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
+    if (options.all) callback(null, addresses);
+    else callback(null, first.address, first.family);
+  });
+}
+
+/** An undici connector that never dials a disallowed address (literal or resolved) and re-checks the peer. */
+function guardedConnector(timeoutMs: number): buildConnector.connector {
+  const base = buildConnector({ timeout: timeoutMs, lookup: guardedLookup });
+  return (options, callback) => {
+    const host = options.hostname.replace(/^\[|\]$/g, '');
+    if (isIpLiteral(host) && isDisallowedAddress(host)) {
+      callback(new DisallowedAddressError(host, host), null);
+      return;
+    }
+    base(options, (error, socket) => {
+      if (error) return callback(error, null);
+      const remote = socket.remoteAddress;
+      if (!remote || isDisallowedAddress(remote)) {
+        socket.destroy();
+        return callback(new DisallowedAddressError(host, remote ?? 'unknown'), null);
+      }
+      callback(null, socket);
+    });
+  };
+}
+
+function codesOf(error: unknown): { codes: string[]; names: string[]; messages: string[] } {
+  const codes: string[] = [];
+  const names: string[] = [];
+  const messages: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const e = current as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown; errors?: unknown[] };
+    if (typeof e.code === 'string') codes.push(e.code);
+    if (typeof e.name === 'string') names.push(e.name);
+    if (typeof e.message === 'string') messages.push(e.message);
+    current = e.cause ?? (Array.isArray(e.errors) ? e.errors[0] : undefined);
+  }
+  return { codes, names, messages };
+}
+
+export function classifyError(error: unknown): { error: DeliveryError; reason: string } {
+  const { codes, names, messages } = codesOf(error);
+  const reason = messages[0] ?? 'request failed';
+  const has = (...wanted: string[]) => wanted.some((w) => codes.includes(w) || names.includes(w));
+  if (has('ERR_DISALLOWED_ADDRESS', 'DisallowedAddressError')) return { error: 'disallowed_address', reason };
+  if (
+    has('TimeoutError', 'AbortError', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT')
+  ) {
+    return { error: 'timeout', reason: 'no complete 2xx response within the time limit' };
+  }
+  if (has('ECONNREFUSED')) return { error: 'connection_refused', reason };
+  if (has('ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE')) return { error: 'connection_reset', reason };
+  if (has('ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME')) return { error: 'dns_failure', reason };
+  return { error: 'network_error', reason };
+}
+
+/**
+ * POSTs one signed body. Success is a 2xx whose whole response (headers and body) arrives within
+ * the timeout; the body is read and discarded, never stored. Redirects are never followed.
+ */
+export class HttpSender {
+  private readonly agent: Agent;
+
+  constructor(private readonly options: SenderOptions) {
+    const connections = options.connectionsPerOrigin ?? 32;
+    this.agent = options.allowLocalTargets
+      ? new Agent({ connections, connect: { timeout: options.timeoutMs }, keepAliveTimeout: 4000 })
+      : new Agent({ connections, connect: guardedConnector(options.timeoutMs), keepAliveTimeout: 4000 });
+  }
+
+  async send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const target = new URL(url);
+    if (!this.options.allowLocalTargets && target.protocol !== 'https:') {
+      return {
+        succeeded: false,
+        httpStatus: null,
+        durationMs: 0,
+        error: 'disallowed_address',
+        failureReason: 'only https URLs are allowed',
+      };
+    }
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    let status: number | null = null;
+    try {
+      const response = await request(target, {
+        method: 'POST',
+        headers,
+        body,
+        dispatcher: this.agent,
+        signal,
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+      });
+      status = response.statusCode;
+      // The whole response must arrive in time; its content is discarded unread.
+      for await (const _chunk of response.body) {
+        /* discard */
+      }
+      if (status >= 200 && status < 300) {
+        return { succeeded: true, httpStatus: status, durationMs: elapsed(), error: null, failureReason: null };
+      }
+      if (status >= 300 && status < 400) {
+        return {
+          succeeded: false,
+          httpStatus: status,
+          durationMs: elapsed(),
+          error: 'redirect',
+          failureReason: `redirect ${status} (never followed)`,
+        };
+      }
+      return {
+        succeeded: false,
+        httpStatus: status,
+        durationMs: elapsed(),
+        error: 'http_status',
+        failureReason: `receiver answered ${status}`,
+      };
+    } catch (error) {
+      const { error: code, reason } = classifyError(error);
+      return { succeeded: false, httpStatus: status, durationMs: elapsed(), error: code, failureReason: reason };
+    }
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}

@@ -1,0 +1,38 @@
+import { checkDatabase, createServiceApp, requireIdentity, type Broker, type Logger, type Metrics, type Pool } from '@idv/kit';
+import type express from 'express';
+import type { SecretBox } from './adapters/secret-box';
+import { webhooksRouter } from './http/routes';
+
+export interface WebhooksDeps {
+  pool: Pool;
+  broker: Broker;
+  logger: Logger;
+  metrics: Metrics;
+  secrets: SecretBox;
+  internalToken: string;
+  allowLocalTargets: boolean;
+  /** Tells the local dispatcher that something was queued (other replicas hear the NOTIFY). */
+  onQueued: () => void;
+  isShuttingDown?: () => boolean;
+}
+
+export function createApp(deps: WebhooksDeps): express.Express {
+  return createServiceApp({
+    logger: deps.logger,
+    metrics: deps.metrics,
+    isShuttingDown: deps.isShuttingDown,
+    readiness: { postgres: () => checkDatabase(deps.pool), rabbitmq: () => deps.broker.check() },
+    routes: (app) => {
+      app.use(
+        '/v1',
+        requireIdentity(deps.internalToken),
+        webhooksRouter({
+          pool: deps.pool,
+          secrets: deps.secrets,
+          allowLocalTargets: deps.allowLocalTargets,
+          onQueued: deps.onQueued,
+        }),
+      );
+    },
+  });
+}
