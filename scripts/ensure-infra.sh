@@ -30,6 +30,17 @@ if ! port_open 5432; then
   # A fresh Debian cluster wants a password over TCP: give the postgres role the one our URLs use.
   as_root su postgres -c "psql -q -c \"ALTER USER postgres PASSWORD 'postgres'\"" >/dev/null 2>&1 || true
 fi
+# The whole test suite runs several stacks at once (each service keeps a small pool): Debian's default of
+# 100 connections is too tight. Raise it once per machine; it takes a PostgreSQL restart.
+max_conn=$(psql "${POSTGRES_ADMIN_URL:-postgres://postgres:postgres@127.0.0.1:5432/postgres}" -Atc 'SHOW max_connections' 2>/dev/null || echo 0)
+if [ "${max_conn:-0}" -gt 0 ] && [ "$max_conn" -lt 300 ]; then
+  log "raising PostgreSQL max_connections from $max_conn to 300"
+  psql "${POSTGRES_ADMIN_URL:-postgres://postgres:postgres@127.0.0.1:5432/postgres}" -qc 'ALTER SYSTEM SET max_connections = 300' >/dev/null
+  version=$(ls /etc/postgresql | sort -V | tail -n1)
+  as_root pg_ctlcluster --skip-systemctl-redirect "$version" main restart || true
+  wait_port 5432 PostgreSQL
+fi
+
 if ! port_open 6379; then
   log "starting Redis"
   mkdir -p /var/lib/redis /var/log/redis 2>/dev/null || true
