@@ -33,6 +33,7 @@ export class Broker {
   private publishChannel: amqp.ConfirmChannel | null = null;
   private readonly consumers: ConsumerSpec[] = [];
   private readonly consumerChannels = new Map<ConsumerSpec, { channel: amqp.Channel; tag: string }>();
+  private readonly startingConsumers = new Set<ConsumerSpec>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private closing = false;
   private connecting: Promise<void> | null = null;
@@ -121,7 +122,17 @@ export class Broker {
 
   private async startConsumer(spec: ConsumerSpec): Promise<void> {
     const connection = this.connection;
-    if (!connection) return;
+    // consume() and a (re)connect can both try to start the same consumer: start it once.
+    if (!connection || this.consumerChannels.has(spec) || this.startingConsumers.has(spec)) return;
+    this.startingConsumers.add(spec);
+    try {
+      await this.openConsumer(connection, spec);
+    } finally {
+      this.startingConsumers.delete(spec);
+    }
+  }
+
+  private async openConsumer(connection: amqp.ChannelModel, spec: ConsumerSpec): Promise<void> {
     const channel = await connection.createChannel();
     channel.on('error', (error: unknown) =>
       this.options.logger.warn({ err: error, queue: spec.queue }, 'consumer channel error'),

@@ -15,13 +15,18 @@ export interface PoolOptions {
   schema: string;
   max?: number;
   applicationName?: string;
+  /** Session settings for every connection, e.g. `{ synchronous_commit: 'off' }`. */
+  settings?: Record<string, string>;
 }
 
-export function createPool({ url, schema, max = 10, applicationName }: PoolOptions): pg.Pool {
+export function createPool({ url, schema, max = 10, applicationName, settings = {} }: PoolOptions): pg.Pool {
+  const extra = Object.entries(settings)
+    .map(([name, value]) => ` -c ${name}=${value}`)
+    .join('');
   const pool = new pg.Pool({
     connectionString: url,
     max,
-    options: `-c search_path=${schema},public`,
+    options: `-c search_path=${schema},public${extra}`,
     application_name: applicationName ?? schema,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,

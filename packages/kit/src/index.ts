@@ -12,3 +12,4 @@ export * from './metrics';
 export * from './outbox';
 export * from './redis';
 export * from './time';
+export * from './service';

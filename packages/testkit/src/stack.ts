@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -203,18 +203,9 @@ export class Stack {
 
   private spawnService(name: ServiceName, port: number, envOverrides: Record<string, string>, label: string): RunningService {
     const logDir = this.options.logDir ?? path.join(ROOT_DIR, '.run', 'logs');
-    mkdirSync(logDir, { recursive: true });
     const logFile = path.join(logDir, `${this.env.BROKER_NAMESPACE}-${label}.log`);
-    const out = createWriteStream(logFile, { flags: 'a' });
-    const child = spawn(process.execPath, [mainOf(name)], {
-      cwd: path.dirname(path.dirname(mainOf(name))),
-      env: { ...process.env, ...this.env, ...this.options.serviceEnv?.[name], ...envOverrides, PORT: String(port) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: this.options.detached ?? false,
-    });
-    child.stdout?.pipe(out);
-    child.stderr?.pipe(out);
-    if (this.options.detached) child.unref();
+    const env = { ...process.env, ...this.env, ...this.options.serviceEnv?.[name], ...envOverrides, PORT: String(port) };
+    const child = spawnLogged(name, env, logFile, this.options.detached ?? false);
     return { name, url: `http://127.0.0.1:${port}`, port, process: child, logFile };
   }
 
@@ -259,6 +250,27 @@ export class Stack {
   }
 }
 
+/**
+ * Starts a service with its output appended straight to its log file (not piped through this
+ * process), so a detached service keeps logging after the process that started it is gone.
+ */
+function spawnLogged(name: ServiceName, env: NodeJS.ProcessEnv, logFile: string, detached: boolean): ChildProcess {
+  mkdirSync(path.dirname(logFile), { recursive: true });
+  const fd = openSync(logFile, 'a');
+  try {
+    const child = spawn(process.execPath, [mainOf(name)], {
+      cwd: path.dirname(path.dirname(mainOf(name))),
+      env,
+      stdio: ['ignore', fd, fd],
+      detached,
+    });
+    if (detached) child.unref();
+    return child;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function mainOf(name: ServiceName): string {
   return path.join(ROOT_DIR, 'services', name, 'dist', 'main.js');
 }
@@ -284,17 +296,8 @@ export async function startServiceFromEnv(
   overrides: Record<string, string> = {},
 ): Promise<RunningService & { stop(signal?: NodeJS.Signals): Promise<number | null> }> {
   const port = await freePort();
-  const logDir = path.join(ROOT_DIR, '.run', 'logs');
-  mkdirSync(logDir, { recursive: true });
-  const logFile = path.join(logDir, `${process.env.BROKER_NAMESPACE ?? 'adhoc'}-${name}-${port}.log`);
-  const out = createWriteStream(logFile, { flags: 'a' });
-  const child = spawn(process.execPath, [mainOf(name)], {
-    cwd: path.dirname(path.dirname(mainOf(name))),
-    env: { ...process.env, ...overrides, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.pipe(out);
-  child.stderr?.pipe(out);
+  const logFile = path.join(ROOT_DIR, '.run', 'logs', `${process.env.BROKER_NAMESPACE ?? 'adhoc'}-${name}-${port}.log`);
+  const child = spawnLogged(name, { ...process.env, ...overrides, PORT: String(port) }, logFile, false);
   const service: RunningService = { name, url: `http://127.0.0.1:${port}`, port, process: child, logFile };
   try {
     await waitReady(service, 30_000);

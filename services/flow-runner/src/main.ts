@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Lifecycle, createLogger, createMetrics, createPool, migrate, runMain } from '@idv/kit';
+import { openDatabase, runMain, startRuntime } from '@idv/kit';
 import { ChannelCodeSender, SmtpMailer, WhatsappSender } from './adapters/code-sender';
 import { PgFlowStore } from './adapters/flow.repository';
 import { SessionsClient } from './adapters/sessions.client';
@@ -13,13 +13,14 @@ const SCHEMA = 'flow';
 
 runMain(SERVICE, async () => {
   const config = readConfig();
-  const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
-  const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
-  const metrics = createMetrics(SERVICE);
-
-  await migrate({ url: config.DATABASE_URL, schema: SCHEMA, dirs: [path.join(__dirname, '..', 'migrations')], logger });
-  const pool = createPool({ url: config.DATABASE_URL, schema: SCHEMA, applicationName: SERVICE, max: config.DB_POOL_MAX });
-  lifecycle.onStop('postgres', () => pool.end());
+  const runtime = startRuntime(SERVICE, config);
+  const { logger, metrics, lifecycle } = runtime;
+  const pool = await openDatabase(runtime, {
+    url: config.DATABASE_URL,
+    schema: SCHEMA,
+    migrations: [path.join(__dirname, '..', 'migrations')],
+    max: config.DB_POOL_MAX,
+  });
 
   const sessions = new SessionsClient(config.SESSIONS_URL, config.INTERNAL_TOKEN, config.OUTBOUND_TIMEOUT_MS);
   lifecycle.onStop('sessions-client', () => sessions.close());

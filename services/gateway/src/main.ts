@@ -1,5 +1,5 @@
 import { DOMAIN_EVENTS, type DomainEvent } from '@idv/contracts';
-import { Broker, Lifecycle, checkRedis, createLogger, createMetrics, createRedis, runMain } from '@idv/kit';
+import { checkRedis, connectBroker, createRedis, runMain, startRuntime } from '@idv/kit';
 import { KeyResolver } from './adapters/key-resolver';
 import { RateLimiter } from './adapters/rate-limiter';
 import { Upstreams } from './adapters/upstreams';
@@ -12,8 +12,8 @@ const VERSION = '0.1.0';
 
 runMain(SERVICE, async () => {
   const config = readConfig();
-  const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
-  const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
+  const runtime = startRuntime(SERVICE, config);
+  const { logger, metrics, lifecycle } = runtime;
 
   const redis = createRedis(config.REDIS_URL);
   lifecycle.onStop('redis', async () => {
@@ -24,8 +24,7 @@ runMain(SERVICE, async () => {
   const upstreams = new Upstreams({ sessions: config.SESSIONS_URL, webhooks: config.WEBHOOKS_URL });
   lifecycle.onStop('upstreams', () => upstreams.close());
 
-  const broker = new Broker({ url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE, logger });
-  lifecycle.onStop('rabbitmq', () => broker.close());
+  const broker = connectBroker(runtime, { url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE });
   // Each replica listens on its own queue, so a revocation evicts the key from every replica's cache.
   await broker.consume({
     queue: 'gateway.key-cache',
@@ -40,9 +39,7 @@ runMain(SERVICE, async () => {
       return Promise.resolve('ack');
     },
   });
-  void broker.start();
 
-  const metrics = createMetrics(SERVICE);
   const limiterFailures = metrics.counter(
     'gateway_rate_limiter_failures_total',
     'Requests let through because Redis could not answer',

@@ -1,51 +1,30 @@
 import path from 'node:path';
-import {
-  Broker,
-  Lifecycle,
-  OUTBOX_MIGRATIONS_DIR,
-  OutboxRelay,
-  createLogger,
-  createMetrics,
-  createPool,
-  migrate,
-  runMain,
-} from '@idv/kit';
+import { connectBroker, openDatabase, runMain, startOutboxRelay, startRuntime } from '@idv/kit';
 import { createApp } from './app';
 import { readConfig } from './config';
 
-const SERVICE = 'keys';
 const SCHEMA = 'keys';
 
-runMain(SERVICE, async () => {
+runMain('keys', async () => {
   const config = readConfig();
-  const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
-  const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
-
-  await migrate({
+  const runtime = startRuntime('keys', config);
+  const pool = await openDatabase(runtime, {
     url: config.DATABASE_URL,
     schema: SCHEMA,
-    dirs: [OUTBOX_MIGRATIONS_DIR, path.join(__dirname, '..', 'migrations')],
-    logger,
+    migrations: [path.join(__dirname, '..', 'migrations')],
+    outbox: true,
   });
-  const pool = createPool({ url: config.DATABASE_URL, schema: SCHEMA, applicationName: SERVICE });
-  lifecycle.onStop('postgres', () => pool.end());
-
-  const broker = new Broker({ url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE, logger });
-  void broker.start();
-  lifecycle.onStop('rabbitmq', () => broker.close());
-
-  const relay = new OutboxRelay({ pool, broker, logger, schema: SCHEMA });
-  await relay.start();
-  lifecycle.onStop('outbox-relay', () => relay.stop());
+  const broker = connectBroker(runtime, { url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE });
+  await startOutboxRelay(runtime, { pool, broker, schema: SCHEMA });
 
   const app = createApp({
     pool,
     broker,
-    logger,
-    metrics: createMetrics(SERVICE),
+    logger: runtime.logger,
+    metrics: runtime.metrics,
     internalToken: config.INTERNAL_TOKEN,
-    isShuttingDown: () => lifecycle.shuttingDown,
+    isShuttingDown: () => runtime.lifecycle.shuttingDown,
   });
-  await lifecycle.listen(app, config.PORT, config.HOST);
-  return lifecycle;
+  await runtime.lifecycle.listen(app, config.PORT, config.HOST);
+  return runtime.lifecycle;
 });

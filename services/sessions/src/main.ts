@@ -1,15 +1,5 @@
 import path from 'node:path';
-import {
-  Broker,
-  Lifecycle,
-  OUTBOX_MIGRATIONS_DIR,
-  OutboxRelay,
-  createLogger,
-  createMetrics,
-  createPool,
-  migrate,
-  runMain,
-} from '@idv/kit';
+import { connectBroker, openDatabase, runMain, startOutboxRelay, startRuntime } from '@idv/kit';
 import { createApp } from './app';
 import { readConfig } from './config';
 import { SessionsService } from './use-cases/sessions.service';
@@ -20,26 +10,17 @@ const SCHEMA = 'sessions';
 
 runMain(SERVICE, async () => {
   const config = readConfig();
-  const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
-  const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
-  const metrics = createMetrics(SERVICE);
-
-  await migrate({
+  const runtime = startRuntime(SERVICE, config);
+  const { logger, metrics, lifecycle } = runtime;
+  const pool = await openDatabase(runtime, {
     url: config.DATABASE_URL,
     schema: SCHEMA,
-    dirs: [OUTBOX_MIGRATIONS_DIR, path.join(__dirname, '..', 'migrations')],
-    logger,
+    migrations: [path.join(__dirname, '..', 'migrations')],
+    outbox: true,
+    max: config.DATABASE_POOL_MAX,
   });
-  const pool = createPool({ url: config.DATABASE_URL, schema: SCHEMA, applicationName: SERVICE, max: config.DATABASE_POOL_MAX });
-  lifecycle.onStop('postgres', () => pool.end());
-
-  const broker = new Broker({ url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE, logger });
-  void broker.start();
-  lifecycle.onStop('rabbitmq', () => broker.close());
-
-  const relay = new OutboxRelay({ pool, broker, logger, schema: SCHEMA });
-  await relay.start();
-  lifecycle.onStop('outbox-relay', () => relay.stop());
+  const broker = connectBroker(runtime, { url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE });
+  await startOutboxRelay(runtime, { pool, broker, schema: SCHEMA });
 
   const service = new SessionsService({
     pool,
