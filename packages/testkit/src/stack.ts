@@ -258,7 +258,9 @@ function spawnLogged(name: ServiceName, env: NodeJS.ProcessEnv, logFile: string,
   mkdirSync(path.dirname(logFile), { recursive: true });
   const fd = openSync(logFile, 'a');
   try {
-    const child = spawn(process.execPath, [mainOf(name)], {
+    // IDV_SERVICE_NODE_ARGS passes node flags to every service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+    const nodeArgs = (process.env.IDV_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const child = spawn(process.execPath, [...nodeArgs, mainOf(name)], {
       cwd: path.dirname(path.dirname(mainOf(name))),
       env,
       stdio: ['ignore', fd, fd],

@@ -61,13 +61,15 @@ export async function insertSession(db: Queryable, s: Omit<SessionRecord, 'confi
 }
 
 /** One session of this account and mode (another account's or mode's id is simply not found). */
+/**
+ * The session by primary key, if it belongs to that account and mode. Ownership is checked on the row
+ * rather than in the WHERE clause: with stale statistics the planner could otherwise pick the
+ * (account, mode, created_at) index and scan an account's whole history (seen at 40k sessions).
+ */
 export async function findOwnedSession(db: Queryable, id: string, accountId: string, mode: Mode): Promise<SessionRecord | null> {
-  const { rows } = await db.query<SessionRow>('SELECT * FROM sessions WHERE id = $1 AND account_id = $2 AND mode = $3', [
-    id,
-    accountId,
-    mode,
-  ]);
-  return rows[0] ? toRecord(rows[0]) : null;
+  const { rows } = await db.query<SessionRow>('SELECT * FROM sessions WHERE id = $1', [id]);
+  const row = rows[0];
+  return row && row.account_id === accountId && row.mode === mode ? toRecord(row) : null;
 }
 
 export async function findSession(db: Queryable, id: string): Promise<SessionRecord | null> {

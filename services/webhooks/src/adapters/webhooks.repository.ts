@@ -381,9 +381,11 @@ export async function listDeliveries(
   return rows;
 }
 
+/** By primary key, ownership checked on the row (the planner must never trade the key for the account index). */
 export async function findDelivery(db: Queryable, accountId: string, id: string): Promise<DeliveryRow | null> {
-  const { rows } = await db.query<DeliveryRow>(`SELECT * FROM deliveries WHERE account_id = $1 AND id = $2`, [accountId, id]);
-  return rows[0] ?? null;
+  const { rows } = await db.query<DeliveryRow>(`SELECT * FROM deliveries WHERE id = $1`, [id]);
+  const row = rows[0];
+  return row && row.account_id === accountId ? row : null;
 }
 
 // ---------------------------------------------------------------- admin quota
