@@ -27,7 +27,7 @@ export interface InfraUrls {
 
 export function infraFromEnv(env: NodeJS.ProcessEnv = process.env): InfraUrls {
   return {
-    postgresAdminUrl: env.POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    postgresAdminUrl: env.POSTGRES_ADMIN_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres',
     amqpUrl: env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
   };
