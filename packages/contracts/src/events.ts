@@ -43,3 +43,8 @@ export type DomainEvent<T = Record<string, unknown>> = { id: string; type: strin
 
 export const ApiKeyRevokedDataSchema = z.object({ key_id: z.string(), account_id: z.string(), secret_hash: z.string() });
 export const AccountStatusChangedDataSchema = z.object({ account_id: z.string(), status: z.string() });
+
+/** The session events some operation emits today: what a project usually lists in `webhookEvents`. */
+export const EMITTED_SESSION_EVENT_TYPES: readonly SessionEventType[] = SESSION_EVENT_TYPES.filter(
+  (type) => !NEVER_EMITTED_EVENT_TYPES.includes(type),
+);

@@ -21,6 +21,16 @@ export const baseEnvSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
 });
 
+/** The broker settings of every service that publishes or consumes domain events. */
+export const brokerEnvShape = {
+  AMQP_URL: z.string().url(),
+  /** Prefix of exchanges and queues, so several stacks can share one broker. */
+  BROKER_NAMESPACE: z
+    .string()
+    .regex(/^[a-z0-9_.-]+$/)
+    .default('idv'),
+};
+
 export const env = {
   boolean: (fallback: boolean) => booleanFromEnv.default(fallback),
   url: () => z.string().url(),

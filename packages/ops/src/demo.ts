@@ -1,4 +1,4 @@
-import type { FlowConfig } from '@idv/contracts';
+import { EMITTED_SESSION_EVENT_TYPES, type FlowConfig } from '@idv/contracts';
 import type { OpsClient } from './client';
 
 /** The demo flow: consent, then a choice of e-mail or WhatsApp code, then a short form. */
@@ -27,13 +27,7 @@ export const DEMO_CONFIG = {
     verifiedChannels: true,
     formData: true,
     evidenceLinks: false,
-    webhookEvents: [
-      'verification_session.approved',
-      'verification_session.rejected',
-      'verification_session.completed',
-      'verification_session.expired',
-      'verification_session.canceled',
-    ],
+    webhookEvents: [...EMITTED_SESSION_EVENT_TYPES],
   },
 } as unknown as FlowConfig;
 

@@ -1,5 +1,5 @@
 import { OpsClient } from '@idv/ops';
-import type { FlowConfig, Mode, Scope } from '@idv/contracts';
+import { EMITTED_SESSION_EVENT_TYPES, type FlowConfig, type Mode, type Scope } from '@idv/contracts';
 import { request } from 'undici';
 import { testEnv } from './env';
 
@@ -76,13 +76,7 @@ export const SIMPLE_CONFIG = {
     verifiedChannels: false,
     formData: false,
     evidenceLinks: false,
-    webhookEvents: [
-      'verification_session.approved',
-      'verification_session.rejected',
-      'verification_session.completed',
-      'verification_session.expired',
-      'verification_session.canceled',
-    ],
+    webhookEvents: [...EMITTED_SESSION_EVENT_TYPES],
   },
 } as unknown as FlowConfig;
 

@@ -1,4 +1,4 @@
-import { baseEnvSchema, env, loadConfig } from '@idv/kit';
+import { baseEnvSchema, brokerEnvShape, env, loadConfig } from '@idv/kit';
 import { z } from 'zod';
 
 const originList = z
@@ -17,11 +17,7 @@ export const configSchema = baseEnvSchema.extend({
   SESSIONS_URL: env.url().default('http://127.0.0.1:8082'),
   WEBHOOKS_URL: env.url().default('http://127.0.0.1:8084'),
   REDIS_URL: env.url(),
-  AMQP_URL: env.url(),
-  BROKER_NAMESPACE: z
-    .string()
-    .regex(/^[a-z0-9_.-]+$/)
-    .default('idv'),
+  ...brokerEnvShape,
   PUBLIC_BASE_URL: env.url().default('http://localhost:8080'),
   /** The dashboard origin(s) allowed by CORS; localhost origins are always allowed for local development. */
   CORS_ORIGINS: originList,

@@ -1,14 +1,10 @@
-import { baseEnvSchema, env, loadConfig } from '@idv/kit';
-import { z } from 'zod';
+import { baseEnvSchema, brokerEnvShape, env, loadConfig } from '@idv/kit';
+import { type z } from 'zod';
 
 export const configSchema = baseEnvSchema.extend({
   PORT: env.port(8081),
   DATABASE_URL: env.url(),
-  AMQP_URL: env.url(),
-  BROKER_NAMESPACE: z
-    .string()
-    .regex(/^[a-z0-9_.-]+$/)
-    .default('idv'),
+  ...brokerEnvShape,
 });
 export type Config = z.infer<typeof configSchema>;
 

@@ -1,14 +1,10 @@
-import { baseEnvSchema, env, loadConfig } from '@idv/kit';
+import { baseEnvSchema, brokerEnvShape, env, loadConfig } from '@idv/kit';
 import { z } from 'zod';
 
 export const configSchema = baseEnvSchema.extend({
   PORT: env.port(8082),
   DATABASE_URL: env.url(),
-  AMQP_URL: env.url(),
-  BROKER_NAMESPACE: z
-    .string()
-    .regex(/^[a-z0-9_.-]+$/)
-    .default('idv'),
+  ...brokerEnvShape,
   /** Public base of the API (the gateway): QR image URLs are built on it. */
   PUBLIC_BASE_URL: env.url().default('http://localhost:8080'),
   /** Base of the person's web flow (the flow-runner): session links are `${FLOW_BASE_URL}/l/${token}`. */

@@ -1,15 +1,11 @@
-import { baseEnvSchema, env, loadConfig } from '@idv/kit';
+import { baseEnvSchema, brokerEnvShape, env, loadConfig } from '@idv/kit';
 import { z } from 'zod';
 
 export const configSchema = baseEnvSchema
   .extend({
     PORT: env.port(8084),
     DATABASE_URL: env.url(),
-    AMQP_URL: env.url(),
-    BROKER_NAMESPACE: z
-      .string()
-      .regex(/^[a-z0-9_.-]+$/)
-      .default('idv'),
+    ...brokerEnvShape,
     /** Local development and tests only: allows http:// and loopback/private targets (DESIGN.md). */
     WEBHOOKS_ALLOW_LOCAL_TARGETS: env.boolean(false),
     /** Attempts in flight at once in this replica. */
