@@ -13,3 +13,4 @@ export * from './outbox';
 export * from './redis';
 export * from './time';
 export * from './service';
+export * from './http/observe';

@@ -1,5 +1,4 @@
 import http from 'node:http';
-import type express from 'express';
 import { ConfigError } from './config';
 import { createLogger, type Logger } from './logger';
 
@@ -27,7 +26,7 @@ export class Lifecycle {
     this.stoppers.push({ name, stop });
   }
 
-  async listen(app: express.Express, port: number, host: string): Promise<http.Server> {
+  async listen(app: http.RequestListener, port: number, host: string): Promise<http.Server> {
     const server = http.createServer(app);
     server.keepAliveTimeout = 65_000;
     server.headersTimeout = 66_000;

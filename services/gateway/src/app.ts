@@ -1,24 +1,31 @@
-import { createServiceApp, type Logger, type Metrics, type ReadinessCheck } from '@idv/kit';
-import type express from 'express';
-import { cors } from './http/cors';
-import { gatewayRouter, type GatewayDeps } from './http/gateway-router';
+import type { RequestListener } from 'node:http';
+import { createServiceApp, type ReadinessCheck } from '@idv/kit';
+import { cors, corsPolicy } from './http/cors';
+import { handleProxied, isProxied, openApiRouter, type GatewayDeps } from './http/gateway-router';
 
-export interface AppDeps extends GatewayDeps {
-  logger: Logger;
-  metrics: Metrics;
+export interface AppDeps extends Omit<GatewayDeps, 'applyCors'> {
   corsOrigins: readonly string[];
   readiness: Record<string, ReadinessCheck>;
   isShuttingDown?: () => boolean;
 }
 
-export function createApp(deps: AppDeps): express.Express {
-  return createServiceApp({
+/**
+ * Proxied `/v1` requests take a fast path on plain node objects; everything else (health, metrics,
+ * OpenAPI, CORS preflights, unknown paths) goes through the kit's express app.
+ */
+export function createApp(deps: AppDeps): RequestListener {
+  const app = createServiceApp({
     logger: deps.logger,
     metrics: deps.metrics,
     readiness: deps.readiness,
     isShuttingDown: deps.isShuttingDown,
     parseJson: false,
     before: [cors(deps.corsOrigins)],
-    routes: (app) => app.use(gatewayRouter(deps)),
+    routes: (express) => express.use(openApiRouter({ ...deps, applyCors: () => undefined })),
   });
+  const gateway: GatewayDeps = { ...deps, applyCors: corsPolicy(deps.corsOrigins) };
+  return (req, res) => {
+    if (isProxied(req)) handleProxied(gateway, req, res);
+    else void app(req, res);
+  };
 }

@@ -1,10 +1,11 @@
-import { fastUlid, problem, type ErrorCode, type Identity } from '@idv/contracts';
+import { problem, type ErrorCode, type Identity } from '@idv/contracts';
 import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
 import { identityOf } from './identity';
+import { observeRequest } from './observe';
 import { parseInput, zodIssuesToFieldErrors } from './validate';
 
 export const JSON_BODY_LIMIT = '256kb';
@@ -24,8 +25,6 @@ export interface ServiceAppOptions {
   /** Runs before the routes (e.g. CORS), after request ids and logging. */
   before?: RequestHandler[];
 }
-
-const REQUEST_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 export function sendProblem(res: Response, code: ErrorCode, detail: string, extra: Parameters<typeof problem>[2] = {}) {
   const body = problem(code, detail, { request_id: res.locals.requestId as string | undefined, ...extra });
@@ -61,36 +60,7 @@ export function createServiceApp(options: ServiceAppOptions): express.Express {
   app.set('query parser', 'simple');
 
   app.use((req, res, next) => {
-    const incoming = req.header('x-request-id');
-    const requestId = incoming && REQUEST_ID_PATTERN.test(incoming) ? incoming : `req_${fastUlid()}`;
-    res.locals.requestId = requestId;
-    res.setHeader('x-request-id', requestId);
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      metrics.httpDuration.observe({ method: req.method, route: routeLabel(req, res), status: String(res.statusCode) }, seconds);
-    });
-    next();
-  });
-
-  // One line per request at its end, cheaper than pino-http (measured ~40 µs per request on the gateway).
-  const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
-  app.use((req, res, next) => {
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      if (QUIET_PATHS.has(req.path)) return;
-      const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
-      if (!logger.isLevelEnabled(level)) return;
-      logger[level](
-        {
-          request_id: res.locals.requestId as string,
-          req: { method: req.method, url: req.originalUrl },
-          res: { statusCode: res.statusCode },
-          responseTime: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
-        },
-        'request completed',
-      );
-    });
+    res.locals.requestId = observeRequest(req, res, options, () => routeLabel(req, res));
     next();
   });
 

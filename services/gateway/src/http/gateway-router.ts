@@ -6,8 +6,9 @@ import {
   type PublicRoute,
   type ResolvedKey,
 } from '@idv/contracts';
-import { AppError, identityHeaders, type Logger } from '@idv/kit';
-import { Router, type Request, type Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AppError, identityHeaders, observeRequest, writeProblem, type Logger, type Metrics } from '@idv/kit';
+import { Router } from 'express';
 import { BrokenContextError, type KeyResolver } from '../adapters/key-resolver';
 import type { RateLimiter } from '../adapters/rate-limiter';
 import type { Upstreams } from '../adapters/upstreams';
@@ -26,64 +27,110 @@ export interface GatewayDeps {
   version: string;
   ratePerSecond: number;
   logger: Logger;
+  metrics: Metrics;
+  /** Sets the CORS headers of an actual request. */
+  applyCors: (req: IncomingMessage, res: ServerResponse) => unknown;
 }
 
 const MAX_BODY_BYTES = 256 * 1024;
 
-function forbidden(res: Response): void {
-  res.status(403).json(FORBIDDEN_BODY);
+const FORBIDDEN = JSON.stringify(FORBIDDEN_BODY);
+
+function forbidden(res: ServerResponse): void {
+  res.statusCode = 403;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.end(FORBIDDEN);
+}
+
+/** What the express app serves under `/v1`: the OpenAPI document (everything else takes the fast path). */
+export function openApiRouter(deps: GatewayDeps): Router {
+  const router = Router();
+  const openApi = JSON.stringify(buildOpenApiDocument(deps.publicBaseUrl, deps.version));
+  router.get('/v1/openapi.json', (_req, res) => {
+    res.type('application/json').send(openApi);
+  });
+  return router;
+}
+
+/** Requests the fast path takes: every `/v1/...` but the OpenAPI document and CORS preflights. */
+export function isProxied(req: IncomingMessage): boolean {
+  const url = req.url ?? '';
+  return url.startsWith('/v1/') && req.method !== 'OPTIONS' && !url.startsWith('/v1/openapi.json');
 }
 
 /**
- * Every `/v1` request: match the contract's route, then for keyed routes authenticate → account
- * status → rate limit → scope, and proxy with a signed identity. Unkeyed routes are proxied as is.
+ * Every proxied `/v1` request, on plain node objects (express costs ~10 % of the gateway's time per
+ * request): match the contract's route, then for keyed routes authenticate → account status → rate
+ * limit → scope, and proxy with a signed identity. Unkeyed routes are proxied as is.
  */
-export function gatewayRouter(deps: GatewayDeps): Router {
-  const router = Router();
-  const openApi = JSON.stringify(buildOpenApiDocument(deps.publicBaseUrl, deps.version));
-
-  router.get('/v1/openapi.json', (_req, res) => {
-    res.locals.routeLabel = '/v1/openapi.json';
-    res.type('application/json').send(openApi);
+export function handleProxied(deps: GatewayDeps, req: IncomingMessage, res: ServerResponse): void {
+  let routeLabel = 'unmatched';
+  const requestId = observeRequest(req, res, deps, () => routeLabel);
+  deps.applyCors(req, res);
+  proxied(deps, req, res, requestId, (label) => (routeLabel = label)).catch((error: unknown) => {
+    if (res.headersSent) {
+      deps.logger.warn({ err: error }, 'response interrupted');
+      res.destroy();
+      return;
+    }
+    if (error instanceof AppError) {
+      for (const [name, value] of Object.entries(error.extra.headers ?? {})) res.setHeader(name, value);
+      writeProblem(
+        res,
+        requestId,
+        error.code,
+        error.message,
+        error.extra.required_scope ? { required_scope: error.extra.required_scope } : {},
+      );
+      return;
+    }
+    deps.logger.error({ err: error }, 'unhandled error');
+    writeProblem(
+      res,
+      requestId,
+      'internal_error',
+      'Something went wrong on our side; retry later or contact support with the request id.',
+    );
   });
+}
 
-  router.use('/v1', async (req: Request, res: Response) => {
-    const match = deps.routes.match(req.method, req.originalUrl.split('?')[0] ?? '');
-    if (match.kind === 'not_found') throw new AppError('not_found', `No route ${req.method} ${req.originalUrl.split('?')[0]}.`);
-    if (match.kind === 'method_not_allowed') {
-      throw new AppError('method_not_allowed', `Use ${match.allowed.join(' or ')} on this path.`, {
-        headers: { Allow: match.allowed.join(', ') },
-      });
-    }
-    const { route } = match;
-    res.locals.routeLabel = route.path;
+async function proxied(
+  deps: GatewayDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  requestId: string,
+  setRoute: (label: string) => void,
+): Promise<void> {
+  const path = (req.url ?? '').split('?')[0] ?? '';
+  const match = deps.routes.match(req.method ?? 'GET', path);
+  if (match.kind === 'not_found') throw new AppError('not_found', `No route ${req.method} ${path}.`);
+  if (match.kind === 'method_not_allowed') {
+    throw new AppError('method_not_allowed', `Use ${match.allowed.join(' or ')} on this path.`, {
+      headers: { Allow: match.allowed.join(', ') },
+    });
+  }
+  const { route } = match;
+  setRoute(route.path);
 
-    let extraHeaders: Record<string, string> = { 'x-request-id': res.locals.requestId as string };
-    if (route.scope) {
-      const signed = await authorize(deps, route, req, res);
-      if (!signed) return;
-      extraHeaders = { ...extraHeaders, ...signed };
-    }
+  let extraHeaders: Record<string, string> = { 'x-request-id': requestId };
+  if (route.scope) {
+    const signed = await authorize(deps, route, req, res);
+    if (!signed) return;
+    extraHeaders = { ...extraHeaders, ...signed };
+  }
 
-    const declaredLength = Number(req.headers['content-length'] ?? 0);
-    if (declaredLength > MAX_BODY_BYTES) throw new AppError('payload_too_large', 'The body exceeds 256 KiB.');
+  const declaredLength = Number(req.headers['content-length'] ?? 0);
+  if (declaredLength > MAX_BODY_BYTES) throw new AppError('payload_too_large', 'The body exceeds 256 KiB.');
 
-    try {
-      await proxy(deps.upstreams.pool(route.service), req, res, extraHeaders);
-    } catch (error) {
-      if (res.headersSent) {
-        deps.logger.warn({ err: error }, 'upstream response interrupted');
-        res.destroy();
-        return;
-      }
-      deps.logger.error({ err: error, service: route.service }, 'upstream unavailable');
-      throw new AppError('upstream_unavailable', 'The service is temporarily unavailable; retry shortly.', {
-        headers: { 'Retry-After': '1' },
-      });
-    }
-  });
-
-  return router;
+  try {
+    await proxy(deps.upstreams.pool(route.service), req, res, extraHeaders);
+  } catch (error) {
+    if (res.headersSent) throw error;
+    deps.logger.error({ err: error, service: route.service }, 'upstream unavailable');
+    throw new AppError('upstream_unavailable', 'The service is temporarily unavailable; retry shortly.', {
+      headers: { 'Retry-After': '1' },
+    });
+  }
 }
 
 /**
@@ -111,10 +158,10 @@ function signedIdentity(resolved: ResolvedKey, secret: string): Record<string, s
 async function authorize(
   deps: GatewayDeps,
   route: PublicRoute,
-  req: Request,
-  res: Response,
+  req: IncomingMessage,
+  res: ServerResponse,
 ): Promise<Record<string, string> | null> {
-  const presented = readPresentedKey(req.header('authorization'));
+  const presented = readPresentedKey(req.headers.authorization);
   if (!presented) {
     forbidden(res);
     return null;

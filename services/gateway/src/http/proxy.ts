@@ -1,6 +1,5 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
-import type { Request, Response } from 'express';
 import type { Pool } from 'undici';
 
 /** Only these client headers travel upstream: nothing can smuggle an internal identity header. */
@@ -24,15 +23,20 @@ function forwardedHeaders(headers: IncomingHttpHeaders, extra: Record<string, st
   return { ...out, ...extra };
 }
 
-export async function proxy(pool: Pool, req: Request, res: Response, extraHeaders: Record<string, string>): Promise<void> {
+export async function proxy(
+  pool: Pool,
+  req: IncomingMessage,
+  res: ServerResponse,
+  extraHeaders: Record<string, string>,
+): Promise<void> {
   const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
   const upstream = await pool.request({
-    method: req.method,
-    path: req.originalUrl,
+    method: req.method as 'GET',
+    path: req.url ?? '/',
     headers: forwardedHeaders(req.headers, extraHeaders),
     body: hasBody && req.method !== 'GET' && req.method !== 'HEAD' ? req : null,
   });
-  res.status(upstream.statusCode);
+  res.statusCode = upstream.statusCode;
   for (const [name, value] of Object.entries(upstream.headers)) {
     if (value !== undefined && !HOP_BY_HOP.has(name) && name !== 'x-request-id') res.setHeader(name, value);
   }
