@@ -1,4 +1,4 @@
-import type { Mode, SessionResult, SessionStatus } from '@idv/contracts';
+import { TERMINAL_STATUSES, type Mode, type SessionResult, type SessionStatus } from '@idv/contracts';
 import type { Cursor, Queryable } from '@idv/kit';
 import type { SessionRecord } from '../domain/session';
 import type { Transition } from '../domain/session-state';
@@ -121,8 +121,18 @@ export async function applyTransition(
   return rows[0] ? toRecord(rows[0]) : null;
 }
 
-export async function pushIdleDeadline(db: Queryable, id: string, deadline: Date): Promise<void> {
-  await db.query('UPDATE sessions SET idle_deadline = $2 WHERE id = $1', [id, deadline]);
+/**
+ * Pushes the abandonment deadline of a session that is not terminal, in one statement: a concurrent
+ * transition holds the row lock, and the WHERE clause is re-checked once it commits. False when the
+ * session is missing or terminal.
+ */
+export async function pushIdleDeadline(db: Queryable, id: string, deadline: Date): Promise<boolean> {
+  const { rowCount } = await db.query('UPDATE sessions SET idle_deadline = $2 WHERE id = $1 AND NOT (status = ANY($3))', [
+    id,
+    deadline,
+    TERMINAL_STATUSES,
+  ]);
+  return rowCount === 1;
 }
 
 /** Newest first, strictly after the cursor's (created_at, id): stable under concurrent inserts. */

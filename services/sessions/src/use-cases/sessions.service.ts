@@ -39,7 +39,7 @@ import {
   type LinkBases,
   type SessionRecord,
 } from '../domain/session';
-import { IllegalTransitionError, isTerminal, transition, type SessionAction } from '../domain/session-state';
+import { IllegalTransitionError, transition, type SessionAction } from '../domain/session-state';
 
 type Counter = ReturnType<Metrics['counter']>;
 
@@ -273,13 +273,12 @@ export class SessionsService {
     return toInternalSession(session, config, this.bases, this.now());
   }
 
+  /** One statement on the hot path of every step the person submits; the lookup only when refused. */
   async activity(id: string): Promise<void> {
-    await withTransaction(this.pool, async (tx) => {
-      const session = await sessions.lockSession(tx, { id });
-      if (!session) throw notFound('verification session');
-      if (isTerminal(session.status)) throw new AppError('session_terminal', `The session is already ${session.status}.`);
-      await sessions.pushIdleDeadline(tx, id, new Date(this.now().getTime() + this.abandonAfterMs));
-    });
+    if (await sessions.pushIdleDeadline(this.pool, id, new Date(this.now().getTime() + this.abandonAfterMs))) return;
+    const session = await sessions.findSession(this.pool, id);
+    if (!session) throw notFound('verification session');
+    throw new AppError('session_terminal', `The session is already ${session.status}.`);
   }
 
   async resolve(id: string, body: ResolveSessionBody): Promise<VerificationSession> {
