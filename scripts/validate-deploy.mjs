@@ -5,7 +5,8 @@
 //    of at least 30 s, a preStop hook, a non-root security context, Prometheus annotations, a Service that
 //    selects it and a ConfigMap it reads, both present;
 //  - kustomization.yaml lists files that exist and every manifest that is not an example;
-//  - each service's Dockerfile exists, runs as `node` and starts dist/main.js, and compose builds from it;
+//  - compose builds each service from a Dockerfile that exists, is multi-stage, runs as `node` and starts
+//    dist/main.js (one parameterised Dockerfile with SERVICE and PORT build arguments serves all of them);
 //  - docker-compose.yml with `docker-compose config -q` (Debian's docker-compose 1.29) when available.
 // Exits 1 and prints every problem found.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -182,22 +183,31 @@ else {
   }
 }
 for (const [name, port] of Object.entries(SERVICES)) {
-  const declared = compose?.services?.[name]?.build?.dockerfile;
-  const candidates = [declared, `services/${name}/Dockerfile`, `deploy/docker/${name}.Dockerfile`].filter(Boolean);
-  const dockerfile = candidates.map((c) => path.join(ROOT, c)).find((c) => existsSync(c));
+  const build = compose?.services?.[name]?.build;
+  const declared = build?.dockerfile;
   if (compose && !compose.services?.[name]) problem('docker-compose.yml', `no service ${name}`);
-  if (declared && !existsSync(path.join(ROOT, declared)))
+  if (!declared) {
+    problem('docker-compose.yml', `services.${name}.build.dockerfile is not set`);
+    continue;
+  }
+  const dockerfile = path.join(ROOT, declared);
+  if (!existsSync(dockerfile)) {
     problem('docker-compose.yml', `services.${name}.build.dockerfile ${declared} does not exist`);
-  if (!dockerfile) {
-    problem(name, 'no Dockerfile');
     continue;
   }
   const text = readFileSync(dockerfile, 'utf8');
   const where = rel(dockerfile);
+  // One Dockerfile may serve every service through build arguments (SERVICE, PORT).
+  const parameterised = /^ARG SERVICE\s*$/m.test(text);
+  if (parameterised && build.args?.SERVICE !== name)
+    problem('docker-compose.yml', `services.${name}.build.args.SERVICE is not ${name}`);
+  if (parameterised && String(build.args?.PORT) !== String(port))
+    problem('docker-compose.yml', `services.${name}.build.args.PORT is not ${port}`);
+  const exposed = parameterised ? /^EXPOSE \$\{PORT\}\s*$/m.test(text) : new RegExp(`^EXPOSE ${port}\\s*$`, 'm').test(text);
   if ((text.match(/^FROM /gm) ?? []).length < 2) problem(where, 'is not multi-stage');
   if (!/^USER node\s*$/m.test(text)) problem(where, 'does not switch to the non-root `node` user');
   if (!/^CMD \["node", ?"dist\/main\.js"\]\s*$/m.test(text)) problem(where, 'does not run CMD ["node", "dist/main.js"]');
-  if (!new RegExp(`^EXPOSE ${port}\\s*$`, 'm').test(text)) problem(where, `does not EXPOSE ${port}`);
+  if (!exposed) problem(where, `does not EXPOSE ${parameterised ? '${PORT}' : port}`);
   if (!text.includes('--frozen-lockfile')) problem(where, 'does not install with --frozen-lockfile');
 }
 const dockerignore = path.join(ROOT, '.dockerignore');

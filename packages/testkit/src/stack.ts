@@ -4,6 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { STACK_ENV_NAMES } from './env';
 
 export const SERVICE_NAMES = ['keys', 'sessions', 'webhooks', 'flow-runner', 'gateway'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -199,6 +200,24 @@ export class Stack {
 
   get gatewayUrl(): string {
     return this.url('gateway');
+  }
+
+  /**
+   * Points the process environment at this stack, so the testkit's helpers (api, ops, buildTenant)
+   * use it; returns the function that restores the previous values.
+   */
+  exportEnv(): () => void {
+    const saved = Object.fromEntries(STACK_ENV_NAMES.map((name) => [name, process.env[name]]));
+    for (const name of STACK_ENV_NAMES) {
+      const value = this.env[name];
+      if (value !== undefined) process.env[name] = value;
+    }
+    return () => {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    };
   }
 
   private spawnService(name: ServiceName, port: number, envOverrides: Record<string, string>, label: string): RunningService {

@@ -1,4 +1,4 @@
-import { api, testEnv } from '@idv/testkit';
+import { api, testEnv, waitFor } from '@idv/testkit';
 
 export const ALL_EVENTS = [
   'verification_session.approved',
@@ -73,21 +73,10 @@ export async function getSession(key: string, id: string) {
 }
 
 /** Polls until `check` returns a value, or fails after the deadline. */
-export async function eventually<T>(
+export function eventually<T>(
   check: () => Promise<T | undefined | null | false> | T | undefined | null | false,
   timeoutMs = 10_000,
   what = 'condition',
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await check();
-      if (value) return value;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`);
+  return waitFor(check, timeoutMs, 50, what);
 }

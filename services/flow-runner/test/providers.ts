@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { STACK_ENV_NAMES, Stack, type StackOptions } from '@idv/testkit';
+import { Stack, type StackOptions } from '@idv/testkit';
 import { eventually } from './fixtures';
 
 export interface Mail {
@@ -139,21 +139,13 @@ export function signatureValid(header: string | undefined, raw: string, secret: 
  * process environment points at it while the file runs, so buildTenant() and friends use it.
  */
 export async function startPrivateStack(options: StackOptions) {
-  const saved: Record<string, string | undefined> = {};
-  for (const name of STACK_ENV_NAMES) saved[name] = process.env[name];
   const stack = await Stack.start({ services: ['keys', 'sessions', 'webhooks', 'flow-runner', 'gateway'], ...options });
-  for (const name of STACK_ENV_NAMES) {
-    const value = stack.env[name];
-    if (value !== undefined) process.env[name] = value;
-  }
+  const restoreEnv = stack.exportEnv();
   return {
     stack,
     async stop() {
       await stack.stop();
-      for (const [name, value] of Object.entries(saved)) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
+      restoreEnv();
     },
   };
 }

@@ -104,34 +104,6 @@ export class EventTap {
   }
 }
 
-/** Points @idv/testkit's helpers (api, ops, buildTenant) at a private stack for this test file. */
-export function useStackEnv(stack: Stack): () => void {
-  const names = [
-    'GATEWAY_URL',
-    'KEYS_URL',
-    'SESSIONS_URL',
-    'WEBHOOKS_URL',
-    'FLOW_URL',
-    'INTERNAL_TOKEN',
-    'DATABASE_URL',
-    'BROKER_NAMESPACE',
-    'TIME_SCALE',
-  ];
-  const saved = Object.fromEntries(names.map((n) => [n, process.env[n]]));
-  process.env.GATEWAY_URL = stack.gatewayUrl;
-  process.env.KEYS_URL = stack.url('keys');
-  process.env.SESSIONS_URL = stack.url('sessions');
-  process.env.WEBHOOKS_URL = stack.url('webhooks');
-  process.env.FLOW_URL = stack.url('flow-runner');
-  for (const n of ['INTERNAL_TOKEN', 'DATABASE_URL', 'BROKER_NAMESPACE', 'TIME_SCALE']) process.env[n] = stack.env[n];
-  return () => {
-    for (const [n, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[n];
-      else process.env[n] = v;
-    }
-  };
-}
-
 export function opsFor(stack: Stack): OpsClient {
   return new OpsClient({
     keysUrl: stack.url('keys'),

@@ -1,5 +1,5 @@
 import { api, buildTenant, ops, type Stack } from '@idv/testkit';
-import { createSession, startPrivateStack, useStackEnv } from './helpers';
+import { createSession, startPrivateStack } from './helpers';
 
 /**
  * Concurrency through the gateway on a private stack whose rate limit is raised: the default 20/s
@@ -13,7 +13,7 @@ beforeAll(async () => {
     database: 'idv_test_sessions_load',
     env: { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' },
   });
-  restoreEnv = useStackEnv(stack);
+  restoreEnv = stack.exportEnv();
 }, 60_000);
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { TcpProxy, api, buildTenant, type Stack } from '@idv/testkit';
-import { EventTap, createSession, startPrivateStack, until, useStackEnv } from './helpers';
+import { EventTap, createSession, startPrivateStack, until } from './helpers';
 
 /**
  * The broker goes away for the sessions service only: its AMQP_URL points at a TCP proxy this test
@@ -22,7 +22,7 @@ beforeAll(async () => {
     database: 'idv_test_sessions_outbox',
     serviceEnv: { sessions: { AMQP_URL: proxied.toString() } },
   });
-  restoreEnv = useStackEnv(stack);
+  restoreEnv = stack.exportEnv();
   tap = await EventTap.open(stack.env.BROKER_NAMESPACE, stack.env.AMQP_URL);
   db = new pg.Pool({ connectionString: stack.env.DATABASE_URL!, max: 2 });
 }, 60_000);

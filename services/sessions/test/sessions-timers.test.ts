@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { api, buildTenant, stopProcess, type RunningService, type Stack } from '@idv/testkit';
-import { EventTap, createSession, internal, startPrivateStack, tokenOf, until, useStackEnv } from './helpers';
+import { EventTap, createSession, internal, startPrivateStack, tokenOf, until } from './helpers';
 
 /**
  * Timers on a private stack with TIME_SCALE 0.0005: a 1-hour link expires after 1.8 s and a started
@@ -15,7 +15,7 @@ let db: pg.Pool;
 
 beforeAll(async () => {
   stack = await startPrivateStack({ database: 'idv_test_sessions_timers', env: { TIME_SCALE: String(TIME_SCALE) } });
-  restoreEnv = useStackEnv(stack);
+  restoreEnv = stack.exportEnv();
   tap = await EventTap.open(stack.env.BROKER_NAMESPACE, stack.env.AMQP_URL);
   db = new pg.Pool({ connectionString: stack.env.DATABASE_URL!, max: 2 });
 }, 60_000);

@@ -12,6 +12,7 @@ import {
   buildTenant,
   infraFromEnv,
   testEnv,
+  waitFor,
   type ServiceName,
   type StackOptions,
 } from '@idv/testkit';
@@ -126,26 +127,17 @@ export async function deliveries(tenant: Tenant, endpointId: string): Promise<an
   return all.reverse();
 }
 
-/** Polls until `probe` returns something other than undefined/false, or fails after `timeoutMs`. */
-export async function eventually<T>(
+/**
+ * Polls until `probe` returns something other than undefined/false, or fails after `timeoutMs`; not
+ * faster than every 150 ms by default: a probe through the gateway counts against the account's 20/s.
+ */
+export function eventually<T>(
   probe: () => Promise<T | undefined | false> | T | undefined | false,
   timeoutMs = 15_000,
   what = 'condition',
   intervalMs = 150,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined && value !== false) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    // Not faster: a probe through the gateway counts against the account's 20 requests/s.
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-  throw new Error(`${what} not met within ${timeoutMs} ms${lastError ? `: ${(lastError as Error).message}` : ''}`);
+  return waitFor(probe, timeoutMs, intervalMs, what);
 }
 
 /** Publishes well-formed session domain events as the sessions service does (for the sending machinery). */

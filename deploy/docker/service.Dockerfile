@@ -1,8 +1,11 @@
-# @idv/sessions. Build context is the repository root:
-#   docker build -f services/sessions/Dockerfile -t idv/sessions .
+# Every service's image, built from one file with the service as a build argument. Build context is the
+# repository root:
+#   docker build -f deploy/docker/service.Dockerfile --build-arg SERVICE=gateway --build-arg PORT=8080 -t idv/gateway .
 
 # ---- build: install the workspace, compile this service and its workspace dependencies ----
 FROM node:20-bookworm-slim AS build
+ARG SERVICE
+RUN test -n "$SERVICE" || { echo "pass --build-arg SERVICE=<gateway|keys|sessions|webhooks|flow-runner>" >&2; exit 1; }
 ENV CI=true TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
 RUN npm i -g pnpm@10.34.9 && npm cache clean --force
 WORKDIR /repo
@@ -11,23 +14,24 @@ COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
 RUN pnpm fetch
 COPY . .
 RUN pnpm install --frozen-lockfile --offline
-RUN pnpm exec turbo run build --filter=@idv/sessions...
+RUN pnpm exec turbo run build --filter=@idv/${SERVICE}...
 # A self-contained copy with production dependencies only. Workspace packages (@idv/kit,
 # @idv/contracts) are copied into node_modules with their dist/ (and the kit's migrations/).
-RUN pnpm deploy --filter=@idv/sessions --prod --legacy /out \
+RUN pnpm deploy --filter=@idv/${SERVICE} --prod --legacy /out \
  && rm -rf /out/src /out/test /out/.turbo /out/tsconfig*.json /out/jest.config.js \
- && { test -f /out/dist/main.js || { echo "services/sessions has no src/main.ts yet" >&2; exit 1; }; } \
+ && { test -f /out/dist/main.js || { echo "services/${SERVICE} has no src/main.ts yet" >&2; exit 1; }; } \
  && test -d /out/node_modules/@idv/kit/migrations \
- && { test ! -d services/sessions/migrations || test -d /out/migrations; }
+ && { test ! -d services/${SERVICE}/migrations || test -d /out/migrations; }
 
 # ---- runtime: node, the compiled service and its production node_modules ----
 FROM node:20-bookworm-slim AS runtime
-ENV NODE_ENV=production PORT=8082
+ARG PORT=8080
+ENV NODE_ENV=production PORT=${PORT}
 WORKDIR /app
 # Owned by root, readable by the runtime user: the process cannot rewrite its own code.
 COPY --from=build /out /app
 USER node
-EXPOSE 8082
+EXPOSE ${PORT}
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.PORT+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "dist/main.js"]
