@@ -18,4 +18,5 @@ module.exports = {
   globalSetup: path.join(testkit, 'global-setup.js'),
   globalTeardown: path.join(testkit, 'global-teardown.js'),
 };
-module.exports.base = base;
+// Not an option jest knows: kept off the enumerable keys so jest does not warn about it.
+Object.defineProperty(module.exports, 'base', { value: base, enumerable: false });

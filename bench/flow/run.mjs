@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // Flow-runner benchmark: `node bench/flow/run.mjs` (after `pnpm exec turbo run build`).
 // Starts its own stack (keys, sessions, webhooks, flow-runner, gateway) on the database
-// `idv_bench_flow`, with the flow-runner sending e-mail codes to a local SMTP sink started here.
+// `idv_bench_flow`, with the flow-runner sending e-mail codes to a local SMTP sink (smtp-sink.mjs, its own process).
 // Live sessions are created first through the gateway (rate limit raised; not timed); then
 // BENCH_PERSONS (default 30) scripted persons, each with its own cookie jar, complete BENCH_FLOWS
 // (default 1500) flows over HTTP: open link → consent → choose e-mail → send code → code (read from
 // the SMTP sink) → form → approved. Prints complete flows/s and the p50/p99 of each step submission,
 // and writes them to docs/flow-runner.md between the bench markers. BENCH_NODE_OPTIONS passes extra
 // NODE_OPTIONS to the flow-runner only (e.g. `--require` of a profiler).
+import { fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -18,7 +19,6 @@ const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const testkit = require(path.join(ROOT, 'packages/testkit/dist/index.js'));
 const { Agent, request } = require('undici');
-const { SMTPServer } = require('smtp-server');
 
 const PERSONS = Number(process.env.BENCH_PERSONS ?? 30);
 const FLOWS = Number(process.env.BENCH_FLOWS ?? 1500);
@@ -40,41 +40,34 @@ const CONFIG = {
   options: { verifiedChannels: true, formData: true, webhookEvents: [] },
 };
 
-/** The SMTP sink: resolves the waiter of each recipient with the code in its mail. */
+/**
+ * The SMTP sink, in a process of its own (as a mail server would be, and so that the load generator's
+ * busy event loop does not slow its answers): it reports the code of each mail, and this process
+ * resolves the waiter of each recipient.
+ */
 async function startSink() {
   const waiters = new Map();
   const codes = new Map();
   let received = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks = [];
-      stream.on('data', (c) => chunks.push(c));
-      stream.on('end', () => {
-        received++;
-        const raw = Buffer.concat(chunks).toString('utf8');
-        const code = /\b(\d{6})\b/.exec(
-          raw
-            .split(/\r?\n\r?\n/)
-            .slice(1)
-            .join('\n'),
-        )?.[1];
-        for (const rcpt of session.envelope.rcptTo) {
-          const waiter = waiters.get(rcpt.address);
-          if (waiter) {
-            waiters.delete(rcpt.address);
-            waiter(code);
-          } else codes.set(rcpt.address, code);
-        }
-        callback();
-      });
-    },
+  const child = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), 'smtp-sink.mjs'), [], { stdio: 'inherit' });
+  const port = await new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('message', (message) => resolve(message.port));
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  child.on('message', (message) => {
+    if (!message.mail) return;
+    received++;
+    const { to, code } = message.mail;
+    for (const address of to) {
+      const waiter = waiters.get(address);
+      if (waiter) {
+        waiters.delete(address);
+        waiter(code);
+      } else codes.set(address, code);
+    }
+  });
   return {
-    port: server.server.address().port,
+    port,
     received: () => received,
     codeFor(address) {
       const code = codes.get(address);
@@ -90,7 +83,11 @@ async function startSink() {
         });
       });
     },
-    close: () => new Promise((resolve) => server.close(resolve)),
+    close: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
   };
 }
 

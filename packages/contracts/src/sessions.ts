@@ -128,6 +128,26 @@ export const ResolveSessionBodySchema = z.strictObject({
 });
 export type ResolveSessionBody = z.infer<typeof ResolveSessionBodySchema>;
 
+/** Most sessions one activity report may name. */
+export const ACTIVITY_REPORT_MAX = 100;
+
+/**
+ * The flow-runner's activity report (`POST /internal/sessions/activity`): the sessions whose person
+ * just submitted a step. Reports of concurrent submissions travel together.
+ */
+export const ActivityReportBodySchema = z.strictObject({
+  session_ids: z.array(idSchema('session')).min(1).max(ACTIVITY_REPORT_MAX),
+});
+export type ActivityReportBody = z.infer<typeof ActivityReportBodySchema>;
+
+/** Per session: `active` (idle deadline pushed), `terminal` (it already ended) or `not_found`. */
+export const ACTIVITY_STATES = ['active', 'terminal', 'not_found'] as const;
+export type ActivityState = (typeof ACTIVITY_STATES)[number];
+export const ActivityReportResultSchema = z.object({
+  sessions: z.record(z.string(), z.enum(ACTIVITY_STATES)),
+});
+export type ActivityReportResult = z.infer<typeof ActivityReportResultSchema>;
+
 /**
  * `data` of every `verification_session.*` domain event on the broker: the session snapshot (result
  * already filtered by the frozen config's opt-in options) plus what the webhooks service needs to

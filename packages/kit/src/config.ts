@@ -21,6 +21,13 @@ export const baseEnvSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
 });
 
+/** The database settings of every service with a schema of its own. */
+export const databaseEnvShape = {
+  DATABASE_URL: z.string().url(),
+  /** PostgreSQL connections of each pool of one replica. */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+};
+
 /** The broker settings of every service that publishes or consumes domain events. */
 export const brokerEnvShape = {
   AMQP_URL: z.string().url(),

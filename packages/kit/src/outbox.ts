@@ -8,15 +8,36 @@ import { sleep } from './time';
 const NOTIFY_CHANNEL = 'outbox_new';
 
 /**
- * Writes an event in the caller's transaction; it reaches the broker only if that transaction
- * commits. A repeated event id is ignored, so re-running a transition never duplicates an event.
+ * The outbox part of a statement: CTE `queued` inserts the events (three parameters from `$first`,
+ * values from `outboxParams`), only when the CTE named `guard` produced a row if one is named; CTE
+ * `woken` wakes the relay at commit (the statement must read it, e.g. `(SELECT count(*) FROM woken)`).
+ * A repeated event id is ignored, so re-running a transition never duplicates an event.
  */
-export async function enqueueEvent(client: Queryable, event: DomainEvent): Promise<void> {
-  await client.query(
-    'INSERT INTO outbox (event_id, routing_key, payload) VALUES ($1, $2, $3) ON CONFLICT (event_id) DO NOTHING',
-    [event.id, event.type, JSON.stringify(event)],
-  );
-  await client.query(`SELECT pg_notify('${NOTIFY_CHANNEL}', current_schema())`);
+export function outboxCtes(first: number, guard?: string): string {
+  return `queued AS (
+       INSERT INTO outbox (event_id, routing_key, payload)
+       SELECT * FROM unnest($${first}::text[], $${first + 1}::text[], $${first + 2}::jsonb[])
+       ${guard ? `WHERE EXISTS (SELECT 1 FROM ${guard})` : ''}
+       ON CONFLICT (event_id) DO NOTHING
+       RETURNING 1),
+     woken AS (SELECT pg_notify('${NOTIFY_CHANNEL}', current_schema()) FROM queued LIMIT 1)`;
+}
+
+export function outboxParams(events: readonly DomainEvent[]): [string[], string[], string[]] {
+  return [events.map((e) => e.id), events.map((e) => e.type), events.map((e) => JSON.stringify(e))];
+}
+
+/**
+ * Writes events in the caller's transaction (or alone), in order; they reach the broker only if that
+ * transaction commits. One statement: the rows and the relay's wake-up.
+ */
+export async function enqueueEvents(client: Queryable, events: readonly DomainEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await client.query(`WITH ${outboxCtes(1)} SELECT count(*) FROM woken`, outboxParams(events));
+}
+
+export function enqueueEvent(client: Queryable, event: DomainEvent): Promise<void> {
+  return enqueueEvents(client, [event]);
 }
 
 export interface OutboxRelayOptions {

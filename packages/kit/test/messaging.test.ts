@@ -8,6 +8,7 @@ import {
   createLogger,
   createPool,
   enqueueEvent,
+  enqueueEvents,
   withTransaction,
   type Pool,
 } from '../src';
@@ -80,6 +81,13 @@ describe('outbox relay and broker', () => {
     await withTransaction(pool, (tx) => enqueueEvent(tx, published));
     await waitFor(() => (received.includes(published.id) ? true : undefined), 5000);
     expect(received.filter((id) => id === published.id)).toHaveLength(1);
+  });
+
+  it('when several events are written in one statement, then each is published once, in the order written', async () => {
+    const batch = Array.from({ length: 3 }, (_, i) => event(`kit.batch-${i}`));
+    await withTransaction(pool, (tx) => enqueueEvents(tx, batch));
+    await waitFor(() => (batch.every((e) => received.includes(e.id)) ? true : undefined), 5000);
+    expect(received.filter((id) => batch.some((e) => e.id === id))).toEqual(batch.map((e) => e.id));
   });
 
   it('when the transaction rolls back, then its event is never published', async () => {

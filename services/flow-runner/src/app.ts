@@ -1,7 +1,7 @@
 import { checkDatabase, createServiceApp, type Logger, type Metrics, type Pool } from '@idv/kit';
-import type express from 'express';
+import type { RequestListener } from 'node:http';
 import type { FlowService } from './domain/flow-service';
-import { flowRouter } from './http/routes';
+import { flowPages } from './http/routes';
 
 export interface FlowRunnerDeps {
   pool: Pool;
@@ -12,17 +12,22 @@ export interface FlowRunnerDeps {
   isShuttingDown?: () => boolean;
 }
 
-export function createApp(deps: FlowRunnerDeps): express.Express {
-  return createServiceApp({
+/**
+ * The person's pages (`/l/…`, `/s/…`, the stylesheet) on plain node objects; health, readiness,
+ * metrics and unknown paths through the kit's express app.
+ */
+export function createApp(deps: FlowRunnerDeps): RequestListener {
+  const app = createServiceApp({
     logger: deps.logger,
     metrics: deps.metrics,
     isShuttingDown: deps.isShuttingDown,
     readiness: { postgres: () => checkDatabase(deps.pool) },
-    // The person's pages post HTML forms (urlencoded), parsed per route; no JSON API here.
+    // The person's pages post HTML forms, read by the pages themselves; no JSON API here.
     parseJson: false,
-    routes: (app) => {
-      app.set('trust proxy', false);
-      app.use(flowRouter({ flows: deps.flows, logger: deps.logger, metrics: deps.metrics, secureCookies: deps.secureCookies }));
-    },
+    routes: () => undefined,
   });
+  const pages = flowPages({ flows: deps.flows, logger: deps.logger, metrics: deps.metrics, secureCookies: deps.secureCookies });
+  return (req, res) => {
+    if (!pages(req, res)) void app(req, res);
+  };
 }

@@ -1,9 +1,9 @@
-import { baseEnvSchema, env, loadConfig } from '@idv/kit';
+import { baseEnvSchema, databaseEnvShape, env, loadConfig } from '@idv/kit';
 import { z } from 'zod';
 
 export const configSchema = baseEnvSchema.extend({
   PORT: env.port(8083),
-  DATABASE_URL: env.url(),
+  ...databaseEnvShape,
   SESSIONS_URL: env.url().default('http://127.0.0.1:8082'),
   /** SMTP relay for e-mail codes (nodemailer). TLS from the first byte when SMTP_SECURE, else STARTTLS when offered. */
   SMTP_HOST: z.string().min(1).default('127.0.0.1'),
@@ -20,7 +20,6 @@ export const configSchema = baseEnvSchema.extend({
   WHATSAPP_TEMPLATE_LANGUAGE: z.string().min(2).default('es_AR'),
   /** Timeout of every outbound call (sessions service, SMTP, WhatsApp). */
   OUTBOUND_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
-  DB_POOL_MAX: z.coerce.number().int().positive().default(10),
 });
 export type Config = z.infer<typeof configSchema>;
 

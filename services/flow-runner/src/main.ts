@@ -19,7 +19,7 @@ runMain(SERVICE, async () => {
     url: config.DATABASE_URL,
     schema: SCHEMA,
     migrations: [path.join(__dirname, '..', 'migrations')],
-    max: config.DB_POOL_MAX,
+    max: config.DATABASE_POOL_MAX,
   });
 
   const sessions = new SessionsClient(config.SESSIONS_URL, config.INTERNAL_TOKEN, config.OUTBOUND_TIMEOUT_MS);

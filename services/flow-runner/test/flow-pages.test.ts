@@ -343,4 +343,38 @@ describe('flow-runner pages (test mode, shared stack)', () => {
     expect(h1Of(page)).toBe('Antes de empezar');
     await eventually(async () => (await getSession(tenant.testKey, session.id)).status === 'in_progress', 5000, 'in_progress');
   });
+
+  test('when a submission is malformed (too big, too many fields, compressed, not a form, bad id), then the person gets a page with a 4xx and nothing changes', async () => {
+    const { tenant, session, person } = await startFlow([FORM_STEP]);
+    const csrf = inputValue(person.last!.text, '_csrf')!;
+    const { request } = await import('undici');
+    const url = `${flowUrl()}/s/${session.id}`;
+    const headers = { cookie: [...person.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'accept-language': 'es-AR' };
+    const post = async (body: string, extra: Record<string, string> = {}) => {
+      const res = await request(url, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded', ...extra },
+        body,
+      });
+      return { status: res.statusCode, type: res.headers['content-type'], text: await res.body.text() };
+    };
+
+    const tooBig = await post(`_csrf=${csrf}&step=extra&occupation=${'x'.repeat(40_000)}`);
+    const tooMany = await post(`_csrf=${csrf}&step=extra&${Array.from({ length: 150 }, (_, i) => `f${i}=1`).join('&')}`);
+    const compressed = await post(`_csrf=${csrf}&step=extra`, { 'content-encoding': 'gzip' });
+    const notAForm = await post(JSON.stringify({ _csrf: csrf, step: 'extra' }), { 'content-type': 'application/json' });
+    const badId = await request(`${flowUrl()}/s/not-a-session`, { method: 'POST', headers, body: 'a=1' });
+    const badIdText = await badId.body.text();
+
+    expect([tooBig.status, tooMany.status, compressed.status, notAForm.status, badId.statusCode]).toEqual([
+      413, 413, 415, 403, 404,
+    ]);
+    for (const page of [tooBig, tooMany, compressed, notAForm]) expect(page.type).toBe('text/html; charset=utf-8');
+    expect(notAForm.text).toContain('data-page="csrf"');
+    expect(badIdText).toContain('data-page="not_found"');
+    // The flow is where it was: the form step, submittable.
+    const again = await person.get(`/s/${session.id}`);
+    expect(inputValue(again.text, 'step')).toBe('extra');
+    expect((await getSession(tenant.testKey, session.id)).status).toBe('in_progress');
+  });
 });

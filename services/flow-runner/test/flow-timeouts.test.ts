@@ -16,10 +16,14 @@ let browser: Browser;
 let expiring: Promise<{ key: string; session: Awaited<ReturnType<typeof createSession>> }>;
 
 beforeAll(async () => {
-  [privateStack, browser] = await Promise.all([
+  // Both are waited for and kept, so that afterAll stops the stack even when the browser fails to start.
+  const [stack, launched] = await Promise.allSettled([
     startPrivateStack({ database: 'idv_test_flow_timeouts', env: { TIME_SCALE: String(TIME_SCALE), LOG_LEVEL: 'warn' } }),
     launchBrowser(),
   ]);
+  if (stack.status === 'fulfilled') privateStack = stack.value;
+  if (launched.status === 'fulfilled') browser = launched.value;
+  for (const started of [stack, launched]) if (started.status === 'rejected') throw started.reason;
   expiring = (async () => {
     const tenant = await buildTenant({ config: buildConfig([FORM_STEP]), modes: ['test'] });
     return { key: tenant.testKey, session: await createSession(tenant.testKey, tenant.project.id, { expires_in_hours: 1 }) };

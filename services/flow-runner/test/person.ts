@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 
 export interface Page {
   status: number;
@@ -30,6 +30,8 @@ export class Person {
   constructor(
     readonly origin: string,
     readonly acceptLanguage = 'es-AR,es;q=0.9',
+    /** Connections to send through (e.g. a pool opened beforehand, for requests that must really race). */
+    readonly dispatcher?: Dispatcher,
   ) {}
 
   private cookieHeader(): string | undefined {
@@ -53,6 +55,7 @@ export class Person {
       headersTimeout: 20_000,
       bodyTimeout: 20_000,
       ...(body === undefined ? {} : { body }),
+      ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
     });
     const text = await response.body.text();
     const flat: Record<string, string> = {};

@@ -1,9 +1,9 @@
-import { baseEnvSchema, brokerEnvShape, env, loadConfig } from '@idv/kit';
+import { baseEnvSchema, brokerEnvShape, databaseEnvShape, env, loadConfig } from '@idv/kit';
 import { type z } from 'zod';
 
 export const configSchema = baseEnvSchema.extend({
   PORT: env.port(8081),
-  DATABASE_URL: env.url(),
+  ...databaseEnvShape,
   ...brokerEnvShape,
 });
 export type Config = z.infer<typeof configSchema>;

@@ -13,6 +13,7 @@ runMain('keys', async () => {
     schema: SCHEMA,
     migrations: [path.join(__dirname, '..', 'migrations')],
     outbox: true,
+    max: config.DATABASE_POOL_MAX,
   });
   const broker = connectBroker(runtime, { url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE });
   await startOutboxRelay(runtime, { pool, broker, schema: SCHEMA });

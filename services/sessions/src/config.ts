@@ -1,15 +1,14 @@
-import { baseEnvSchema, brokerEnvShape, env, loadConfig } from '@idv/kit';
+import { baseEnvSchema, brokerEnvShape, databaseEnvShape, env, loadConfig } from '@idv/kit';
 import { z } from 'zod';
 
 export const configSchema = baseEnvSchema.extend({
   PORT: env.port(8082),
-  DATABASE_URL: env.url(),
+  ...databaseEnvShape,
   ...brokerEnvShape,
   /** Public base of the API (the gateway): QR image URLs are built on it. */
   PUBLIC_BASE_URL: env.url().default('http://localhost:8080'),
   /** Base of the person's web flow (the flow-runner): session links are `${FLOW_BASE_URL}/l/${token}`. */
   FLOW_BASE_URL: env.url().default('http://localhost:8083'),
-  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   /** Timer sweeper poll period; by default min(1 s, 1 scaled minute), at least 20 ms. */
   SWEEP_INTERVAL_MS: z.coerce.number().int().min(5).optional(),
 });

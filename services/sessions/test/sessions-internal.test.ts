@@ -1,5 +1,5 @@
-import { DomainEventSchema, SessionEventDataSchema, eventId } from '@idv/contracts';
-import { api, buildAccount, buildTenant, ops, SIMPLE_CONFIG } from '@idv/testkit';
+import { DomainEventSchema, INTERNAL_HEADERS, SessionEventDataSchema, eventId } from '@idv/contracts';
+import { api, buildAccount, buildTenant, ops, SIMPLE_CONFIG, testEnv } from '@idv/testkit';
 import { EventTap, createSession, internal, tenantWithSession, tokenOf } from './helpers';
 
 let tap: EventTap;
@@ -238,9 +238,9 @@ describe('resolution', () => {
     const events = await tap.waitFor(session.id, 2);
     expect(events.map((e) => e.type).sort()).toEqual(['verification_session.completed', 'verification_session.rejected']);
     // A terminal session takes no more activity either.
-    const activity = await internal('POST', `/internal/sessions/${session.id}/activity`);
-    expect(activity.status).toBe(409);
-    expect(activity.body.code).toBe('session_terminal');
+    const activity = await internal('POST', '/internal/sessions/activity', { session_ids: [session.id] });
+    expect(activity.status).toBe(200);
+    expect(activity.body.sessions).toEqual({ [session.id]: 'terminal' });
   });
 
   test('when the frozen config opted into document and form data, then only those appear in the result and the events', async () => {
@@ -282,6 +282,28 @@ describe('resolution', () => {
     expect((await internal('GET', '/internal/sessions/vs_01JD3Z8Q5X8R0VQ1T7W9Y2K4M6')).status).toBe(404);
   });
 
+  test('when a resolve and a cancel race, then exactly one wins and only its events are published', async () => {
+    for (let round = 0; round < 5; round++) {
+      const { session, testKey } = await redeemed();
+      const [resolved, canceled] = await Promise.all([
+        internal('POST', `/internal/sessions/${session.id}/resolve`, FULL_RESULT),
+        api('POST', `/v1/verification-sessions/${session.id}/cancel`, { key: testKey }),
+      ]);
+
+      expect([resolved.status, canceled.status].sort()).toEqual([200, 409]);
+      const won = resolved.status === 200 ? 'approved' : 'canceled';
+      expect((await api('GET', `/v1/verification-sessions/${session.id}`, { key: testKey })).body.status).toBe(won);
+      const expected =
+        won === 'approved'
+          ? ['verification_session.approved', 'verification_session.completed']
+          : ['verification_session.canceled'];
+      const events = await tap.waitFor(session.id, expected.length);
+      await new Promise((resolve) => setTimeout(resolve, 200)); // no event of the loser may follow
+      expect((await tap.waitFor(session.id, expected.length)).map((e) => e.type).sort()).toEqual(expected);
+      expect(events).toHaveLength(expected.length);
+    }
+  });
+
   test('when an in-progress session is canceled through the API, then canceled and the flow-runner can no longer resolve it', async () => {
     const { session, testKey } = await redeemed();
     expect((await api('POST', `/v1/verification-sessions/${session.id}/cancel`, { key: testKey })).body.status).toBe('canceled');
@@ -291,10 +313,44 @@ describe('resolution', () => {
 });
 
 describe('activity', () => {
-  test('when activity is reported on a started session, then 204; on an unknown session, then 404', async () => {
+  const UNKNOWN = 'vs_01JD3Z8Q5X8R0VQ1T7W9Y2K4M6';
+
+  test('when activity of several sessions is reported at once, then each gets its own answer and only live ones are pushed', async () => {
+    const [live, other, ended] = await Promise.all([redeemed(), redeemed(), redeemed()]);
+    await api('POST', `/v1/verification-sessions/${ended.session.id}/cancel`, { key: ended.testKey });
+    const ids = [live.session.id, other.session.id, ended.session.id, UNKNOWN, live.session.id];
+
+    const res = await internal('POST', '/internal/sessions/activity', { session_ids: ids });
+
+    expect(res.status).toBe(200);
+    expect(res.body.sessions).toEqual({
+      [live.session.id]: 'active',
+      [other.session.id]: 'active',
+      [ended.session.id]: 'terminal',
+      [UNKNOWN]: 'not_found',
+    });
+  });
+
+  test('when an activity report is malformed or comes without the internal token, then a problem and nothing else', async () => {
     const { session } = await redeemed();
-    const res = await internal('POST', `/internal/sessions/${session.id}/activity`);
-    expect(res.status).toBe(204);
-    expect((await internal('POST', '/internal/sessions/vs_01JD3Z8Q5X8R0VQ1T7W9Y2K4M6/activity')).status).toBe(404);
+    const url = '/internal/sessions/activity';
+    const baseUrl = testEnv().sessionsUrl;
+    const body = { session_ids: [session.id] };
+
+    const anonymous = await api('POST', url, { baseUrl, body });
+    const wrong = await api('POST', url, { baseUrl, body, headers: { [INTERNAL_HEADERS.token]: 'not-the-token' } });
+    const malformed = await internal('POST', url, { session_ids: ['not-a-session'] });
+    const empty = await internal('POST', url, { session_ids: [] });
+    const tooMany = await internal('POST', url, { session_ids: Array.from({ length: 101 }, () => session.id) });
+    const extra = await internal('POST', url, { ...body, also: true });
+
+    expect([anonymous, wrong, malformed, empty, tooMany, extra].map((r) => r.status)).toEqual([401, 401, 422, 422, 422, 422]);
+    for (const res of [anonymous, wrong, malformed, empty, tooMany, extra]) {
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.body.request_id).toMatch(/^req_/);
+    }
+    expect(anonymous.body.code).toBe('unauthorized');
+    expect(malformed.body.code).toBe('validation_failed');
+    expect(malformed.body.errors[0].path).toBe('session_ids.0');
   });
 });

@@ -76,7 +76,8 @@ test('when the flow-runner keeps reporting activity, then the session is not aba
   await internal('POST', `/internal/links/${tokenOf(session.url)}/redeem`);
   const heartbeatUntil = Date.now() + ABANDON_MS * 3;
   while (Date.now() < heartbeatUntil) {
-    expect((await internal('POST', `/internal/sessions/${session.id}/activity`)).status).toBe(204);
+    const report = await internal('POST', '/internal/sessions/activity', { session_ids: [session.id] });
+    expect(report.body.sessions).toEqual({ [session.id]: 'active' });
     await new Promise((r) => setTimeout(r, ABANDON_MS / 5)); // the heartbeat period itself, not a wait for a condition
   }
   expect((await getSession(testKey, session.id)).body.status).toBe('in_progress');

@@ -1,10 +1,10 @@
-import { baseEnvSchema, brokerEnvShape, env, loadConfig } from '@idv/kit';
+import { baseEnvSchema, brokerEnvShape, databaseEnvShape, env, loadConfig } from '@idv/kit';
 import { z } from 'zod';
 
 export const configSchema = baseEnvSchema
   .extend({
     PORT: env.port(8084),
-    DATABASE_URL: env.url(),
+    ...databaseEnvShape,
     ...brokerEnvShape,
     /** Local development and tests only: allows http:// and loopback/private targets (DESIGN.md). */
     WEBHOOKS_ALLOW_LOCAL_TARGETS: env.boolean(false),
@@ -22,7 +22,8 @@ export const configSchema = baseEnvSchema
       .string()
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes encoded in base64')
       .optional(),
-    DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
+    /** The API, the fan-out and the dispatcher share the work: a larger pool than the other services'. */
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
   })
   .superRefine((config, ctx) => {
     if (config.NODE_ENV === 'production' && !config.WEBHOOKS_SECRET_KEY) {

@@ -23,7 +23,7 @@ runMain(SERVICE, async () => {
     url: config.DATABASE_URL,
     schema: SCHEMA,
     migrations: [path.join(__dirname, '..', 'migrations')],
-    max: config.DATABASE_POOL_SIZE,
+    max: config.DATABASE_POOL_MAX,
   };
   const pool = await openDatabase(runtime, database);
 

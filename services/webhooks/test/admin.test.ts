@@ -1,19 +1,11 @@
-import { Receiver, behaviours, type Behaviour } from './support/receiver';
+import { Receiver, behaviours, receiversOfThisFile } from './support/receiver';
 import { EventPublisher, call, createEndpoint, deliveries, eventually, newTenant, type Tenant } from './support/harness';
 import { verifySignature } from './support/verify';
 
 const publisher = new EventPublisher();
-const receivers: Receiver[] = [];
-async function receiver(behaviour: Behaviour = behaviours.ok()) {
-  const r = await Receiver.start(behaviour);
-  receivers.push(r);
-  return r;
-}
+const receiver = receiversOfThisFile(() => behaviours.ok());
 
-afterAll(async () => {
-  await publisher.close();
-  await Promise.all(receivers.map((r) => r.close()));
-});
+afterAll(() => publisher.close());
 
 async function sendTest(tenant: Tenant, endpointId: string) {
   return call(tenant, 'POST', `/v1/webhook-endpoints/${endpointId}/test`);

@@ -1,4 +1,4 @@
-import { Receiver, behaviours } from './support/receiver';
+import { behaviours, receiversOfThisFile, type Receiver } from './support/receiver';
 import { EventPublisher, call, createEndpoint, deliveries, eventually, newTenant, type Tenant } from './support/harness';
 
 const TIME_SCALE = Number(process.env.TIME_SCALE ?? '0.05');
@@ -6,16 +6,8 @@ const FIRST_WAIT = 10_000 * TIME_SCALE;
 const CIRCUIT_OPEN = 15 * 60 * 1000 * TIME_SCALE;
 
 const publisher = new EventPublisher();
-const receivers: Receiver[] = [];
-async function receiver(behaviour = behaviours.status(500)) {
-  const r = await Receiver.start(behaviour);
-  receivers.push(r);
-  return r;
-}
-afterAll(async () => {
-  await publisher.close();
-  await Promise.all(receivers.map((r) => r.close()));
-});
+const receiver = receiversOfThisFile(() => behaviours.status(500));
+afterAll(() => publisher.close());
 
 const CANCELED = 'verification_session.canceled';
 

@@ -1,6 +1,6 @@
 import { eventId } from '@idv/contracts';
 import { testEnv } from '@idv/testkit';
-import { Receiver, behaviours } from './support/receiver';
+import { behaviours, receiversOfThisFile } from './support/receiver';
 import {
   EventPublisher,
   SESSIONS_AVAILABLE,
@@ -15,17 +15,9 @@ import {
 import { verifySignature } from './support/verify';
 
 const publisher = new EventPublisher();
-const receivers: Receiver[] = [];
-async function receiver(behaviour = behaviours.ok()) {
-  const r = await Receiver.start(behaviour);
-  receivers.push(r);
-  return r;
-}
+const receiver = receiversOfThisFile(() => behaviours.ok());
 
-afterAll(async () => {
-  await publisher.close();
-  await Promise.all(receivers.map((r) => r.close()));
-});
+afterAll(() => publisher.close());
 
 describe('webhook delivery', () => {
   it('when a session is canceled, then the subscribed endpoint gets one signed envelope that verifies on the raw body', async () => {

@@ -1,6 +1,6 @@
 import { eventId, newId } from '@idv/contracts';
-import type { Stack } from '@idv/testkit';
-import { Receiver, type Behaviour } from './support/receiver';
+import { TcpProxy, type Stack } from '@idv/testkit';
+import { type Behaviour, receiversOfThisFile } from './support/receiver';
 import {
   EventPublisher,
   SESSIONS_AVAILABLE,
@@ -13,7 +13,6 @@ import {
   startPrivateStack,
   type Target,
 } from './support/harness';
-import { TcpProxy } from './support/tcp-proxy';
 
 /** Fails the first `n` attempts of each event id, then answers 200. */
 function failFirstPerEvent(n: number): Behaviour {
@@ -28,14 +27,13 @@ function failFirstPerEvent(n: number): Behaviour {
 
 const CANCELED = 'verification_session.canceled';
 const amqp = new URL(process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672');
-const proxy = new TcpProxy(amqp.hostname, Number(amqp.port || 5672));
+let proxy: TcpProxy;
 const publisher = new EventPublisher();
-const receivers: Receiver[] = [];
 let stack: Stack;
 let target: Target;
 
 beforeAll(async () => {
-  await proxy.start();
+  proxy = await TcpProxy.start(amqp.hostname, Number(amqp.port || 5672));
   const proxied = new URL(amqp.toString());
   proxied.hostname = '127.0.0.1';
   proxied.port = String(proxy.port);
@@ -50,16 +48,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await publisher.close();
-  await Promise.all(receivers.map((r) => r.close()));
   await stack?.stop();
-  await proxy.stop();
+  await proxy?.close();
 });
 
-async function receiver(behaviour: Behaviour) {
-  const r = await Receiver.start(behaviour);
-  receivers.push(r);
-  return r;
-}
+const receiver = receiversOfThisFile();
 
 function succeededIds(log: any[]): Set<string> {
   return new Set(log.filter((e) => e.status === 'succeeded').map((e) => e.event_id));
@@ -110,7 +103,7 @@ describe('resilience (private stack)', () => {
     const before = (await publisher.publish(tenant, CANCELED)).eventId;
     await eventually(() => rx.hits.some((h) => h.body.id === before), 15_000, 'first attempt');
 
-    await proxy.stop();
+    await proxy.cut();
     try {
       // Retries are scheduled in PostgreSQL: they go on without the broker.
       await eventually(
@@ -124,14 +117,14 @@ describe('resilience (private stack)', () => {
         SESSIONS_AVAILABLE && tenant.projectId
           ? (await createAndCancelSession(tenant)).eventId
           : (await publisher.publish(tenant, CANCELED)).eventId;
-      await proxy.start();
+      await proxy.restore();
       await eventually(
         async () => succeededIds(await deliveries(tenant, endpoint.id)).has(during),
         30_000,
         'delivery after the broker is back',
       );
     } finally {
-      await proxy.start().catch(() => undefined);
+      await proxy.restore().catch(() => undefined);
     }
   }, 90_000);
 

@@ -5,7 +5,7 @@ import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
 import { identityOf } from './identity';
-import { observeRequest } from './observe';
+import { observeRequest, writeError } from './observe';
 import { parseInput, zodIssuesToFieldErrors } from './validate';
 
 export const JSON_BODY_LIMIT = '256kb';
@@ -135,11 +135,7 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (error instanceof AppError) {
-      for (const [name, value] of Object.entries(error.extra.headers ?? {})) res.setHeader(name, value);
-      sendProblem(res, error.code, error.message, {
-        ...(error.extra.required_scope ? { required_scope: error.extra.required_scope } : {}),
-        ...(error.extra.errors ? { errors: error.extra.errors } : {}),
-      });
+      writeError(res, res.locals.requestId as string, error, logger);
       return;
     }
     if (error instanceof z.ZodError) {

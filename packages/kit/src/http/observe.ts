@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fastUlid, problem, type ErrorCode } from '@idv/contracts';
+import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
 
@@ -54,4 +55,31 @@ export function writeProblem(
   res.statusCode = body.status;
   res.setHeader('content-type', 'application/problem+json; charset=utf-8');
   res.end(JSON.stringify(body));
+}
+
+/**
+ * Answers a failed request on a plain node response: an `AppError` as its problem (with its headers,
+ * field errors and required scope), anything else logged and answered `internal_error`.
+ */
+export function writeError(res: ServerResponse, requestId: string, error: unknown, logger: Logger): void {
+  if (res.headersSent) {
+    logger.warn({ err: error, request_id: requestId }, 'response interrupted');
+    res.destroy();
+    return;
+  }
+  if (error instanceof AppError) {
+    for (const [name, value] of Object.entries(error.extra.headers ?? {})) res.setHeader(name, value);
+    writeProblem(res, requestId, error.code, error.message, {
+      ...(error.extra.required_scope ? { required_scope: error.extra.required_scope } : {}),
+      ...(error.extra.errors ? { errors: error.extra.errors } : {}),
+    });
+    return;
+  }
+  logger.error({ err: error, request_id: requestId }, 'unhandled error');
+  writeProblem(
+    res,
+    requestId,
+    'internal_error',
+    'Something went wrong on our side; retry later or contact support with the request id.',
+  );
 }

@@ -1,9 +1,9 @@
 import type { FlowConfig, Mode } from '@idv/contracts';
-import { withTransaction, type Pool, type Queryable } from '@idv/kit';
+import type { Pool } from '@idv/kit';
 import type { FlowState } from '../domain/engine';
-import type { FlowRecord, FlowStatus, FlowStore, FlowTx } from '../domain/flow-service';
+import type { FlowRecord, FlowStatus, FlowStore } from '../domain/flow-service';
 import type { Locale } from '../domain/i18n';
-import type { OtpChannel, OtpRecord } from '../domain/steps';
+import { Batcher } from './batcher';
 
 interface FlowRow {
   session_id: string;
@@ -13,20 +13,30 @@ interface FlowRow {
   binding_hash: string;
   csrf_token: string;
   config: FlowConfig;
-  state: FlowState;
+  /** As text: parsed once per caller, so two callers of one coalesced read never share a state to mutate. */
+  state: string;
   status: FlowStatus;
   locale: Locale;
-  updated_at: Date;
+  version: number;
+  activity_at: Date;
 }
 
-interface OtpRow {
-  channel: OtpChannel;
-  destination: string;
-  code_hash: string;
-  expires_at: Date;
-  last_sent_at: Date;
-  sends: number;
-  attempts: number;
+const COLUMNS =
+  'session_id, account_id, mode, token_hash, binding_hash, csrf_token, config, state::text AS state, status, locale, version, activity_at';
+
+/**
+ * Reads by session id and versioned writes of concurrent requests: one query of each kind on its way
+ * at a time, the others wait for it and go together (see `Batcher`).
+ */
+const IN_FLIGHT = 1;
+const BATCH_MAX = 200;
+
+interface FlowWrite {
+  sessionId: string;
+  version: number;
+  state: string;
+  status: FlowStatus;
+  activityAt: Date;
 }
 
 const toRecord = (row: FlowRow): FlowRecord => ({
@@ -37,56 +47,50 @@ const toRecord = (row: FlowRow): FlowRecord => ({
   bindingHash: row.binding_hash,
   csrfToken: row.csrf_token,
   config: row.config,
-  state: row.state,
+  state: JSON.parse(row.state) as FlowState,
   status: row.status,
   locale: row.locale,
-  updatedAt: row.updated_at,
+  version: row.version,
+  activityAt: row.activity_at,
 });
 
-const toOtp = (row: OtpRow): OtpRecord => ({
-  channel: row.channel,
-  destination: row.destination,
-  codeHash: row.code_hash,
-  expiresAt: row.expires_at,
-  lastSentAt: row.last_sent_at,
-  sends: row.sends,
-  attempts: row.attempts,
-});
-
-async function loadOtp(db: Queryable, sessionId: string, stepId: string): Promise<OtpRecord | null> {
-  const { rows } = await db.query<OtpRow>('SELECT * FROM otp_codes WHERE session_id = $1 AND step_id = $2', [sessionId, stepId]);
-  return rows[0] ? toOtp(rows[0]) : null;
-}
-
-async function saveOtp(db: Queryable, sessionId: string, stepId: string, otp: OtpRecord): Promise<void> {
-  await db.query(
-    `INSERT INTO otp_codes (session_id, step_id, channel, destination, code_hash, expires_at, last_sent_at, sends, attempts)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-     ON CONFLICT (session_id, step_id) DO UPDATE SET
-       destination = EXCLUDED.destination, code_hash = EXCLUDED.code_hash, expires_at = EXCLUDED.expires_at,
-       last_sent_at = EXCLUDED.last_sent_at, sends = EXCLUDED.sends, attempts = EXCLUDED.attempts`,
-    [sessionId, stepId, otp.channel, otp.destination, otp.codeHash, otp.expiresAt, otp.lastSentAt, otp.sends, otp.attempts],
-  );
-}
-
-/** The flow schema's repository: flows and their OTP codes (only hashes). */
+/** The flow schema's repository: one row per flow, its progress (with only hashes of codes) as JSON. */
 export class PgFlowStore implements FlowStore {
-  constructor(private readonly pool: Pool) {}
+  private readonly reads: Batcher<string, FlowRow | null>;
+  private readonly writes: Batcher<FlowWrite, boolean>;
+
+  constructor(private readonly pool: Pool) {
+    const batching = { maxBatch: BATCH_MAX, maxInFlight: IN_FLIGHT };
+    this.reads = new Batcher((ids) => this.readMany(ids), { ...batching, keyOf: (id) => id, sameKey: 'share' });
+    this.writes = new Batcher((writes) => this.writeMany(writes), {
+      ...batching,
+      keyOf: (write) => write.sessionId,
+      sameKey: 'next-batch',
+    });
+  }
+
+  private async readMany(sessionIds: string[]): Promise<(FlowRow | null)[]> {
+    const { rows } = await this.pool.query<FlowRow>(`SELECT ${COLUMNS} FROM flows WHERE session_id = ANY($1)`, [sessionIds]);
+    const found = new Map(rows.map((row) => [row.session_id, row]));
+    return sessionIds.map((id) => found.get(id) ?? null);
+  }
 
   async findByTokenHash(tokenHash: string): Promise<FlowRecord | null> {
-    const { rows } = await this.pool.query<FlowRow>('SELECT * FROM flows WHERE token_hash = $1', [tokenHash]);
+    const { rows } = await this.pool.query<FlowRow>(`SELECT ${COLUMNS} FROM flows WHERE token_hash = $1`, [tokenHash]);
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
+  /** Every page and submission reads its flow first: under load, many of these reads are one query. */
   async find(sessionId: string): Promise<FlowRecord | null> {
-    const { rows } = await this.pool.query<FlowRow>('SELECT * FROM flows WHERE session_id = $1', [sessionId]);
-    return rows[0] ? toRecord(rows[0]) : null;
+    const row = await this.reads.submit(sessionId);
+    return row ? toRecord(row) : null;
   }
 
   async insert(record: FlowRecord): Promise<boolean> {
     const { rowCount } = await this.pool.query(
-      `INSERT INTO flows (session_id, account_id, mode, token_hash, binding_hash, csrf_token, config, state, status, locale)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
+      `INSERT INTO flows (session_id, account_id, mode, token_hash, binding_hash, csrf_token, config, state, status, locale,
+                          version, activity_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING`,
       [
         record.sessionId,
         record.accountId,
@@ -98,31 +102,45 @@ export class PgFlowStore implements FlowStore {
         JSON.stringify(record.state),
         record.status,
         record.locale,
+        record.version,
+        record.activityAt,
       ],
     );
     return rowCount === 1;
   }
 
-  loadOtp(sessionId: string, stepId: string): Promise<OtpRecord | null> {
-    return loadOtp(this.pool, sessionId, stepId);
+  /** Versioned writes of concurrent submissions go out together too (never two of one flow at once). */
+  async update(record: FlowRecord): Promise<boolean> {
+    const took = await this.writes.submit({
+      sessionId: record.sessionId,
+      version: record.version,
+      state: JSON.stringify(record.state),
+      status: record.status,
+      activityAt: record.activityAt,
+    });
+    if (took) record.version += 1;
+    return took;
   }
 
-  transact<T>(sessionId: string, work: (record: FlowRecord | null, tx: FlowTx) => Promise<T>): Promise<T> {
-    return withTransaction(this.pool, async (client) => {
-      const { rows } = await client.query<FlowRow>('SELECT * FROM flows WHERE session_id = $1 FOR UPDATE', [sessionId]);
-      const tx: FlowTx = {
-        save: async (record) => {
-          await client.query(
-            `UPDATE flows SET state = $2, status = $3, updated_at = now(),
-                    resolved_at = CASE WHEN $3 <> 'active' THEN COALESCE(resolved_at, now()) END
-              WHERE session_id = $1`,
-            [record.sessionId, JSON.stringify(record.state), record.status],
-          );
-        },
-        loadOtp: (id, stepId) => loadOtp(client, id, stepId),
-        saveOtp: (id, stepId, otp) => saveOtp(client, id, stepId, otp),
-      };
-      return work(rows[0] ? toRecord(rows[0]) : null, tx);
-    });
+  private async writeMany(writes: FlowWrite[]): Promise<boolean[]> {
+    const { rows } = await this.pool.query<{ session_id: string }>(
+      `UPDATE flows f
+          SET state = w.state::jsonb, status = w.status, activity_at = w.activity_at, version = f.version + 1,
+              updated_at = now(),
+              resolved_at = CASE WHEN w.status <> 'active' THEN COALESCE(f.resolved_at, now()) END
+         FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::timestamptz[])
+              AS w(session_id, version, state, status, activity_at)
+        WHERE f.session_id = w.session_id AND f.version = w.version
+        RETURNING f.session_id`,
+      [
+        writes.map((w) => w.sessionId),
+        writes.map((w) => w.version),
+        writes.map((w) => w.state),
+        writes.map((w) => w.status),
+        writes.map((w) => w.activityAt),
+      ],
+    );
+    const took = new Set(rows.map((row) => row.session_id));
+    return writes.map((w) => took.has(w.sessionId));
   }
 }

@@ -1,5 +1,13 @@
-import { INTERNAL_HEADERS, type InternalSession, type ResolveSessionBody } from '@idv/contracts';
+import {
+  ACTIVITY_REPORT_MAX,
+  INTERNAL_HEADERS,
+  type ActivityReportResult,
+  type ActivityState,
+  type InternalSession,
+  type ResolveSessionBody,
+} from '@idv/contracts';
 import { Agent, request } from 'undici';
+import { Batcher } from './batcher';
 import type { RedeemResult, SessionsPort } from '../domain/flow-service';
 
 export class SessionsClientError extends Error {
@@ -19,6 +27,12 @@ interface Problem {
 /** The sessions service's internal API, exactly as its owner publishes it (keep-alive pool, timeouts). */
 export class SessionsClient implements SessionsPort {
   private readonly agent: Agent;
+  private readonly activityReports = new Batcher<string, ActivityState>((ids) => this.sendActivity(ids), {
+    keyOf: (id) => id,
+    sameKey: 'share',
+    maxBatch: ACTIVITY_REPORT_MAX,
+    maxInFlight: 1,
+  });
 
   constructor(
     private readonly baseUrl: string,
@@ -66,11 +80,23 @@ export class SessionsClient implements SessionsPort {
     throw new SessionsClientError(status, text);
   }
 
-  async activity(sessionId: string): Promise<'ok' | 'terminal'> {
-    const { status, text } = await this.call('POST', `/internal/sessions/${encodeURIComponent(sessionId)}/activity`);
-    if (status >= 200 && status < 300) return 'ok';
-    if (status === 409) return 'terminal';
-    throw new SessionsClientError(status, text);
+  /**
+   * Reports a submission as activity. Reports made while earlier ones are on their way wait for one
+   * of them to come back and then go together in one call: under load a call carries many, and each
+   * answer is still the sessions service's word given after the submission arrived.
+   */
+  activity(sessionId: string): Promise<'ok' | 'terminal'> {
+    return this.activityReports.submit(sessionId).then((state) => {
+      if (state === 'not_found') throw new SessionsClientError(404, `no session ${sessionId}`);
+      return state === 'active' ? 'ok' : 'terminal';
+    });
+  }
+
+  private async sendActivity(sessionIds: string[]): Promise<(ActivityState | undefined)[]> {
+    const { status, text } = await this.call('POST', '/internal/sessions/activity', { session_ids: sessionIds });
+    if (status !== 200) throw new SessionsClientError(status, text);
+    const { sessions } = JSON.parse(text) as ActivityReportResult;
+    return sessionIds.map((id) => sessions[id]);
   }
 
   async resolve(sessionId: string, body: ResolveSessionBody): Promise<'ok' | 'terminal'> {

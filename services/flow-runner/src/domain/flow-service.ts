@@ -3,7 +3,7 @@ import { FlowConfigSchema, type FlowConfig, type InternalSession, type Mode, typ
 import { applyOutcome, chooseOption, initialState, leaveOption, position, resolution, type FlowState } from './engine';
 import { messages, type Locale } from './i18n';
 import { renderChoice } from './steps/choice';
-import { moduleFor, type OtpChannel, type OtpRecord, type SendResult, type StepContext, type StepOutcome } from './steps';
+import { ConcurrentSubmission, moduleFor, type OtpChannel, type SendResult, type StepContext, type StepOutcome } from './steps';
 import { html, type FormFeedback, type SafeHtml, type StepView } from './view';
 
 // ---- ports -------------------------------------------------------------------------------------
@@ -21,31 +21,33 @@ export interface FlowRecord {
   state: FlowState;
   status: FlowStatus;
   locale: Locale;
-  /** Last change of the record: a submission confirmed the session active (activity) just before. */
-  updatedAt: Date;
+  /** Bumped by every stored change: a change is stored only over the version it was computed from. */
+  version: number;
+  /** When the sessions service last confirmed the session active (the redeem, or a reported submission). */
+  activityAt: Date;
 }
 
 /**
- * How long after a confirmed submission a page view trusts that the session is still active instead
- * of asking the sessions service again (the GET that follows every POST's redirect). A session
- * canceled within this window shows its page on the next view after it; any submission re-checks.
+ * How long after the sessions service last confirmed the session active (the redeem, or a reported
+ * submission) a page view trusts it instead of asking again: the GET that follows every POST's
+ * redirect costs no call. A session canceled within this window shows why on the next view after
+ * it; a submission is always checked.
  */
 export const STATUS_FRESH_MS = 1000;
 
-export interface FlowTx {
-  save(record: FlowRecord): Promise<void>;
-  loadOtp(sessionId: string, stepId: string): Promise<OtpRecord | null>;
-  saveOtp(sessionId: string, stepId: string, record: OtpRecord): Promise<void>;
-}
+/** Submissions of one flow racing each other are run again on the newer flow at most this often. */
+const SUBMISSION_ATTEMPTS = 3;
 
 export interface FlowStore {
   findByTokenHash(tokenHash: string): Promise<FlowRecord | null>;
   find(sessionId: string): Promise<FlowRecord | null>;
   /** False when a record for the session already exists. */
   insert(record: FlowRecord): Promise<boolean>;
-  loadOtp(sessionId: string, stepId: string): Promise<OtpRecord | null>;
-  /** Runs `work` with the record locked against concurrent submissions of the same flow. */
-  transact<T>(sessionId: string, work: (record: FlowRecord | null, tx: FlowTx) => Promise<T>): Promise<T>;
+  /**
+   * Stores state, status and activityAt if the stored flow is still at `record.version`, and then
+   * advances `record.version`. False when another submission stored a change first.
+   */
+  update(record: FlowRecord): Promise<boolean>;
 }
 
 export type RedeemResult =
@@ -167,7 +169,8 @@ export class FlowService {
       state: initialState(),
       status: 'active',
       locale,
-      updatedAt: this.now(),
+      version: 0,
+      activityAt: this.now(),
     });
     return { kind: 'redirect', sessionId: session.id, bindingSecret: secret };
   }
@@ -178,78 +181,98 @@ export class FlowService {
     if (!sameSecret(bindingSecret, record.bindingHash)) return { kind: 'status', page: 'used', testMode: false };
     const testMode = record.mode === 'test';
     if (record.status !== 'active') return { kind: 'status', page: record.status, testMode, sessionId };
-    if (this.now().getTime() - record.updatedAt.getTime() > STATUS_FRESH_MS) {
+    if (this.now().getTime() - record.activityAt.getTime() > STATUS_FRESH_MS) {
       const session = await this.options.sessions.get(sessionId);
       const ended = session ? STATUS_PAGE_OF[session.status] : 'not_found';
       if (ended) return { kind: 'status', page: ended, testMode, sessionId };
     }
-    return this.render(record, locale, {}, this.options.store);
+    return this.render(record, locale, {});
   }
 
+  /**
+   * Applies one submission. It is computed on the flow as read and stored only over that version
+   * (no row lock is held across the calls to providers and to the sessions service); when another
+   * submission of the same flow was stored first, this one runs again on the newer flow.
+   */
   async submit(
     sessionId: string,
     bindingSecret: string | undefined,
     input: Record<string, string>,
     locale: Locale,
   ): Promise<SubmitResult> {
-    // Checked before anything else (and again under the lock): who may submit, with which token.
-    const seen = await this.options.store.find(sessionId);
-    if (!seen) return { kind: 'status', page: 'not_found', testMode: false };
-    if (!sameSecret(bindingSecret, seen.bindingHash)) return { kind: 'status', page: 'used', testMode: false };
-    if (!sameToken(input._csrf, seen.csrfToken))
-      return { kind: 'status', page: 'csrf', testMode: seen.mode === 'test', sessionId };
-    if (seen.status !== 'active') return { kind: 'redirect', sessionId };
-    // Every submission counts as activity (outside the row lock: it is a call to another service); a
-    // session that ended meanwhile shows why, never the flow.
-    if ((await this.options.sessions.activity(sessionId)) === 'terminal') {
-      const session = await this.options.sessions.get(sessionId);
-      const page = (session && STATUS_PAGE_OF[session.status]) ?? 'finished';
-      return { kind: 'status', page, testMode: seen.mode === 'test', sessionId };
-    }
-    return this.options.store.transact(sessionId, async (record, tx) => {
+    for (let attempt = 1; attempt <= SUBMISSION_ATTEMPTS; attempt++) {
+      const record = await this.options.store.find(sessionId);
       if (!record) return { kind: 'status', page: 'not_found', testMode: false };
+      if (!sameSecret(bindingSecret, record.bindingHash)) return { kind: 'status', page: 'used', testMode: false };
       const testMode = record.mode === 'test';
+      if (!sameToken(input._csrf, record.csrfToken)) return { kind: 'status', page: 'csrf', testMode, sessionId };
       if (record.status !== 'active') return { kind: 'redirect', sessionId };
-      const at = position(record.config, record.state);
-      if (at.kind === 'finished') return { kind: 'redirect', sessionId };
-      // A stale page (back button, double submit) posts for another step: show the current one instead.
-      if (input.step !== at.step.id) return { kind: 'redirect', sessionId };
+      try {
+        return await this.apply(record, input, locale);
+      } catch (error) {
+        if (!(error instanceof ConcurrentSubmission)) throw error;
+      }
+    }
+    // Still racing after every attempt: the page shows wherever the flow is now.
+    return { kind: 'redirect', sessionId };
+  }
 
-      if (at.kind === 'choice') {
-        if (input.option && chooseOption(record.state, at.step, input.option)) {
-          await tx.save(record);
-        }
-        return { kind: 'redirect', sessionId };
-      }
-      if (at.choice && input.action === 'leave_option') {
-        leaveOption(record.state, at.choice);
-        await tx.save(record);
-        return { kind: 'redirect', sessionId };
-      }
+  private async apply(record: FlowRecord, input: Record<string, string>, locale: Locale): Promise<SubmitResult> {
+    const { sessionId } = record;
+    // Every submission is activity (it puts off abandonment), and a session that ended meanwhile
+    // shows why, never the flow.
+    if ((await this.options.sessions.activity(sessionId)) === 'terminal') return this.endedPage(record);
+    record.activityAt = this.now();
+    // Stored only when the submission changed the flow; the confirmation above then goes with it.
+    const snapshot = () => `${record.status} ${JSON.stringify(record.state)}`;
+    let stored = snapshot();
+    const persist = async () => {
+      const current = snapshot();
+      if (current === stored) return;
+      if (!(await this.options.store.update(record))) throw new ConcurrentSubmission();
+      stored = current;
+    };
 
-      const stepState = (record.state.steps[at.step.id] ??= { status: 'pending' });
-      const ctx = this.context(record, at.step, locale, stepState, tx);
-      const outcome: StepOutcome = await moduleFor(at.step).accept(ctx, input);
-      applyOutcome(record.state, at.step, at.choice, outcome);
-      const next = position(record.config, record.state);
-      if (next.kind === 'finished') {
-        const result = await this.options.sessions.resolve(sessionId, resolution(record.config, record.state, next.outcome));
-        if (result === 'terminal') {
-          // Ended meanwhile (canceled, expired): the person sees why.
-          const session = await this.options.sessions.get(sessionId);
-          return { kind: 'status', page: (session && STATUS_PAGE_OF[session.status]) ?? 'finished', testMode, sessionId };
-        }
-        record.status = next.outcome;
-        await tx.save(record);
-        this.options.onResolved?.(next.outcome);
-        return { kind: 'redirect', sessionId };
-      }
-      await tx.save(record);
-      if (outcome.kind === 'stay' && outcome.feedback && Object.keys(outcome.feedback).length > 0) {
-        return this.render(record, locale, outcome.feedback, tx);
-      }
+    const at = position(record.config, record.state);
+    if (at.kind === 'finished') return { kind: 'redirect', sessionId };
+    // A stale page (back button, double submit) posts for another step: show the current one instead.
+    if (input.step !== at.step.id) return { kind: 'redirect', sessionId };
+    if (at.kind === 'choice') {
+      if (input.option) chooseOption(record.state, at.step, input.option);
+      await persist();
       return { kind: 'redirect', sessionId };
-    });
+    }
+    if (at.choice && input.action === 'leave_option') {
+      leaveOption(record.state, at.choice);
+      await persist();
+      return { kind: 'redirect', sessionId };
+    }
+
+    const stepState = (record.state.steps[at.step.id] ??= { status: 'pending' });
+    const ctx = this.context(record, at.step, locale, stepState, persist);
+    const outcome: StepOutcome = await moduleFor(at.step).accept(ctx, input);
+    applyOutcome(record.state, at.step, at.choice, outcome);
+    const next = position(record.config, record.state);
+    if (next.kind === 'finished') {
+      const result = await this.options.sessions.resolve(sessionId, resolution(record.config, record.state, next.outcome));
+      // Ended meanwhile (canceled, expired): the person sees why.
+      if (result === 'terminal') return this.endedPage(record);
+      record.status = next.outcome;
+      await persist();
+      this.options.onResolved?.(next.outcome);
+      return { kind: 'redirect', sessionId };
+    }
+    await persist();
+    if (outcome.kind === 'stay' && outcome.feedback && Object.keys(outcome.feedback).length > 0) {
+      return this.render(record, locale, outcome.feedback);
+    }
+    return { kind: 'redirect', sessionId };
+  }
+
+  private async endedPage(record: FlowRecord): Promise<ShowResult> {
+    const session = await this.options.sessions.get(record.sessionId);
+    const page = (session && STATUS_PAGE_OF[session.status]) ?? 'finished';
+    return { kind: 'status', page, testMode: record.mode === 'test', sessionId: record.sessionId };
   }
 
   private context(
@@ -257,7 +280,7 @@ export class FlowService {
     step: StepContext['step'],
     locale: Locale,
     state: StepContext['state'],
-    otpStore: Pick<FlowTx, 'loadOtp'> & Partial<Pick<FlowTx, 'saveOtp'>>,
+    checkpoint: () => Promise<void>,
   ): StepContext {
     const csrf = record.csrfToken;
     return {
@@ -269,23 +292,14 @@ export class FlowService {
       timeScale: this.options.timeScale,
       state,
       ports: {
-        loadOtp: () => otpStore.loadOtp(record.sessionId, step.id),
-        saveOtp: async (otp) => {
-          if (!otpStore.saveOtp) throw new Error('read-only context');
-          await otpStore.saveOtp(record.sessionId, step.id, otp);
-        },
+        checkpoint,
         sendCode: (channel, destination, code, lang) => this.options.sender.send(channel, destination, code, lang),
       },
       form: (inner: SafeHtml, options?: { novalidate?: boolean }) => flowForm(record.sessionId, csrf, step.id, inner, options),
     };
   }
 
-  private async render(
-    record: FlowRecord,
-    locale: Locale,
-    feedback: FormFeedback,
-    otpStore: Pick<FlowTx, 'loadOtp'>,
-  ): Promise<ShowResult> {
+  private async render(record: FlowRecord, locale: Locale, feedback: FormFeedback): Promise<ShowResult> {
     const at = position(record.config, record.state);
     const testMode = record.mode === 'test';
     if (at.kind === 'finished') return { kind: 'status', page: at.outcome, testMode, sessionId: record.sessionId };
@@ -304,11 +318,13 @@ export class FlowService {
       return { ...base, stepId: at.step.id, view, canLeaveOption: false };
     }
     const stepState = record.state.steps[at.step.id] ?? { status: 'pending' as const };
-    const ctx = this.context(record, at.step, locale, { ...stepState }, otpStore);
+    const ctx = this.context(record, at.step, locale, { ...stepState }, readOnly);
     const view = await moduleFor(at.step).render(ctx, feedback);
     return { ...base, stepId: at.step.id, view, canLeaveOption: at.choice !== null };
   }
 }
+
+const readOnly = (): Promise<void> => Promise.reject(new Error('a page view does not store the flow'));
 
 /** A POST form to the flow with the CSRF token and the step id it was drawn for. */
 export function flowForm(

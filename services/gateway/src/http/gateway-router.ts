@@ -7,7 +7,7 @@ import {
   type ResolvedKey,
 } from '@idv/contracts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, identityHeaders, observeRequest, writeProblem, type Logger, type Metrics } from '@idv/kit';
+import { AppError, identityHeaders, observeRequest, writeError, type Logger, type Metrics } from '@idv/kit';
 import { Router } from 'express';
 import { BrokenContextError, type KeyResolver } from '../adapters/key-resolver';
 import type { RateLimiter } from '../adapters/rate-limiter';
@@ -67,31 +67,9 @@ export function handleProxied(deps: GatewayDeps, req: IncomingMessage, res: Serv
   let routeLabel = 'unmatched';
   const requestId = observeRequest(req, res, deps, () => routeLabel);
   deps.applyCors(req, res);
-  proxied(deps, req, res, requestId, (label) => (routeLabel = label)).catch((error: unknown) => {
-    if (res.headersSent) {
-      deps.logger.warn({ err: error }, 'response interrupted');
-      res.destroy();
-      return;
-    }
-    if (error instanceof AppError) {
-      for (const [name, value] of Object.entries(error.extra.headers ?? {})) res.setHeader(name, value);
-      writeProblem(
-        res,
-        requestId,
-        error.code,
-        error.message,
-        error.extra.required_scope ? { required_scope: error.extra.required_scope } : {},
-      );
-      return;
-    }
-    deps.logger.error({ err: error }, 'unhandled error');
-    writeProblem(
-      res,
-      requestId,
-      'internal_error',
-      'Something went wrong on our side; retry later or contact support with the request id.',
-    );
-  });
+  proxied(deps, req, res, requestId, (label) => (routeLabel = label)).catch((error: unknown) =>
+    writeError(res, requestId, error, deps.logger),
+  );
 }
 
 async function proxied(

@@ -1,5 +1,12 @@
-import { TERMINAL_STATUSES, type Mode, type SessionResult, type SessionStatus } from '@idv/contracts';
-import type { Cursor, Queryable } from '@idv/kit';
+import {
+  TERMINAL_STATUSES,
+  type ActivityState,
+  type DomainEvent,
+  type Mode,
+  type SessionResult,
+  type SessionStatus,
+} from '@idv/contracts';
+import { outboxCtes, outboxParams, type Cursor, type Queryable } from '@idv/kit';
 import type { SessionRecord } from '../domain/session';
 import type { Transition } from '../domain/session-state';
 
@@ -77,37 +84,35 @@ export async function findSession(db: Queryable, id: string): Promise<SessionRec
   return rows[0] ? toRecord(rows[0]) : null;
 }
 
-/** Takes the session's row lock for a transition; run inside a transaction. */
-export async function lockSession(db: Queryable, where: { id: string } | { linkToken: string }): Promise<SessionRecord | null> {
-  const [column, value] = 'id' in where ? ['id', where.id] : ['link_token', where.linkToken];
-  const { rows } = await db.query<SessionRow>(`SELECT * FROM sessions WHERE ${column} = $1 FOR UPDATE`, [value]);
-  return rows[0] ? toRecord(rows[0]) : null;
-}
-
 export async function findByToken(db: Queryable, linkToken: string): Promise<SessionRecord | null> {
   const { rows } = await db.query<SessionRow>('SELECT * FROM sessions WHERE link_token = $1', [linkToken]);
   return rows[0] ? toRecord(rows[0]) : null;
 }
 
 /**
- * Writes a transition computed by the state machine. The `status = from` guard makes the write a
- * compare-and-set: a row that moved meanwhile is not overwritten (returns null).
+ * Writes a transition computed by the state machine and its events, in one statement (atomic
+ * without a transaction). The `status = from` guard makes the write a compare-and-set: a row that
+ * moved meanwhile is not overwritten and no event is queued (returns null).
  */
 export async function applyTransition(
   db: Queryable,
   id: string,
   t: Transition,
-  extra: { redeemedAt?: Date; idleDeadline?: Date } = {},
+  extra: { redeemedAt?: Date; idleDeadline?: Date },
+  events: readonly DomainEvent[],
 ): Promise<SessionRecord | null> {
   const { rows } = await db.query<SessionRow>(
-    `UPDATE sessions
-        SET status = $3,
-            result = COALESCE($4::jsonb, result),
-            completed_at = $5,
-            redeemed_at = COALESCE($6, redeemed_at),
-            idle_deadline = COALESCE($7, idle_deadline)
-      WHERE id = $1 AND status = $2
-      RETURNING *`,
+    `WITH updated AS (
+       UPDATE sessions
+          SET status = $3,
+              result = COALESCE($4::jsonb, result),
+              completed_at = $5,
+              redeemed_at = COALESCE($6, redeemed_at),
+              idle_deadline = COALESCE($7, idle_deadline)
+        WHERE id = $1 AND status = $2
+        RETURNING *),
+     ${outboxCtes(8, 'updated')}
+     SELECT updated.*, (SELECT count(*) FROM woken) AS woken FROM updated`,
     [
       id,
       t.from,
@@ -116,23 +121,29 @@ export async function applyTransition(
       t.completedAt,
       extra.redeemedAt ?? null,
       extra.idleDeadline ?? null,
+      ...outboxParams(events),
     ],
   );
   return rows[0] ? toRecord(rows[0]) : null;
 }
 
 /**
- * Pushes the abandonment deadline of a session that is not terminal, in one statement: a concurrent
- * transition holds the row lock, and the WHERE clause is re-checked once it commits. False when the
- * session is missing or terminal.
+ * Pushes the idle deadline of every named session that has not ended, in one statement; says which
+ * were pushed (`active`) and which had ended (`terminal`). Unknown ids are missing from the answer.
  */
-export async function pushIdleDeadline(db: Queryable, id: string, deadline: Date): Promise<boolean> {
-  const { rowCount } = await db.query('UPDATE sessions SET idle_deadline = $2 WHERE id = $1 AND NOT (status = ANY($3))', [
-    id,
-    deadline,
-    TERMINAL_STATUSES,
-  ]);
-  return rowCount === 1;
+export async function pushIdleDeadlines(
+  db: Queryable,
+  ids: readonly string[],
+  deadline: Date,
+): Promise<Map<string, Exclude<ActivityState, 'not_found'>>> {
+  const { rows } = await db.query<{ id: string; pushed: boolean }>(
+    `WITH pushed AS (
+       UPDATE sessions SET idle_deadline = $2 WHERE id = ANY($1) AND NOT (status = ANY($3)) RETURNING id)
+     SELECT s.id, pushed.id IS NOT NULL AS pushed FROM sessions s LEFT JOIN pushed ON pushed.id = s.id
+      WHERE s.id = ANY($1)`,
+    [ids, deadline, TERMINAL_STATUSES],
+  );
+  return new Map(rows.map((row) => [row.id, row.pushed ? 'active' : 'terminal']));
 }
 
 /** Newest first, strictly after the cursor's (created_at, id): stable under concurrent inserts. */

@@ -1,4 +1,5 @@
 import {
+  ActivityReportBodySchema,
   CreateProjectBodySchema,
   CreateSessionBodySchema,
   CreditBalanceBodySchema,
@@ -72,11 +73,11 @@ export function internalRouter(service: SessionsService): Router {
   );
 
   router.post(
-    '/sessions/:id/activity',
-    endpoint({ params: sessionParams }, async ({ params }) => {
-      await service.activity(params.id);
-      return { status: 204 };
-    }),
+    '/sessions/activity',
+    endpoint({ body: ActivityReportBodySchema }, async ({ body }) => ({
+      status: 200,
+      body: { sessions: await service.reportActivity(body.session_ids) },
+    })),
   );
 
   router.post(

@@ -1,6 +1,8 @@
 import {
   newId,
+  type ActivityState,
   type CreateSessionBody,
+  type DomainEvent,
   type FlowConfig,
   type Identity,
   type InternalSession,
@@ -14,14 +16,12 @@ import {
   HOUR,
   MINUTE,
   decodeCursor,
-  enqueueEvent,
   notFound,
   scaled,
   toPage,
   withTransaction,
   type Metrics,
   type Pool,
-  type PoolClient,
   type Queryable,
 } from '@idv/kit';
 import * as idempotency from '../adapters/idempotency.repository';
@@ -223,12 +223,12 @@ export class SessionsService {
   }
 
   async cancel(identity: Identity, id: string): Promise<VerificationSession> {
-    return withTransaction(this.pool, async (tx) => {
-      const session = await sessions.lockSession(tx, { id });
+    return this.withoutLock(async () => {
+      const session = await sessions.findSession(this.pool, id);
       if (!session || session.accountId !== identity.account_id || session.mode !== identity.mode) {
         throw notFound('verification session');
       }
-      const updated = await this.apply(tx, session, { kind: 'cancel' });
+      const updated = await this.apply(this.pool, session, { kind: 'cancel' });
       return toPublicSession(updated, this.bases, this.now());
     });
   }
@@ -245,8 +245,8 @@ export class SessionsService {
   // ── Internal operations for the flow-runner ─────────────────────────────────────────────────
 
   async redeem(token: string): Promise<InternalSession> {
-    return withTransaction(this.pool, async (tx) => {
-      const session = await sessions.lockSession(tx, { linkToken: token });
+    return this.withoutLock(async () => {
+      const session = await sessions.findByToken(this.pool, token);
       if (!session) throw notFound('link');
       if (session.redeemedAt) throw new AppError('link_redeemed', 'This link was already redeemed.');
       if (session.status === 'expired' || (session.status === 'pending' && !linkIsLive(session, this.now()))) {
@@ -254,7 +254,7 @@ export class SessionsService {
       }
       const now = this.now();
       const updated = await this.apply(
-        tx,
+        this.pool,
         session,
         { kind: 'redeem' },
         {
@@ -262,7 +262,7 @@ export class SessionsService {
           idleDeadline: new Date(now.getTime() + this.abandonAfterMs),
         },
       );
-      return toInternalSession(updated, await this.config(tx, updated.projectId, updated.configVersion), this.bases, now);
+      return toInternalSession(updated, await this.config(this.pool, updated.projectId, updated.configVersion), this.bases, now);
     });
   }
 
@@ -273,30 +273,33 @@ export class SessionsService {
     return toInternalSession(session, config, this.bases, this.now());
   }
 
-  /** One statement on the hot path of every step the person submits; the lookup only when refused. */
-  async activity(id: string): Promise<void> {
-    if (await sessions.pushIdleDeadline(this.pool, id, new Date(this.now().getTime() + this.abandonAfterMs))) return;
-    const session = await sessions.findSession(this.pool, id);
-    if (!session) throw notFound('verification session');
-    throw new AppError('session_terminal', `The session is already ${session.status}.`);
+  /**
+   * The flow-runner's activity report: pushes the abandonment deadline of each named session that is
+   * still going, in one statement (reports of concurrent submissions come together).
+   */
+  async reportActivity(ids: readonly string[]): Promise<Record<string, ActivityState>> {
+    const unique = [...new Set(ids)];
+    const pushed = await sessions.pushIdleDeadlines(this.pool, unique, new Date(this.now().getTime() + this.abandonAfterMs));
+    return Object.fromEntries(unique.map((id) => [id, pushed.get(id) ?? 'not_found']));
   }
 
   async resolve(id: string, body: ResolveSessionBody): Promise<VerificationSession> {
-    return withTransaction(this.pool, async (tx) => {
-      const session = await sessions.lockSession(tx, { id });
+    return this.withoutLock(async () => {
+      const session = await sessions.findSession(this.pool, id);
       if (!session) throw notFound('verification session');
-      const config = await this.config(tx, session.projectId, session.configVersion);
-      const updated = await this.apply(tx, session, { kind: 'resolve', result: filterResult(body, config) });
+      const config = await this.config(this.pool, session.projectId, session.configVersion);
+      const updated = await this.apply(this.pool, session, { kind: 'resolve', result: filterResult(body, config) });
       return toPublicSession(updated, this.bases, this.now());
     });
   }
 
   /**
-   * Applies one state-machine transition to a locked session and writes its events to the outbox
-   * in the caller's transaction. Throws `AppError` when the state machine refuses.
+   * Applies one state-machine transition and queues its events, in one statement (in the caller's
+   * transaction when `db` is one). The write is a compare-and-set on the status the session was read
+   * with: `conflict` when it moved meanwhile. Throws `AppError` when the state machine refuses.
    */
   async apply(
-    tx: PoolClient,
+    db: Queryable,
     session: SessionRecord,
     action: SessionAction,
     extra: { redeemedAt?: Date; idleDeadline?: Date } = {},
@@ -308,14 +311,39 @@ export class SessionsService {
     } catch (error) {
       refuse(error);
     }
-    const updated = await sessions.applyTransition(tx, session.id, t, extra);
-    if (!updated) throw new AppError('conflict', 'The session changed meanwhile; retry.');
+    let events: DomainEvent[] = [];
     if (t.events.length > 0) {
-      const config = await this.config(tx, updated.projectId, updated.configVersion);
-      const snapshot = toPublicSession(updated, this.bases, now);
-      for (const type of t.events) await enqueueEvent(tx, sessionEvent(type, snapshot, updated.accountId, config, now));
+      // The snapshot the events carry is the row as the statement will leave it.
+      const after: SessionRecord = {
+        ...session,
+        status: t.to,
+        result: t.result ?? session.result,
+        completedAt: t.completedAt,
+        redeemedAt: extra.redeemedAt ?? session.redeemedAt,
+        idleDeadline: extra.idleDeadline ?? session.idleDeadline,
+      };
+      const config = await this.config(db, session.projectId, session.configVersion);
+      const snapshot = toPublicSession(after, this.bases, now);
+      events = t.events.map((type) => sessionEvent(type, snapshot, session.accountId, config, now));
     }
+    const updated = await sessions.applyTransition(db, session.id, t, extra, events);
+    if (!updated) throw new AppError('conflict', 'The session changed meanwhile; retry.');
     this.counters.transitions.inc({ from: t.from, to: t.to });
     return updated;
+  }
+
+  /**
+   * Runs a transition without a lock: `attempt` reads the session and applies; when a concurrent
+   * change (a redeem, a cancel, a timer) got there first, it reads again and the state machine
+   * decides on the newer row.
+   */
+  private async withoutLock<T>(attempt: () => Promise<T>): Promise<T> {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (tries >= 3 || !(error instanceof AppError && error.code === 'conflict')) throw error;
+      }
+    }
   }
 }

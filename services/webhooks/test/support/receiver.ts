@@ -101,3 +101,18 @@ export class Receiver {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
+
+/**
+ * The receivers of one test file: `receiver(behaviour)` starts one, and all of them are closed after
+ * the file (registers its own `afterAll`).
+ */
+export function receiversOfThisFile(defaultBehaviour?: () => Behaviour): (behaviour?: Behaviour) => Promise<Receiver> {
+  const started: Receiver[] = [];
+  afterAll(() => Promise.all(started.map((r) => r.close())));
+  return async (behaviour = defaultBehaviour?.()) => {
+    if (!behaviour) throw new Error('receiver: say how it answers');
+    const r = await Receiver.start(behaviour);
+    started.push(r);
+    return r;
+  };
+}

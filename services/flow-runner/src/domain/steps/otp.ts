@@ -81,46 +81,59 @@ function otpModule<S extends OtpStep>(type: S['type'], spec: ChannelSpec): StepM
 
   const sendsLeft = (record: OtpRecord | null) => (record ? 1 + OTP_RULES.maxResends - record.sends : 1 + OTP_RULES.maxResends);
 
-  /** Issues a new code to `destination` unless the cooldown or the resend limit forbids it. */
+  /**
+   * Issues a new code to `destination` unless the cooldown or the resend limit forbids it. The send
+   * is counted (checkpointed) before the code leaves, so concurrent submissions cannot send more
+   * codes than the rules allow; a provider failure gives the send back.
+   */
   async function issue(ctx: StepContext<S>, destination: string, typed: string | null): Promise<StepOutcome> {
-    const record = await ctx.ports.loadOtp();
+    const previous = ctx.state.otp;
     const values = { destination: typed ?? '' };
-    if (record && sendsLeft(record) <= 0) return { kind: 'stay', feedback: { alert: ctx.t.errNoResends, values } };
-    if (record) {
-      const readyAt = record.lastSentAt.getTime() + scaledMs(OTP_RULES.resendCooldownMs, ctx.timeScale);
-      if (ctx.now.getTime() < readyAt) {
-        const seconds = Math.max(1, Math.ceil((readyAt - ctx.now.getTime()) / 1000));
+    const now = ctx.now.getTime();
+    if (previous && sendsLeft(previous) <= 0) return { kind: 'stay', feedback: { alert: ctx.t.errNoResends, values } };
+    if (previous) {
+      const readyAt = previous.lastSentAt + scaledMs(OTP_RULES.resendCooldownMs, ctx.timeScale);
+      if (now < readyAt) {
+        const seconds = Math.max(1, Math.ceil((readyAt - now) / 1000));
         return { kind: 'stay', feedback: { alert: ctx.t.errCooldown(seconds), values } };
       }
     }
     const code = ctx.mode === 'test' ? TEST_MODE_CODE : generateCode();
-    if (ctx.mode === 'live') {
-      const sent = await ctx.ports.sendCode(spec.channel, destination, code, ctx.locale);
-      // The provider's failure is logged by the adapter; the person is told to try again, nothing is counted.
-      if (!sent.ok) return { kind: 'stay', feedback: { alert: ctx.t.errSendFailed, values } };
-    }
-    await ctx.ports.saveOtp({
+    const previousPhase = ctx.state.phase;
+    ctx.state.otp = {
       channel: spec.channel,
       destination,
       codeHash: hashCode(code),
-      expiresAt: new Date(ctx.now.getTime() + scaledMs(OTP_RULES.validityMs, ctx.timeScale)),
-      lastSentAt: ctx.now,
-      sends: (record?.sends ?? 0) + 1,
-      attempts: record?.attempts ?? 0,
-    });
+      expiresAt: now + scaledMs(OTP_RULES.validityMs, ctx.timeScale),
+      lastSentAt: now,
+      sends: (previous?.sends ?? 0) + 1,
+      attempts: previous?.attempts ?? 0,
+    };
     ctx.state.phase = 'code';
-    return { kind: 'stay', feedback: record ? { info: ctx.t.codeResent } : {} };
+    if (ctx.mode === 'live') {
+      await ctx.ports.checkpoint();
+      const sent = await ctx.ports.sendCode(spec.channel, destination, code, ctx.locale);
+      if (!sent.ok) {
+        // The provider's failure is logged by the adapter; the person is told to try again, nothing is counted.
+        if (previous) ctx.state.otp = previous;
+        else delete ctx.state.otp;
+        if (previousPhase === undefined) delete ctx.state.phase;
+        else ctx.state.phase = previousPhase;
+        return { kind: 'stay', feedback: { alert: ctx.t.errSendFailed, values } };
+      }
+    }
+    return { kind: 'stay', feedback: previous ? { info: ctx.t.codeResent } : {} };
   }
 
-  async function verify(ctx: StepContext<S>, code: string): Promise<StepOutcome> {
+  function verify(ctx: StepContext<S>, code: string): StepOutcome {
     if (!/^\d{6}$/.test(code)) return { kind: 'stay', feedback: { errors: { code: ctx.t.errCodeFormat } } };
-    const record = await ctx.ports.loadOtp();
+    const record = ctx.state.otp;
     if (!record) {
       ctx.state.phase = 'destination';
       return { kind: 'stay', feedback: { alert: ctx.t.errNoCode } };
     }
     if (record.attempts >= OTP_RULES.maxWrongAttempts) return { kind: 'failed', reason: spec.attemptsReason };
-    if (ctx.now.getTime() >= record.expiresAt.getTime()) {
+    if (ctx.now.getTime() >= record.expiresAt) {
       if (sendsLeft(record) <= 0) return { kind: 'failed', reason: spec.expiredReason };
       return { kind: 'stay', feedback: { errors: { code: ctx.t.errCodeExpired } } };
     }
@@ -128,16 +141,16 @@ function otpModule<S extends OtpStep>(type: S['type'], spec: ChannelSpec): StepM
       return { kind: 'passed', verified: { [spec.verifiedKey]: record.destination } };
     }
     const attempts = record.attempts + 1;
-    await ctx.ports.saveOtp({ ...record, attempts });
+    ctx.state.otp = { ...record, attempts };
     if (attempts >= OTP_RULES.maxWrongAttempts) return { kind: 'failed', reason: spec.attemptsReason };
     return { kind: 'stay', feedback: { errors: { code: ctx.t.errCodeWrong(OTP_RULES.maxWrongAttempts - attempts) } } };
   }
 
   return {
     type,
-    async render(ctx, feedback: FormFeedback) {
+    render(ctx, feedback: FormFeedback) {
       const text = copy(ctx);
-      const record = ctx.state.phase === 'code' ? await ctx.ports.loadOtp() : null;
+      const record = ctx.state.phase === 'code' ? ctx.state.otp : undefined;
       if (!record) {
         const error = feedback.errors?.destination;
         const input =
@@ -204,7 +217,7 @@ function otpModule<S extends OtpStep>(type: S['type'], spec: ChannelSpec): StepM
           return issue(ctx, destination, input.destination ?? '');
         }
         case 'resend': {
-          const record = await ctx.ports.loadOtp();
+          const record = ctx.state.otp;
           if (!record) {
             ctx.state.phase = 'destination';
             return { kind: 'stay' };

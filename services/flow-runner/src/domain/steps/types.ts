@@ -15,13 +15,16 @@ export type RunnableType = RunnableStep['type'];
 
 export type OtpChannel = 'email' | 'whatsapp';
 
-/** A code as stored: only its salted hash; counters are per step, across resends. */
+/**
+ * A code as kept in the step's state (JSON, so instants are epoch milliseconds): only its salted
+ * hash; the counters are per step, across resends.
+ */
 export interface OtpRecord {
   channel: OtpChannel;
   destination: string;
   codeHash: string;
-  expiresAt: Date;
-  lastSentAt: Date;
+  expiresAt: number;
+  lastSentAt: number;
   /** Codes sent for this step (the first one plus resends). */
   sends: number;
   /** Wrong codes entered for this step. */
@@ -32,8 +35,12 @@ export type SendResult = { ok: true } | { ok: false; error: string };
 
 /** What a step module may touch outside itself; the service wires the real adapters. */
 export interface StepPorts {
-  loadOtp(): Promise<OtpRecord | null>;
-  saveOtp(record: OtpRecord): Promise<void>;
+  /**
+   * Stores the flow as the step has changed it so far, before an effect that cannot be taken back
+   * (sending a code). Throws `ConcurrentSubmission` when another submission changed the flow first;
+   * the service then runs this submission again on the newer flow.
+   */
+  checkpoint(): Promise<void>;
   sendCode(channel: OtpChannel, destination: string, code: string, locale: Locale): Promise<SendResult>;
 }
 
@@ -42,6 +49,16 @@ export interface StepState {
   status: 'pending' | 'passed' | 'failed' | 'skipped';
   reason?: ReasonCode;
   phase?: string;
+  /** The code of an `otp_*` step. */
+  otp?: OtpRecord;
+}
+
+/** Another submission of the same flow was stored first: this one must be run again on the newer flow. */
+export class ConcurrentSubmission extends Error {
+  constructor() {
+    super('the flow changed during this submission');
+    this.name = 'ConcurrentSubmission';
+  }
 }
 
 export interface StepContext<S extends RunnableStep = RunnableStep> {

@@ -1,0 +1,84 @@
+interface Waiter<T> {
+  resolve: (value: T) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Queued<Req, Res> {
+  key: string;
+  request: Req;
+  waiters: Waiter<Res>[];
+}
+
+export interface BatcherOptions<Req> {
+  /** What makes two requests the same (a session id). */
+  keyOf: (request: Req) => string;
+  /**
+   * `share`: a request whose key is already waiting takes that one's answer (reads, reports).
+   * `next-batch`: it waits for the next batch, so a batch never holds two of one key and one
+   * statement can say which of them took (versioned writes).
+   */
+  sameKey: 'share' | 'next-batch';
+  maxBatch: number;
+  maxInFlight: number;
+}
+
+/**
+ * Batches concurrent requests DataLoader-style without a timer: a request goes out at once while
+ * fewer than `maxInFlight` batches are on their way; otherwise it waits and leaves with the others
+ * as soon as one comes back. `send` answers each request of a batch in order (`undefined`: no
+ * answer, which fails that request). A failed batch fails every request in it.
+ */
+export class Batcher<Req, Res> {
+  private queued: Queued<Req, Res>[] = [];
+  private inFlight = 0;
+
+  constructor(
+    private readonly send: (requests: Req[]) => Promise<(Res | undefined)[]>,
+    private readonly options: BatcherOptions<Req>,
+  ) {}
+
+  submit(request: Req): Promise<Res> {
+    return new Promise<Res>((resolve, reject) => {
+      const key = this.options.keyOf(request);
+      const same = this.options.sameKey === 'share' ? this.queued.find((entry) => entry.key === key) : undefined;
+      if (same) same.waiters.push({ resolve, reject });
+      else this.queued.push({ key, request, waiters: [{ resolve, reject }] });
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    while (this.queued.length > 0 && this.inFlight < this.options.maxInFlight) {
+      const batch: Queued<Req, Res>[] = [];
+      const keys = new Set<string>();
+      const later: Queued<Req, Res>[] = [];
+      for (const entry of this.queued) {
+        if (batch.length >= this.options.maxBatch || keys.has(entry.key)) later.push(entry);
+        else {
+          keys.add(entry.key);
+          batch.push(entry);
+        }
+      }
+      this.queued = later;
+      this.inFlight++;
+      void this.send(batch.map((entry) => entry.request))
+        .then(
+          (answers) =>
+            batch.forEach((entry, i) => {
+              const answer = answers[i];
+              for (const waiter of entry.waiters) {
+                if (answer === undefined) waiter.reject(new Error(`no answer for ${entry.key}`));
+                else waiter.resolve(answer);
+              }
+            }),
+          (error: unknown) => {
+            for (const entry of batch) for (const waiter of entry.waiters) waiter.reject(error);
+          },
+        )
+        .finally(() => {
+          this.inFlight--;
+          this.flush();
+        });
+    }
+  }
+}
