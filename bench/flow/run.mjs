@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { machineReference } from '../machine-reference.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -172,6 +173,7 @@ function percentile(sorted, p) {
 }
 
 async function main() {
+  const yardstick = await machineReference();
   const sink = await startSink();
   const stack = await testkit.Stack.start({
     database: 'idv_bench_flow',
@@ -274,6 +276,7 @@ async function main() {
         .loadavg()
         .map((l) => l.toFixed(1))
         .join(' / ')});`,
+      `a bare node HTTP server answers ${Math.round(yardstick).toLocaleString('en-US')} requests/s over loopback here (16 connections, best second of three; \`bench/machine-reference.mjs\`, the yardstick between machines);`,
       `${PERSONS} concurrent persons, ${FLOWS} live flows`,
       `(consent → choice of e-mail → send code over SMTP to a local sink → code → one-field form → approved).`,
       '',

@@ -71,6 +71,16 @@ describe('form validation (schema built from the field definitions)', () => {
     });
   });
 
+  test('when the same form is checked in two languages and with another bound, then each gets its own messages', () => {
+    const spanish = messages('es');
+    expect(validateForm(FORM_STEP.fields, {}, t)).toMatchObject({ errors: { occupation: t.errRequired } });
+    expect(validateForm(FORM_STEP.fields, {}, spanish)).toMatchObject({ errors: { occupation: spanish.errRequired } });
+    expect(spanish.errRequired).not.toBe(t.errRequired);
+    const stricter = FORM_STEP.fields.map((field) => (field.name === 'income' ? { ...field, min: 5000 } : field));
+    expect(validateForm(stricter, { income: '1000' }, t)).toMatchObject({ errors: { income: t.errMin(5000) } });
+    expect(validateForm(FORM_STEP.fields, { income: '1000' }, t)).not.toMatchObject({ errors: { income: expect.anything() } });
+  });
+
   test('when a field definition is invalid, then the same schema that validates configurations refuses it', () => {
     expect(() => validateForm([{ name: 'Bad Name', type: 'text', label: 'x' }], {}, t)).toThrow();
   });

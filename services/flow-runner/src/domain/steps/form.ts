@@ -75,15 +75,30 @@ function fieldSchema(field: FormField, t: Messages): z.ZodType<string> {
   }
 }
 
+type BuiltForm = { schema: z.ZodObject<Record<string, z.ZodType<string>>>; fields: readonly FormField[] };
+
+/** Built schemas of the forms seen lately, per language: building one costs more than using it. */
+const BUILT_FORMS_KEPT = 256;
+const builtForms = new WeakMap<Messages, Map<string, BuiltForm>>();
+
 /**
  * The server-side schema of a form step's submission: one entry per configured field, each built from
  * the field definition re-parsed with the same `FormFieldSchema` that validated the configuration.
+ * Frozen configurations repeat, so the schema of a given field list is built once per language.
  */
-export function buildFormSchema(fields: readonly unknown[], t: Messages) {
+export function buildFormSchema(fields: readonly unknown[], t: Messages): BuiltForm {
+  const key = JSON.stringify(fields);
+  let cache = builtForms.get(t);
+  if (!cache) builtForms.set(t, (cache = new Map<string, BuiltForm>()));
+  const kept = cache.get(key);
+  if (kept) return kept;
   const parsed = fields.map((field) => FormFieldSchema.parse(field));
   const shape: Record<string, z.ZodType<string>> = {};
   for (const field of parsed) shape[field.name] = fieldSchema(field, t);
-  return { schema: z.object(shape), fields: parsed };
+  const built = { schema: z.object(shape), fields: parsed };
+  if (cache.size >= BUILT_FORMS_KEPT) cache.delete(cache.keys().next().value as string);
+  cache.set(key, built);
+  return built;
 }
 
 /** Validates a submission: the string-to-string data to keep, or a message per failing field. */
