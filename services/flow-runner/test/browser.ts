@@ -18,9 +18,16 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A fresh browser profile (own cookies): Spanish, CSP bypassed only so axe can be injected, bounded waits. */
-export async function newPerson(browser: Browser, locale = 'es-AR'): Promise<BrowserContext> {
-  const context = await browser.newContext({ bypassCSP: true, locale });
+/**
+ * A fresh browser profile (own cookies): Spanish, CSP bypassed only so axe can be injected, bounded
+ * waits; `javaScript: false` for a person whose browser runs no scripts (axe cannot run there).
+ */
+export async function newPerson(
+  browser: Browser,
+  locale = 'es-AR',
+  { javaScript = true }: { javaScript?: boolean } = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({ bypassCSP: javaScript, javaScriptEnabled: javaScript, locale });
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(15_000);
   return context;

@@ -310,6 +310,33 @@ describe('the flow in headless Chromium', () => {
     }
   });
 
+  test('when the browser runs no JavaScript, then consent, a WhatsApp code (test mode) and the form still take the session to approved', async () => {
+    const tenant = await buildTenant({ config: buildConfig([CHOICE_STEP, FORM_STEP]), modes: ['test'] });
+    const session = await createSession(tenant.testKey, tenant.project.id);
+    const whatsappRequestsBefore = whatsapp.requests.length;
+    const context = await newPerson(browser, 'es-AR', { javaScript: false });
+    const page = await context.newPage();
+    await page.goto(session.url);
+    await page.getByText('Modo de prueba').first().waitFor();
+    await page.getByRole('button', { name: 'Acepto y quiero continuar' }).click();
+    await page.getByRole('button', { name: 'Verificar mi celular por WhatsApp' }).click();
+    await page.getByLabel('Número de celular').fill('11 2345-6789');
+    await page.getByRole('button', { name: 'Enviar código' }).click();
+    await page.getByLabel('Código de 6 dígitos').fill('000000');
+    await page.getByRole('button', { name: 'Verificar' }).click();
+    await page.getByLabel(/Ocupación/).fill('Docente');
+    await page.getByLabel(/Provincia/).selectOption('cordoba');
+    await page.getByLabel(/Fecha de nacimiento/).fill('1990-05-17');
+    await page.getByLabel(/Acepto los términos/).check();
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await page.getByRole('heading', { name: '¡Listo!' }).waitFor();
+    await context.close();
+
+    const resolved = await getSession(tenant.testKey, session.id);
+    expect(resolved.status).toBe('approved');
+    expect(whatsapp.requests).toHaveLength(whatsappRequestsBefore);
+  });
+
   test('when five wrong codes are entered, then the person sees the neutral failure page and the session is rejected', async () => {
     const tenant = await buildTenant({ config: buildConfig([{ id: 'mail', type: 'otp_email' }]), modes: ['live'], tokens: 10 });
     const session = await createSession(tenant.liveKey, tenant.project.id);
