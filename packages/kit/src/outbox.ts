@@ -49,12 +49,25 @@ export interface OutboxRelayOptions {
   pollIntervalMs?: number;
   /** Published rows are kept this long for audit, then deleted. */
   retentionHours?: number;
+  /** How long a pass owns the rows it claimed; the broker's confirms are awaited for half of it. */
+  claimMs?: number;
+}
+
+const DEFAULT_BATCH_SIZE = 200;
+const DEFAULT_CLAIM_MS = 30_000;
+
+class ConfirmTimeout extends Error {
+  constructor(ms: number) {
+    super(`the broker did not confirm the batch within ${ms} ms`);
+  }
 }
 
 /**
  * Publishes outbox rows with publisher confirms and marks them published. Woken by NOTIFY, with a
- * poll as a safety net; `FOR UPDATE SKIP LOCKED` lets several replicas relay without double work.
- * While the broker is down rows simply wait: nothing is lost, nothing is marked published unconfirmed.
+ * poll as a safety net. A pass claims a batch for `claimMs` (`FOR UPDATE SKIP LOCKED` inside one
+ * statement, so replicas never take the same rows), publishes it, and marks it published: two
+ * statements, and no transaction held open while the broker confirms. While the broker is down rows
+ * simply wait: nothing is lost, nothing is marked published unconfirmed.
  */
 export class OutboxRelay {
   private running = false;
@@ -93,6 +106,7 @@ export class OutboxRelay {
 
   private async run(): Promise<void> {
     const pollMs = this.options.pollIntervalMs ?? 1000;
+    const batchSize = this.options.batchSize ?? DEFAULT_BATCH_SIZE;
     while (this.running) {
       let published = 0;
       this.notified = false;
@@ -104,7 +118,9 @@ export class OutboxRelay {
         await sleep(Math.min(pollMs, 1000));
       }
       if (!this.listener && this.running) await this.listen();
-      if (published === 0 && !this.notified && this.running) {
+      // A full batch may have left rows behind; otherwise a row written since this pass began
+      // notified, and one written by a notification that was lost is found by the poll.
+      if (published < batchSize && !this.notified && this.running) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, pollMs);
           this.wake = () => {
@@ -120,27 +136,31 @@ export class OutboxRelay {
   /** Publishes one batch; returns how many rows it published. */
   async drainOnce(): Promise<number> {
     if (!this.options.broker.isConnected()) return 0;
-    const client = await this.options.pool.connect();
+    const { pool, broker } = this.options;
+    const claimMs = this.options.claimMs ?? DEFAULT_CLAIM_MS;
+    const { rows } = await pool.query<{ id: string; payload: DomainEvent }>(
+      `UPDATE outbox SET claimed_until = now() + make_interval(secs => $2::double precision / 1000)
+        WHERE id IN (SELECT id FROM outbox
+                      WHERE published_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
+                      ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+        RETURNING id, payload`,
+      [this.options.batchSize ?? DEFAULT_BATCH_SIZE, claimMs],
+    );
+    if (rows.length === 0) return 0;
+    // RETURNING follows no order; events leave in the order they were written.
+    rows.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+    const ids = rows.map((row) => row.id);
     try {
-      await client.query('BEGIN');
-      const { rows } = await client.query<{ id: number; payload: DomainEvent }>(
-        'SELECT id, payload FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
-        [this.options.batchSize ?? 200],
-      );
-      if (rows.length === 0) {
-        await client.query('COMMIT');
-        return 0;
-      }
-      await Promise.all(rows.map((row) => this.options.broker.publish(row.payload)));
-      await client.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1)', [rows.map((r) => r.id)]);
-      await client.query('COMMIT');
-      return rows.length;
+      await confirmedWithin(claimMs / 2, Promise.all(rows.map((row) => broker.publish(row.payload))));
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      // Give the rows back now rather than when the claim runs out.
+      await pool
+        .query('UPDATE outbox SET claimed_until = NULL WHERE id = ANY($1) AND published_at IS NULL', [ids])
+        .catch(() => undefined);
       throw error;
-    } finally {
-      client.release();
     }
+    await pool.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1)', [ids]);
+    return rows.length;
   }
 
   private async cleanup(): Promise<void> {
@@ -159,5 +179,18 @@ export class OutboxRelay {
       this.listener.release();
       this.listener = null;
     }
+  }
+}
+
+/** The broker's confirms of a batch, or a failure once `ms` passed (the claim is then given back). */
+async function confirmedWithin(ms: number, confirms: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ConfirmTimeout(ms)), ms);
+  });
+  try {
+    await Promise.race([confirms, deadline]);
+  } finally {
+    clearTimeout(timer);
   }
 }

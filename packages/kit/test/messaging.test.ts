@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import {
@@ -36,10 +36,10 @@ describe('outbox relay and broker', () => {
     const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await admin.connect();
     await admin.query(`CREATE SCHEMA ${schema}`);
-    const migration = readFileSync(path.join(OUTBOX_MIGRATIONS_DIR, '0000000000000_outbox.sql'), 'utf8').split(
-      '-- Down Migration',
-    )[0]!;
-    await admin.query(`SET search_path = ${schema}; ${migration}`);
+    for (const file of readdirSync(OUTBOX_MIGRATIONS_DIR).sort()) {
+      const up = readFileSync(path.join(OUTBOX_MIGRATIONS_DIR, file), 'utf8').split('-- Down Migration')[0]!;
+      await admin.query(`SET search_path = ${schema}; ${up}`);
+    }
     await admin.end();
     pool = createPool({ url: process.env.DATABASE_URL!, schema });
 
@@ -110,6 +110,36 @@ describe('outbox relay and broker', () => {
     await withTransaction(pool, (tx) => enqueueEvent(tx, twice));
     const { rows } = await pool.query('SELECT count(*)::int AS n FROM outbox WHERE event_id = $1', [twice.id]);
     expect(rows[0].n).toBe(1);
+  });
+
+  it('when a relay died holding a claim on rows, then they wait for the claim to run out and are then published once', async () => {
+    const orphan = event('kit.orphaned-claim');
+    await withTransaction(pool, async (tx) => {
+      await enqueueEvent(tx, orphan);
+      await tx.query(`UPDATE outbox SET claimed_until = now() + interval '3 seconds' WHERE event_id = $1`, [orphan.id]);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const { rows } = await pool.query('SELECT claimed_until > now() AS held FROM outbox WHERE event_id = $1', [orphan.id]);
+    expect(rows[0].held).toBe(true);
+    expect(received).not.toContain(orphan.id);
+    await waitFor(() => (received.includes(orphan.id) ? true : undefined), 10_000);
+    expect(received.filter((id) => id === orphan.id)).toHaveLength(1);
+  });
+
+  it('when more rows wait than one batch carries, then every one is published, in the order written', async () => {
+    const small = new OutboxRelay({ pool, broker, logger, schema, pollIntervalMs: 60_000, batchSize: 4 });
+    await relay.stop();
+    try {
+      const many = Array.from({ length: 10 }, (_, i) => event(`kit.many-${i}`));
+      await withTransaction(pool, (tx) => enqueueEvents(tx, many));
+      await small.start();
+      await waitFor(() => (many.every((e) => received.includes(e.id)) ? true : undefined), 10_000);
+      expect(received.filter((id) => many.some((e) => e.id === id))).toEqual(many.map((e) => e.id));
+    } finally {
+      await small.stop();
+      relay = new OutboxRelay({ pool, broker, logger, schema, pollIntervalMs: 200 });
+      await relay.start();
+    }
   });
 
   it('when the broker is unreachable, then events wait in the outbox and are all published once it returns', async () => {
