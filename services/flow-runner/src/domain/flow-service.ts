@@ -23,17 +23,42 @@ export interface FlowRecord {
   locale: Locale;
   /** Bumped by every stored change: a change is stored only over the version it was computed from. */
   version: number;
-  /** When the sessions service last confirmed the session active (the redeem, or a reported submission). */
+  /** When the sessions service last confirmed the session active (the redeem, or a reported submission): when the person was last seen. */
   activityAt: Date;
 }
 
 /**
- * How long after the sessions service last confirmed the session active (the redeem, or a reported
- * submission) a page view trusts it instead of asking again: the GET that follows every POST's
- * redirect costs no call. A session canceled within this window shows why on the next view after
- * it; a submission is always checked.
+ * A page view right after the sessions service confirmed the session active (the redeem, or the
+ * submission whose redirect it follows) trusts that confirmation instead of asking again, once and
+ * within this long. A reload, a later view or one served by another replica asks: a session canceled
+ * meanwhile shows why, never the flow. A submission is always checked.
  */
 export const STATUS_FRESH_MS = 1000;
+
+/** Sessions confirmed active a moment ago, each for the one page view that follows, in this process. */
+class ConfirmedForNextView {
+  private readonly confirmedAt = new Map<string, number>();
+
+  constructor(private readonly clock: () => number) {}
+
+  add(sessionId: string, confirmedAt: Date): void {
+    const now = this.clock();
+    this.confirmedAt.delete(sessionId); // re-inserted last: the map stays (about) in order of confirmation
+    this.confirmedAt.set(sessionId, confirmedAt.getTime());
+    for (const [id, at] of this.confirmedAt) {
+      if (now - at <= STATUS_FRESH_MS) break;
+      this.confirmedAt.delete(id); // a redirect nobody followed
+    }
+  }
+
+  /** True once per confirmation, if it is recent enough. */
+  take(sessionId: string): boolean {
+    const at = this.confirmedAt.get(sessionId);
+    if (at === undefined) return false;
+    this.confirmedAt.delete(sessionId);
+    return this.clock() - at <= STATUS_FRESH_MS;
+  }
+}
 
 /** Submissions of one flow racing each other are run again on the newer flow at most this often. */
 const SUBMISSION_ATTEMPTS = 3;
@@ -128,9 +153,11 @@ export interface FlowServiceOptions {
 /** The person's flow: open the link once, show the current step, accept submissions, resolve. */
 export class FlowService {
   private readonly now: () => Date;
+  private readonly confirmedForNextView: ConfirmedForNextView;
 
   constructor(private readonly options: FlowServiceOptions) {
     this.now = options.now ?? (() => new Date());
+    this.confirmedForNextView = new ConfirmedForNextView(() => this.now().getTime());
   }
 
   /** First open redeems the token and binds the browser; the same browser reopening goes back to its flow. */
@@ -172,6 +199,7 @@ export class FlowService {
       version: 0,
       activityAt: this.now(),
     });
+    this.confirmedForNextView.add(session.id, this.now());
     return { kind: 'redirect', sessionId: session.id, bindingSecret: secret };
   }
 
@@ -181,7 +209,7 @@ export class FlowService {
     if (!sameSecret(bindingSecret, record.bindingHash)) return { kind: 'status', page: 'used', testMode: false };
     const testMode = record.mode === 'test';
     if (record.status !== 'active') return { kind: 'status', page: record.status, testMode, sessionId };
-    if (this.now().getTime() - record.activityAt.getTime() > STATUS_FRESH_MS) {
+    if (!this.confirmedForNextView.take(sessionId)) {
       const session = await this.options.sessions.get(sessionId);
       const ended = session ? STATUS_PAGE_OF[session.status] : 'not_found';
       if (ended) return { kind: 'status', page: ended, testMode, sessionId };
@@ -208,7 +236,10 @@ export class FlowService {
       if (!sameToken(input._csrf, record.csrfToken)) return { kind: 'status', page: 'csrf', testMode, sessionId };
       if (record.status !== 'active') return { kind: 'redirect', sessionId };
       try {
-        return await this.apply(record, input, locale);
+        const result = await this.apply(record, input, locale);
+        // Every redirect of apply() follows the sessions service's confirmation (at record.activityAt).
+        if (result.kind === 'redirect') this.confirmedForNextView.add(sessionId, record.activityAt);
+        return result;
       } catch (error) {
         if (!(error instanceof ConcurrentSubmission)) throw error;
       }
