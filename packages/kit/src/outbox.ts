@@ -118,8 +118,8 @@ export class OutboxRelay {
         await sleep(Math.min(pollMs, 1000));
       }
       if (!this.listener && this.running) await this.listen();
-      // A full batch may have left rows behind; otherwise a row written since this pass began
-      // notified, and one written by a notification that was lost is found by the poll.
+      // A full batch may have left rows behind. Otherwise a row written since this pass began has
+      // notified, and a row whose notification was lost is found by the poll.
       if (published < batchSize && !this.notified && this.running) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, pollMs);
