@@ -43,10 +43,9 @@ describe('outbox relay and broker', () => {
     await admin.end();
     pool = createPool({ url: process.env.DATABASE_URL!, schema });
 
-    const amqpUrl = new URL(process.env.AMQP_URL!);
-    proxy = await TcpProxy.start(amqpUrl.hostname, Number(amqpUrl.port || 5672));
-    amqpUrl.port = String(proxy.port);
-    broker = new Broker({ url: amqpUrl.toString(), namespace, logger });
+    const proxied = await TcpProxy.inFrontOf(process.env.AMQP_URL!, 5672);
+    proxy = proxied.proxy;
+    broker = new Broker({ url: proxied.url, namespace, logger });
     await broker.start();
 
     // The observer talks to RabbitMQ directly, so it keeps listening while the proxy is cut.

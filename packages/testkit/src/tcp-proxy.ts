@@ -21,6 +21,16 @@ export class TcpProxy {
     return proxy;
   }
 
+  /** A proxy in front of the server a URL names (e.g. `amqp://…`), and that URL pointed at the proxy. */
+  static async inFrontOf(url: string, defaultPort: number): Promise<{ proxy: TcpProxy; url: string }> {
+    const target = new URL(url);
+    const proxy = await TcpProxy.start(target.hostname, Number(target.port || defaultPort));
+    const proxied = new URL(url);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(proxy.port);
+    return { proxy, url: proxied.toString() };
+  }
+
   private listen(port: number): Promise<void> {
     const server = net.createServer((client) => {
       const upstream = net.connect(this.targetPort, this.targetHost);

@@ -1,10 +1,7 @@
 -- Up Migration
 -- Submissions are stored over the version they were computed from (optimistic concurrency), so no
 -- row lock is held across calls to code providers and to the sessions service.
-ALTER TABLE flows
-  ADD COLUMN version     integer     NOT NULL DEFAULT 0,
-  -- When the sessions service last confirmed the session active (redeem, or reported activity).
-  ADD COLUMN activity_at timestamptz NOT NULL DEFAULT now();
+ALTER TABLE flows ADD COLUMN version integer NOT NULL DEFAULT 0;
 
 -- A step's code (only its salted hash, with its counters) now lives in the flow's state with the
 -- rest of the step, so a submission is one read and at most one write. A code being entered during
@@ -25,4 +22,4 @@ CREATE TABLE otp_codes (
   verified_at   timestamptz,
   PRIMARY KEY (session_id, step_id)
 );
-ALTER TABLE flows DROP COLUMN activity_at, DROP COLUMN version;
+ALTER TABLE flows DROP COLUMN version;

@@ -13,14 +13,11 @@ let db: pg.Pool;
 let outage: TcpProxy;
 
 beforeAll(async () => {
-  const amqp = new URL(process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672');
-  outage = await TcpProxy.start(amqp.hostname, Number(amqp.port || 5672));
-  const proxied = new URL(amqp.toString());
-  proxied.hostname = '127.0.0.1';
-  proxied.port = String(outage.port);
+  const proxied = await TcpProxy.inFrontOf(process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672', 5672);
+  outage = proxied.proxy;
   stack = await startPrivateStack({
     database: 'idv_test_sessions_outbox',
-    serviceEnv: { sessions: { AMQP_URL: proxied.toString() } },
+    serviceEnv: { sessions: { AMQP_URL: proxied.url } },
   });
   restoreEnv = stack.exportEnv();
   tap = await EventTap.open(stack.env.BROKER_NAMESPACE, stack.env.AMQP_URL);

@@ -26,24 +26,22 @@ function failFirstPerEvent(n: number): Behaviour {
 }
 
 const CANCELED = 'verification_session.canceled';
-const amqp = new URL(process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672');
+const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 let proxy: TcpProxy;
 const publisher = new EventPublisher();
 let stack: Stack;
 let target: Target;
 
 beforeAll(async () => {
-  proxy = await TcpProxy.start(amqp.hostname, Number(amqp.port || 5672));
-  const proxied = new URL(amqp.toString());
-  proxied.hostname = '127.0.0.1';
-  proxied.port = String(proxy.port);
+  const proxied = await TcpProxy.inFrontOf(AMQP_URL, 5672);
+  proxy = proxied.proxy;
   stack = await startPrivateStack({
     database: 'idv_test_webhooks_resilience',
     services: ['keys', 'sessions', 'webhooks', 'gateway'],
-    env: { AMQP_URL: proxied.toString() },
+    env: { AMQP_URL: proxied.url },
   });
   // Tests publish straight to the real broker; the services go through the proxy.
-  target = stackTarget(stack, amqp.toString());
+  target = stackTarget(stack, AMQP_URL);
 }, 90_000);
 
 afterAll(async () => {

@@ -18,11 +18,10 @@ interface FlowRow {
   status: FlowStatus;
   locale: Locale;
   version: number;
-  activity_at: Date;
 }
 
 const COLUMNS =
-  'session_id, account_id, mode, token_hash, binding_hash, csrf_token, config, state::text AS state, status, locale, version, activity_at';
+  'session_id, account_id, mode, token_hash, binding_hash, csrf_token, config, state::text AS state, status, locale, version';
 
 /**
  * Reads by session id and versioned writes of concurrent requests: one query of each kind on its way
@@ -36,7 +35,6 @@ interface FlowWrite {
   version: number;
   state: string;
   status: FlowStatus;
-  activityAt: Date;
 }
 
 const toRecord = (row: FlowRow): FlowRecord => ({
@@ -51,7 +49,6 @@ const toRecord = (row: FlowRow): FlowRecord => ({
   status: row.status,
   locale: row.locale,
   version: row.version,
-  activityAt: row.activity_at,
 });
 
 /** The flow schema's repository: one row per flow, its progress (with only hashes of codes) as JSON. */
@@ -89,8 +86,8 @@ export class PgFlowStore implements FlowStore {
   async insert(record: FlowRecord): Promise<boolean> {
     const { rowCount } = await this.pool.query(
       `INSERT INTO flows (session_id, account_id, mode, token_hash, binding_hash, csrf_token, config, state, status, locale,
-                          version, activity_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING`,
+                          version)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING`,
       [
         record.sessionId,
         record.accountId,
@@ -103,7 +100,6 @@ export class PgFlowStore implements FlowStore {
         record.status,
         record.locale,
         record.version,
-        record.activityAt,
       ],
     );
     return rowCount === 1;
@@ -116,7 +112,6 @@ export class PgFlowStore implements FlowStore {
       version: record.version,
       state: JSON.stringify(record.state),
       status: record.status,
-      activityAt: record.activityAt,
     });
     if (took) record.version += 1;
     return took;
@@ -125,20 +120,13 @@ export class PgFlowStore implements FlowStore {
   private async writeMany(writes: FlowWrite[]): Promise<boolean[]> {
     const { rows } = await this.pool.query<{ session_id: string }>(
       `UPDATE flows f
-          SET state = w.state::jsonb, status = w.status, activity_at = w.activity_at, version = f.version + 1,
+          SET state = w.state::jsonb, status = w.status, version = f.version + 1,
               updated_at = now(),
               resolved_at = CASE WHEN w.status <> 'active' THEN COALESCE(f.resolved_at, now()) END
-         FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::timestamptz[])
-              AS w(session_id, version, state, status, activity_at)
+         FROM unnest($1::text[], $2::int[], $3::text[], $4::text[]) AS w(session_id, version, state, status)
         WHERE f.session_id = w.session_id AND f.version = w.version
         RETURNING f.session_id`,
-      [
-        writes.map((w) => w.sessionId),
-        writes.map((w) => w.version),
-        writes.map((w) => w.state),
-        writes.map((w) => w.status),
-        writes.map((w) => w.activityAt),
-      ],
+      [writes.map((w) => w.sessionId), writes.map((w) => w.version), writes.map((w) => w.state), writes.map((w) => w.status)],
     );
     const took = new Set(rows.map((row) => row.session_id));
     return writes.map((w) => took.has(w.sessionId));

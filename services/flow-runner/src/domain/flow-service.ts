@@ -23,8 +23,6 @@ export interface FlowRecord {
   locale: Locale;
   /** Bumped by every stored change: a change is stored only over the version it was computed from. */
   version: number;
-  /** When the sessions service last confirmed the session active (the redeem, or a reported submission): when the person was last seen. */
-  activityAt: Date;
 }
 
 /**
@@ -69,7 +67,7 @@ export interface FlowStore {
   /** False when a record for the session already exists. */
   insert(record: FlowRecord): Promise<boolean>;
   /**
-   * Stores state, status and activityAt if the stored flow is still at `record.version`, and then
+   * Stores state and status if the stored flow is still at `record.version`, and then
    * advances `record.version`. False when another submission stored a change first.
    */
   update(record: FlowRecord): Promise<boolean>;
@@ -169,6 +167,7 @@ export class FlowService {
         ? { kind: 'redirect', sessionId: existing.sessionId }
         : { kind: 'status', page: 'used' };
     }
+    const asked = this.now();
     const redeemed = await this.options.sessions.redeem(token);
     if (!redeemed.ok) {
       switch (redeemed.reason) {
@@ -197,9 +196,8 @@ export class FlowService {
       status: 'active',
       locale,
       version: 0,
-      activityAt: this.now(),
     });
-    this.confirmedForNextView.add(session.id, this.now());
+    this.confirmedForNextView.add(session.id, asked);
     return { kind: 'redirect', sessionId: session.id, bindingSecret: secret };
   }
 
@@ -236,9 +234,10 @@ export class FlowService {
       if (!sameToken(input._csrf, record.csrfToken)) return { kind: 'status', page: 'csrf', testMode, sessionId };
       if (record.status !== 'active') return { kind: 'redirect', sessionId };
       try {
+        const asked = this.now();
         const result = await this.apply(record, input, locale);
-        // Every redirect of apply() follows the sessions service's confirmation (at record.activityAt).
-        if (result.kind === 'redirect') this.confirmedForNextView.add(sessionId, record.activityAt);
+        // Every redirect of apply() follows the sessions service's confirmation, asked for at `asked`.
+        if (result.kind === 'redirect') this.confirmedForNextView.add(sessionId, asked);
         return result;
       } catch (error) {
         if (!(error instanceof ConcurrentSubmission)) throw error;
@@ -253,8 +252,7 @@ export class FlowService {
     // Every submission is activity (it puts off abandonment), and a session that ended meanwhile
     // shows why, never the flow.
     if ((await this.options.sessions.activity(sessionId)) === 'terminal') return this.endedPage(record);
-    record.activityAt = this.now();
-    // Stored only when the submission changed the flow; the confirmation above then goes with it.
+    // Stored only when the submission changed the flow.
     const snapshot = () => `${record.status} ${JSON.stringify(record.state)}`;
     let stored = snapshot();
     const persist = async () => {
