@@ -9,5 +9,6 @@ export * from './openapi';
 export * from './routes';
 export * from './scopes';
 export * from './sessions';
+export * from './text';
 export * from './webhooks';
 export { z } from './zod';

@@ -1,3 +1,8 @@
+/** An answer that fails one request of a batch and leaves the others theirs. */
+export class ItemFailure {
+  constructor(readonly error: unknown) {}
+}
+
 interface Waiter<T> {
   resolve: (value: T) => void;
   reject: (error: unknown) => void;
@@ -26,14 +31,15 @@ export interface BatcherOptions<Req> {
  * Batches concurrent requests DataLoader-style without a timer: a request goes out at once while
  * fewer than `maxInFlight` batches are on their way; otherwise it waits and leaves with the others
  * as soon as one comes back. `send` answers each request of a batch in order (`undefined`: no
- * answer, which fails that request). A failed batch fails every request in it.
+ * answer, an `ItemFailure`: that request's own error; either fails that request only). A batch whose
+ * `send` rejects fails every request in it.
  */
 export class Batcher<Req, Res> {
   private queued: Queued<Req, Res>[] = [];
   private inFlight = 0;
 
   constructor(
-    private readonly send: (requests: Req[]) => Promise<(Res | undefined)[]>,
+    private readonly send: (requests: Req[]) => Promise<(Res | ItemFailure | undefined)[]>,
     private readonly options: BatcherOptions<Req>,
   ) {}
 
@@ -68,6 +74,7 @@ export class Batcher<Req, Res> {
               const answer = answers[i];
               for (const waiter of entry.waiters) {
                 if (answer === undefined) waiter.reject(new Error(`no answer for ${entry.key}`));
+                else if (answer instanceof ItemFailure) waiter.reject(answer.error);
                 else waiter.resolve(answer);
               }
             }),

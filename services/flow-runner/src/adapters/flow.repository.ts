@@ -3,7 +3,7 @@ import type { Pool } from '@idv/kit';
 import type { FlowState } from '../domain/engine';
 import type { FlowRecord, FlowStatus, FlowStore } from '../domain/flow-service';
 import type { Locale } from '../domain/i18n';
-import { Batcher } from './batcher';
+import { Batcher, ItemFailure } from './batcher';
 
 interface FlowRow {
   session_id: string;
@@ -117,7 +117,28 @@ export class PgFlowStore implements FlowStore {
     return took;
   }
 
-  private async writeMany(writes: FlowWrite[]): Promise<boolean[]> {
+  /**
+   * One statement for the batch. When PostgreSQL refuses it (a value it cannot store, which input
+   * checks should already have stopped), each write is retried alone: one bad row fails only its own
+   * submission, never the other people's writes that happened to share its batch.
+   */
+  private async writeMany(writes: FlowWrite[]): Promise<(boolean | ItemFailure)[]> {
+    try {
+      return await this.writeTogether(writes);
+    } catch (error) {
+      if (writes.length === 1) return [new ItemFailure(error)];
+      return Promise.all(
+        writes.map((write) =>
+          this.writeTogether([write]).then(
+            ([took]) => took ?? false,
+            (alone: unknown) => new ItemFailure(alone),
+          ),
+        ),
+      );
+    }
+  }
+
+  private async writeTogether(writes: FlowWrite[]): Promise<boolean[]> {
     const { rows } = await this.pool.query<{ session_id: string }>(
       `UPDATE flows f
           SET state = w.state::jsonb, status = w.status, version = f.version + 1,

@@ -68,7 +68,7 @@ export class SessionsClient implements SessionsPort {
     if (status === 200) return { ok: true, session: JSON.parse(text) as InternalSession };
     const code = SessionsClient.code(text);
     if (status === 410) return { ok: false, reason: code === 'link_expired' ? 'link_expired' : 'link_redeemed' };
-    if (status === 409) return { ok: false, reason: 'session_terminal' };
+    if (status === 409 && SessionsClient.code(text) === 'session_terminal') return { ok: false, reason: 'session_terminal' };
     if (status === 404 || status === 422) return { ok: false, reason: 'not_found' };
     throw new SessionsClientError(status, text);
   }
@@ -102,7 +102,9 @@ export class SessionsClient implements SessionsPort {
   async resolve(sessionId: string, body: ResolveSessionBody): Promise<'ok' | 'terminal'> {
     const { status, text } = await this.call('POST', `/internal/sessions/${encodeURIComponent(sessionId)}/resolve`, body);
     if (status >= 200 && status < 300) return 'ok';
-    if (status === 409) return 'terminal';
+    // Only `session_terminal` means the session ended; a `conflict` (it was changing at that moment)
+    // is an error the person can retry, never a verdict.
+    if (status === 409 && SessionsClient.code(text) === 'session_terminal') return 'terminal';
     throw new SessionsClientError(status, text);
   }
 

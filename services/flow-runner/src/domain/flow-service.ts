@@ -4,6 +4,7 @@ import { applyOutcome, chooseOption, initialState, leaveOption, position, resolu
 import { messages, type Locale } from './i18n';
 import { renderChoice } from './steps/choice';
 import { ConcurrentSubmission, moduleFor, type OtpChannel, type SendResult, type StepContext, type StepOutcome } from './steps';
+import { KeyedSerializer } from './keyed-serializer';
 import { html, type FormFeedback, type SafeHtml, type StepView } from './view';
 
 // ---- ports -------------------------------------------------------------------------------------
@@ -58,8 +59,11 @@ class ConfirmedForNextView {
   }
 }
 
-/** Submissions of one flow racing each other are run again on the newer flow at most this often. */
-const SUBMISSION_ATTEMPTS = 3;
+/**
+ * A submission that lost a race (another replica stored a change of the same flow first) is run again
+ * on the newer flow, up to this many times; on one replica submissions of a flow are queued instead.
+ */
+const SUBMISSION_ATTEMPTS = 10;
 
 export interface FlowStore {
   findByTokenHash(tokenHash: string): Promise<FlowRecord | null>;
@@ -152,6 +156,7 @@ export interface FlowServiceOptions {
 export class FlowService {
   private readonly now: () => Date;
   private readonly confirmedForNextView: ConfirmedForNextView;
+  private readonly submissionsOfFlow = new KeyedSerializer();
 
   constructor(private readonly options: FlowServiceOptions) {
     this.now = options.now ?? (() => new Date());
@@ -207,6 +212,12 @@ export class FlowService {
     if (!sameSecret(bindingSecret, record.bindingHash)) return { kind: 'status', page: 'used', testMode: false };
     const testMode = record.mode === 'test';
     if (record.status !== 'active') return { kind: 'status', page: record.status, testMode, sessionId };
+    const at = position(record.config, record.state);
+    if (at.kind === 'finished') {
+      // The verdict is stored but the sessions service has not taken it yet (a failure right after
+      // the store): deliver it now rather than leave the session hanging.
+      return this.submissionsOfFlow.run(sessionId, () => this.deliverStored(sessionId));
+    }
     if (!this.confirmedForNextView.take(sessionId)) {
       const session = await this.options.sessions.get(sessionId);
       const ended = session ? STATUS_PAGE_OF[session.status] : 'not_found';
@@ -216,9 +227,10 @@ export class FlowService {
   }
 
   /**
-   * Applies one submission. It is computed on the flow as read and stored only over that version
-   * (no row lock is held across the calls to providers and to the sessions service); when another
-   * submission of the same flow was stored first, this one runs again on the newer flow.
+   * Applies one submission. It is decided on the flow as stored and takes effect only if stored over
+   * that version: submissions of one flow on this replica are queued, and one that still lost a race
+   * (another replica) is run again on the newer flow. Nothing leaves the flow before its decision is
+   * stored: a code is sent after its send is counted, the session is resolved after the verdict is.
    */
   async submit(
     sessionId: string,
@@ -226,25 +238,28 @@ export class FlowService {
     input: Record<string, string>,
     locale: Locale,
   ): Promise<SubmitResult> {
-    for (let attempt = 1; attempt <= SUBMISSION_ATTEMPTS; attempt++) {
-      const record = await this.options.store.find(sessionId);
-      if (!record) return { kind: 'status', page: 'not_found', testMode: false };
-      if (!sameSecret(bindingSecret, record.bindingHash)) return { kind: 'status', page: 'used', testMode: false };
-      const testMode = record.mode === 'test';
-      if (!sameToken(input._csrf, record.csrfToken)) return { kind: 'status', page: 'csrf', testMode, sessionId };
-      if (record.status !== 'active') return { kind: 'redirect', sessionId };
-      try {
-        const asked = this.now();
-        const result = await this.apply(record, input, locale);
-        // Every redirect of apply() follows the sessions service's confirmation, asked for at `asked`.
-        if (result.kind === 'redirect') this.confirmedForNextView.add(sessionId, asked);
-        return result;
-      } catch (error) {
-        if (!(error instanceof ConcurrentSubmission)) throw error;
+    return this.submissionsOfFlow.run(sessionId, async () => {
+      for (let attempt = 1; attempt <= SUBMISSION_ATTEMPTS; attempt++) {
+        const record = await this.options.store.find(sessionId);
+        if (!record) return { kind: 'status', page: 'not_found', testMode: false };
+        if (!sameSecret(bindingSecret, record.bindingHash)) return { kind: 'status', page: 'used', testMode: false };
+        const testMode = record.mode === 'test';
+        if (!sameToken(input._csrf, record.csrfToken)) return { kind: 'status', page: 'csrf', testMode, sessionId };
+        if (record.status !== 'active') return { kind: 'redirect', sessionId };
+        try {
+          const asked = this.now();
+          const result = await this.apply(record, input, locale);
+          // Every redirect of apply() follows the sessions service's confirmation, asked for at `asked`.
+          if (result.kind === 'redirect') this.confirmedForNextView.add(sessionId, asked);
+          return result;
+        } catch (error) {
+          if (!(error instanceof ConcurrentSubmission)) throw error;
+        }
       }
-    }
-    // Still racing after every attempt: the page shows wherever the flow is now.
-    return { kind: 'redirect', sessionId };
+      // Still racing after every attempt: nothing of this submission was stored; the page shows
+      // wherever the flow is now.
+      return { kind: 'redirect', sessionId };
+    });
   }
 
   private async apply(record: FlowRecord, input: Record<string, string>, locale: Locale): Promise<SubmitResult> {
@@ -263,7 +278,7 @@ export class FlowService {
     };
 
     const at = position(record.config, record.state);
-    if (at.kind === 'finished') return { kind: 'redirect', sessionId };
+    if (at.kind === 'finished') return this.deliver(record, at.outcome);
     // A stale page (back button, double submit) posts for another step: show the current one instead.
     if (input.step !== at.step.id) return { kind: 'redirect', sessionId };
     if (at.kind === 'choice') {
@@ -281,27 +296,62 @@ export class FlowService {
     const ctx = this.context(record, at.step, locale, stepState, persist);
     const outcome: StepOutcome = await moduleFor(at.step).accept(ctx, input);
     applyOutcome(record.state, at.step, at.choice, outcome);
-    const next = position(record.config, record.state);
-    if (next.kind === 'finished') {
-      const result = await this.options.sessions.resolve(sessionId, resolution(record.config, record.state, next.outcome));
-      // Ended meanwhile (canceled, expired): the person sees why.
-      if (result === 'terminal') return this.endedPage(record);
-      record.status = next.outcome;
-      await persist();
-      this.options.onResolved?.(next.outcome);
-      return { kind: 'redirect', sessionId };
-    }
+    // The decision is stored first: a submission that lost the race resolves nothing.
     await persist();
+    const next = position(record.config, record.state);
+    if (next.kind === 'finished') return this.deliver(record, next.outcome);
     if (outcome.kind === 'stay' && outcome.feedback && Object.keys(outcome.feedback).length > 0) {
       return this.render(record, locale, outcome.feedback);
     }
     return { kind: 'redirect', sessionId };
   }
 
+  /**
+   * Hands a stored verdict to the sessions service, then marks the flow resolved. Runs again on the
+   * next view or submission if anything fails in between; the sessions service takes a verdict once.
+   */
+  private async deliver(record: FlowRecord, outcome: 'approved' | 'rejected'): Promise<ShowResult | SubmitResult> {
+    const { sessionId } = record;
+    const result = await this.options.sessions.resolve(sessionId, resolution(record.config, record.state, outcome));
+    if (result === 'terminal') return this.endedPage(record);
+    record.status = outcome;
+    await this.storeResolved(record);
+    this.options.onResolved?.(outcome);
+    return { kind: 'redirect', sessionId };
+  }
+
+  /** The resolved status is derived from a stored verdict: a lost race here changes nothing. */
+  private async storeResolved(record: FlowRecord): Promise<void> {
+    await this.options.store.update(record);
+  }
+
+  private async deliverStored(sessionId: string): Promise<ShowResult> {
+    const record = await this.options.store.find(sessionId);
+    if (!record) return { kind: 'status', page: 'not_found', testMode: false };
+    const testMode = record.mode === 'test';
+    const at = position(record.config, record.state);
+    if (record.status !== 'active' || at.kind !== 'finished') {
+      return { kind: 'status', page: record.status === 'active' ? 'finished' : record.status, testMode, sessionId };
+    }
+    const delivered = await this.deliver(record, at.outcome);
+    return delivered.kind === 'redirect' ? { kind: 'status', page: at.outcome, testMode, sessionId } : delivered;
+  }
+
+  /**
+   * The session ended outside this submission. When it ended with this flow's own stored verdict (an
+   * earlier delivery whose answer was lost), the flow takes that status too.
+   */
   private async endedPage(record: FlowRecord): Promise<ShowResult> {
     const session = await this.options.sessions.get(record.sessionId);
+    const at = position(record.config, record.state);
+    const testMode = record.mode === 'test';
+    if (session && at.kind === 'finished' && session.status === at.outcome && record.status === 'active') {
+      record.status = at.outcome;
+      await this.storeResolved(record);
+      return { kind: 'status', page: at.outcome, testMode, sessionId: record.sessionId };
+    }
     const page = (session && STATUS_PAGE_OF[session.status]) ?? 'finished';
-    return { kind: 'status', page, testMode: record.mode === 'test', sessionId: record.sessionId };
+    return { kind: 'status', page, testMode, sessionId: record.sessionId };
   }
 
   private context(

@@ -60,7 +60,7 @@ export interface CreateResult {
   replayed: boolean;
 }
 
-/** Maps the state machine's refusal to the API's codes. */
+/** Maps the state machine's refusal to the API's codes: a decision on the row as read, never retried. */
 function refuse(error: unknown): never {
   if (error instanceof IllegalTransitionError) {
     if (error.terminal) throw new AppError('session_terminal', `The session is already ${error.from}.`);
@@ -68,6 +68,16 @@ function refuse(error: unknown): never {
   }
   throw error;
 }
+
+/** The session's status moved between the read and the compare-and-set write: read again and decide anew. */
+class StaleSessionRead extends Error {
+  constructor() {
+    super('The session changed meanwhile.');
+    this.name = 'StaleSessionRead';
+  }
+}
+
+const RACE_RETRIES = 3;
 
 /** The sessions use cases: each one transaction, state changes through the state machine only. */
 export class SessionsService {
@@ -296,7 +306,7 @@ export class SessionsService {
   /**
    * Applies one state-machine transition and queues its events, in one statement (in the caller's
    * transaction when `db` is one). The write is a compare-and-set on the status the session was read
-   * with: `conflict` when it moved meanwhile. Throws `AppError` when the state machine refuses.
+   * with: `StaleSessionRead` when it moved meanwhile. Throws `AppError` when the state machine refuses.
    */
   async apply(
     db: Queryable,
@@ -327,7 +337,7 @@ export class SessionsService {
       events = t.events.map((type) => sessionEvent(type, snapshot, session.accountId, config, now));
     }
     const updated = await sessions.applyTransition(db, session.id, t, extra, events);
-    if (!updated) throw new AppError('conflict', 'The session changed meanwhile; retry.');
+    if (!updated) throw new StaleSessionRead();
     this.counters.transitions.inc({ from: t.from, to: t.to });
     return updated;
   }
@@ -335,14 +345,15 @@ export class SessionsService {
   /**
    * Runs a transition without a lock: `attempt` reads the session and applies; when a concurrent
    * change (a redeem, a cancel, a timer) got there first, it reads again and the state machine
-   * decides on the newer row.
+   * decides on the newer row. Only that race is retried: a refusal of the state machine is final.
    */
   private async withoutLock<T>(attempt: () => Promise<T>): Promise<T> {
     for (let tries = 1; ; tries++) {
       try {
         return await attempt();
       } catch (error) {
-        if (tries >= 3 || !(error instanceof AppError && error.code === 'conflict')) throw error;
+        if (!(error instanceof StaleSessionRead)) throw error;
+        if (tries >= RACE_RETRIES) throw new AppError('conflict', 'The session is changing right now; retry shortly.');
       }
     }
   }

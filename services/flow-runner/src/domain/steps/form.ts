@@ -1,4 +1,4 @@
-import { FormFieldSchema, type FormField, type FormStepSchema } from '@idv/contracts';
+import { FormFieldSchema, hasUnstorableCharacters, type FormField, type FormStepSchema } from '@idv/contracts';
 import { z } from 'zod';
 import type { Messages } from '../i18n';
 import { errorSummary, html, type FormFeedback, type SafeHtml } from '../view';
@@ -30,6 +30,7 @@ function fieldSchema(field: FormField, t: Messages): z.ZodType<string> {
         if (field.minLength !== undefined && v.length < field.minLength)
           ctx.addIssue({ code: 'custom', message: t.errTooShort(field.minLength) });
         if (v.length > field.maxLength) ctx.addIssue({ code: 'custom', message: t.errTooLong(field.maxLength) });
+        if (hasUnstorableCharacters(v)) ctx.addIssue({ code: 'custom', message: t.errCharacters });
       });
     case 'select':
       return text.superRefine((v, ctx) => {

@@ -1,0 +1,2 @@
+// The verification engine's public surface (DESIGN.md "Verification engine").
+export {};
