@@ -26,7 +26,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const require = createRequire(path.join(ROOT, 'package.json'));
 const { Stack, freePort } = require('./packages/testkit/dist/index.js');
 const { OpsClient } = require('./packages/ops/dist/index.js');
-const { identityHeaders } = require('./packages/kit/dist/index.js');
+const { identityContext, identityHeaders } = require('./packages/kit/dist/index.js');
 const autocannon = require('autocannon');
 const { Client } = require('undici');
 
@@ -218,15 +218,22 @@ async function startCustomGateway(stack) {
   throw new Error('custom gateway did not become ready');
 }
 
+/** Fixed headers, or a function giving each request its own (a signed identity is good for one request). */
+const headersOf = (headers) => (typeof headers === 'function' ? headers() : headers);
+
 async function getOnce(url, headers) {
   const { request } = require('undici');
-  const response = await request(url, { headers });
+  const response = await request(url, { headers: headersOf(headers) });
   const text = await response.body.text();
   return { status: response.statusCode, text };
 }
 
 async function throughput(url, headers) {
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, pipelining: 1, duration: DURATION_S });
+  const perRequest =
+    typeof headers === 'function'
+      ? { requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, ...headers() } }) }] }
+      : { headers };
+  const result = await autocannon({ url, ...perRequest, connections: CONNECTIONS, pipelining: 1, duration: DURATION_S });
   return {
     rps: result.requests.average,
     total: result.requests.total,
@@ -246,10 +253,16 @@ async function latency(url, headers) {
   const deadline = Date.now() + DURATION_S * 1000;
   try {
     for (let i = 0; i < 200; i++)
-      await (await client.request({ method: 'GET', path: target.pathname + target.search, headers })).body.dump();
+      await (
+        await client.request({ method: 'GET', path: target.pathname + target.search, headers: headersOf(headers) })
+      ).body.dump();
     while (samples.length < LATENCY_MAX_REQUESTS && Date.now() < deadline) {
       const started = process.hrtime.bigint();
-      const response = await client.request({ method: 'GET', path: target.pathname + target.search, headers });
+      const response = await client.request({
+        method: 'GET',
+        path: target.pathname + target.search,
+        headers: headersOf(headers),
+      });
       await response.body.dump();
       samples.push(Number(process.hrtime.bigint() - started) / 1e6);
       if (response.statusCode !== 200) failures++;
@@ -297,10 +310,13 @@ async function main() {
       await ops.approveAccount(account.id);
       const key = await ops.createKey({ account_id: account.id, mode: 'test', name: 'bench' });
       gatewayHeaders = { authorization: `Bearer ${key.secret}` };
-      directHeaders = identityHeaders(
-        { account_id: account.id, key_id: key.id, mode: 'test', scopes: key.scopes },
-        stack.env.INTERNAL_TOKEN,
-      );
+      const context = identityContext({ account_id: account.id, key_id: key.id, mode: 'test', scopes: key.scopes });
+      let signed = 0;
+      directHeaders = () => {
+        const requestId = `bench-${process.pid}-${++signed}`;
+        const request = { method: 'GET', url: PATH, requestId };
+        return { ...identityHeaders(context, request, stack.env.INTERNAL_TOKEN), 'x-request-id': requestId };
+      };
       directUrl = `${upstream === 'stub' ? stub.url : stack.url('sessions')}${PATH}`;
       const viaGateway = await getOnce(`${customGateway?.url ?? stack.gatewayUrl}${PATH}`, gatewayHeaders);
       const direct = await getOnce(directUrl, directHeaders);

@@ -89,11 +89,24 @@ async function main() {
     // The same create straight to the sessions service with the identity headers the gateway would
     // sign: separates the sessions service's own cost from the gateway's (auth, Redis limiter, proxy).
     const identity = { account_id: tenant.account.id, key_id: tenant.testKeyId, mode: 'test', scopes: ['sessions:write'] };
+    // A signed identity is good for one request: each request is signed as the gateway would.
+    const context = kit.identityContext(identity);
+    let signed = 0;
     const direct = {
       url: `${stack.url('sessions')}/v1/verification-sessions`,
       method: 'POST',
-      headers: { ...kit.identityHeaders(identity, stack.env.INTERNAL_TOKEN), 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json' },
       body,
+      requests: [
+        {
+          setupRequest: (req) => {
+            const requestId = `bench-${process.pid}-${++signed}`;
+            const request = { method: 'POST', url: '/v1/verification-sessions', requestId };
+            const signature = kit.identityHeaders(context, request, stack.env.INTERNAL_TOKEN);
+            return { ...req, headers: { ...req.headers, ...signature, 'x-request-id': requestId } };
+          },
+        },
+      ],
     };
     process.stdout.write(`creates straight to the sessions service, no gateway (${SECONDS} s, 50 connections)…\n`);
     results.push(

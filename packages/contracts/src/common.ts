@@ -24,7 +24,7 @@ export const PaginationQuerySchema = z.object({
     .min(PAGE_LIMIT.min)
     .max(PAGE_LIMIT.max)
     .default(PAGE_LIMIT.default)
-    .openapi({ param: { name: 'limit', in: 'query' } }),
+    .openapi({ param: { name: 'limit', in: 'query' }, description: 'Page size' }),
   cursor: z
     .string()
     .min(1)

@@ -27,6 +27,8 @@ export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
 export const DOMAIN_EVENTS = {
   apiKeyRevoked: 'api_key.revoked',
   accountStatusChanged: 'account.status_changed',
+  /** The flow-runner stored a capture to read: a durable job for its verification workers. */
+  captureStored: 'capture.stored',
 } as const;
 
 /**
@@ -43,6 +45,16 @@ export type DomainEvent<T = Record<string, unknown>> = { id: string; type: strin
 
 export const ApiKeyRevokedDataSchema = z.object({ key_id: z.string(), account_id: z.string(), secret_hash: z.string() });
 export const AccountStatusChangedDataSchema = z.object({ account_id: z.string(), status: z.string() });
+/** A capture waiting to be read; the job is idempotent by `artefact_id`. */
+export const CaptureStoredDataSchema = z.object({
+  session_id: z.string(),
+  step_id: z.string(),
+  artefact_id: z.string(),
+  kind: z.enum(['front', 'back', 'front_angle', 'selfie']),
+  doc_type: z.enum(['dni', 'passport', 'licence']).optional(),
+  accepted_types: z.array(z.enum(['dni', 'passport', 'licence'])).optional(),
+});
+export type CaptureStoredData = z.infer<typeof CaptureStoredDataSchema>;
 
 /** The session events some operation emits today: what a project usually lists in `webhookEvents`. */
 export const EMITTED_SESSION_EVENT_TYPES: readonly SessionEventType[] = SESSION_EVENT_TYPES.filter(

@@ -53,11 +53,15 @@ export const DocumentStepSchema = z.strictObject({
     .min(1)
     .default([...DOCUMENT_KINDS]),
   registryCheck: z.boolean().default(false),
+  /** Captures of each side the person may try before the step fails with the last attempt's reason. */
+  maxAttempts: z.number().int().min(1).max(5).default(3),
 });
 export const FaceStepSchema = z.strictObject({
   id: StepIdSchema,
   type: z.literal('face_liveness'),
   compareWithDocument: z.boolean().default(false),
+  allowUpload: z.boolean().default(false),
+  maxAttempts: z.number().int().min(1).max(5).default(3),
 });
 export const OtpEmailStepSchema = z.strictObject({ id: StepIdSchema, type: z.literal('otp_email') });
 export const OtpWhatsappStepSchema = z.strictObject({ id: StepIdSchema, type: z.literal('otp_whatsapp') });

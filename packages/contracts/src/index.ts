@@ -6,6 +6,7 @@ export * from './identity';
 export * from './ids';
 export * from './keys';
 export * from './openapi';
+export * from './route-table';
 export * from './routes';
 export * from './scopes';
 export * from './sessions';

@@ -1,6 +1,7 @@
 import { TimestampSchema, listSchema } from './common';
 import { FlowConfigSchema, type FlowConfig } from './flow-config';
 import { idSchema } from './ids';
+import { characterCount, storableString } from './text';
 import { z } from './zod';
 
 export const MODES = ['test', 'live'] as const;
@@ -38,6 +39,7 @@ export const DocumentDataSchema = z
     expiry_date: z.string(),
   })
   .openapi('DocumentData');
+export type DocumentData = z.infer<typeof DocumentDataSchema>;
 
 export const VerifiedChannelsSchema = z
   .object({ email: z.string().optional(), phone: z.string().optional() })
@@ -88,13 +90,17 @@ export const EXPIRES_IN_HOURS = { min: 1, max: 168, default: 24 } as const;
 export const CreateSessionBodySchema = z
   .strictObject({
     project_id: idSchema('project'),
-    external_ref: z.string().min(1).max(255).optional(),
+    external_ref: storableString().min(1).max(255).optional(),
     expires_in_hours: z.number().int().min(EXPIRES_IN_HOURS.min).max(EXPIRES_IN_HOURS.max).default(EXPIRES_IN_HOURS.default),
   })
   .openapi('CreateVerificationSession');
 export type CreateSessionBody = z.infer<typeof CreateSessionBodySchema>;
 
-export const IdempotencyKeySchema = z.string().min(1).max(255);
+/** 1 to 255 characters (code points, not bytes or UTF-16 units), as the spec counts them. */
+export const IdempotencyKeySchema = storableString().refine((key) => {
+  const length = characterCount(key);
+  return length >= 1 && length <= 255;
+}, 'must be 1 to 255 characters');
 
 export const UsageSchema = z
   .object({

@@ -1,6 +1,7 @@
 import { TimestampSchema, listSchema } from './common';
 import { WebhookEventTypeSchema } from './events';
 import { idSchema } from './ids';
+import { storableString } from './text';
 import { z } from './zod';
 
 export const ENDPOINT_STATUSES = ['active', 'disabled'] as const;
@@ -29,17 +30,17 @@ export const WebhookEndpointListSchema = listSchema(WebhookEndpointSchema, 'Webh
 
 export const CreateWebhookEndpointBodySchema = z
   .strictObject({
-    url: z.string().url().max(2048),
+    url: storableString().url().max(2048),
     events: EventListSchema,
-    description: z.string().max(500).default(''),
+    description: storableString().max(500).default(''),
   })
   .openapi('CreateWebhookEndpoint');
 
 export const UpdateWebhookEndpointBodySchema = z
   .strictObject({
-    url: z.string().url().max(2048).optional(),
+    url: storableString().url().max(2048).optional(),
     events: EventListSchema.optional(),
-    description: z.string().max(500).optional(),
+    description: storableString().max(500).optional(),
     status: z.enum(ENDPOINT_STATUSES).optional(),
   })
   .openapi('UpdateWebhookEndpoint');

@@ -15,7 +15,17 @@ export interface ConsumerSpec {
   handler: (event: DomainEvent, raw: amqp.ConsumeMessage) => Promise<HandlerOutcome>;
   /** Runs each time the consumer (re)starts, e.g. to drop a cache that may have missed events. */
   onStart?: () => void;
+  /** Handlings of one message that may fail (`retry` or a throw) before it is dead-lettered. */
+  maxAttempts?: number;
+  /** Wait before the first retry; doubles each time, up to 30 s. */
+  retryDelayMs?: number;
 }
+
+const DEFAULT_MAX_ATTEMPTS = 10;
+const DEFAULT_RETRY_DELAY_MS = 500;
+const MAX_RETRY_DELAY_MS = 30_000;
+/** How many times a message was handled and failed, carried on the copy that is queued again. */
+const ATTEMPTS_HEADER = 'x-idv-attempts';
 
 export interface BrokerOptions {
   url: string;
@@ -153,7 +163,7 @@ export class Broker {
     for (const binding of spec.bindings) await channel.bindQueue(queue, this.exchange, binding);
     const { consumerTag } = await channel.consume(queue, (message) => {
       if (!message) return;
-      const work = this.handle(spec, channel, message);
+      const work = this.handle(spec, channel, queue, message);
       this.inFlight.add(work);
       void work.finally(() => this.inFlight.delete(work));
     });
@@ -161,7 +171,7 @@ export class Broker {
     spec.onStart?.();
   }
 
-  private async handle(spec: ConsumerSpec, channel: amqp.Channel, message: amqp.ConsumeMessage): Promise<void> {
+  private async handle(spec: ConsumerSpec, channel: amqp.Channel, queue: string, message: amqp.ConsumeMessage): Promise<void> {
     let outcome: HandlerOutcome;
     try {
       const event = JSON.parse(message.content.toString('utf8')) as DomainEvent;
@@ -174,15 +184,60 @@ export class Broker {
     try {
       if (outcome === 'ack') channel.ack(message);
       else if (outcome === 'dead') channel.nack(message, false, false);
-      else {
-        // Back off a little so a failing dependency is not hammered by an instant redelivery loop.
-        await sleep(500);
-        channel.nack(message, false, true);
-      }
+      else await this.retryLater(spec, channel, queue, message);
     } catch (error) {
       // The channel closed under us: the broker redelivers the unacked message after reconnect.
       this.options.logger.warn({ err: error, queue: spec.queue }, 'could not settle message');
     }
+  }
+
+  /**
+   * A failed message goes back to its queue as a copy that counts the attempts (a plain requeue
+   * counts nothing and would loop forever), after a growing wait so a failing dependency is not
+   * hammered; once the attempts run out it is dead-lettered for an operator to look at.
+   */
+  private async retryLater(spec: ConsumerSpec, channel: amqp.Channel, queue: string, message: amqp.ConsumeMessage) {
+    const headers = message.properties.headers ?? {};
+    const attempts = Number(headers[ATTEMPTS_HEADER] ?? 0) + 1;
+    const maxAttempts = spec.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    if (attempts >= maxAttempts) {
+      this.options.logger.error(
+        { queue: spec.queue, messageId: message.properties.messageId as string | undefined, attempts },
+        'message failed every attempt; dead-lettered',
+      );
+      channel.nack(message, false, false);
+      return;
+    }
+    const delay = Math.min(MAX_RETRY_DELAY_MS, (spec.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS) * 2 ** (attempts - 1));
+    await sleep(delay);
+    const publisher = this.publishChannel;
+    if (!publisher) {
+      channel.nack(message, false, true);
+      return;
+    }
+    try {
+      await new Promise<void>((resolve, reject) => {
+        publisher.sendToQueue(
+          queue,
+          message.content,
+          {
+            persistent: true,
+            headers: { ...headers, [ATTEMPTS_HEADER]: attempts },
+            messageId: message.properties.messageId as string | undefined,
+            type: message.properties.type as string | undefined,
+            contentType: message.properties.contentType as string | undefined,
+            timestamp: message.properties.timestamp as number | undefined,
+          },
+          (error: unknown) => (error ? reject(error instanceof Error ? error : new Error('requeue not confirmed')) : resolve()),
+        );
+      });
+    } catch (error) {
+      // Not stored again: leave the original to the broker rather than lose it.
+      this.options.logger.warn({ err: error, queue: spec.queue }, 'could not queue a retry; requeueing as is');
+      channel.nack(message, false, true);
+      return;
+    }
+    channel.ack(message);
   }
 
   /** Stops consuming, waits for handlers under way, then closes the connection. */

@@ -38,6 +38,26 @@ export const brokerEnvShape = {
     .default('idv'),
 };
 
+/**
+ * Proxies (load balancers, ingress) whose `X-Forwarded-For` is believed, as a comma-separated list of
+ * addresses or CIDR ranges; empty: the socket's peer is the client.
+ */
+export const trustedProxiesEnvShape = {
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (entries) => entries.every((entry) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry)),
+      'must be a comma-separated list of IP addresses or CIDR ranges',
+    ),
+};
+
 export const env = {
   boolean: (fallback: boolean) => booleanFromEnv.default(fallback),
   url: () => z.string().url(),

@@ -14,3 +14,7 @@ export * from './redis';
 export * from './time';
 export * from './service';
 export * from './http/observe';
+export * from './http/client-address';
+export * from './throttle';
+export * from './token-bucket';
+export * from './keyring';

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { ConfigError, baseEnvSchema, createLogger, decodeCursor, encodeCursor, loadConfig, redactSecrets, scaled } from '../src';
+import { ConfigError, baseEnvSchema, createLogger, loadConfig, redactSecrets, scaled } from '../src';
 import { z } from 'zod';
 
 describe('configuration', () => {
@@ -57,20 +57,6 @@ describe('secret redaction', () => {
     for (const secret of secrets) expect(output).not.toContain(secret);
     expect(output).toContain('[REDACTED]');
   });
-});
-
-describe('cursor', () => {
-  it('when a cursor is encoded, then it decodes to the same position', () => {
-    const cursor = { createdAt: '2026-11-22T00:00:00.000Z', id: 'vs_01' };
-    expect(decodeCursor(encodeCursor(cursor))).toEqual(cursor);
-  });
-
-  it.each(['', 'not-base64!', Buffer.from('{"a":1}').toString('base64url'), Buffer.from('["x","y"]').toString('base64url')])(
-    'when the cursor is malformed (%p), then it is invalid_cursor',
-    (raw) => {
-      expect(() => decodeCursor(raw)).toThrow(expect.objectContaining({ code: 'invalid_cursor', status: 422 }));
-    },
-  );
 });
 
 describe('time scale', () => {

@@ -196,3 +196,40 @@ describe('broker consumer shutdown', () => {
     await connection.close();
   });
 });
+
+describe('a message its handler keeps failing', () => {
+  it('when a handler fails every time, then the message is tried maxAttempts times and then dead-lettered, not requeued forever', async () => {
+    const namespace = `kp${randomBytes(4).toString('hex')}`;
+    const broker = new Broker({ url: process.env.AMQP_URL!, namespace, logger });
+    const seenAttempts: unknown[] = [];
+    await broker.consume({
+      queue: 'poison',
+      bindings: ['poison.#'],
+      maxAttempts: 4,
+      retryDelayMs: 10,
+      handler: (_event, raw) => {
+        seenAttempts.push(raw.properties.headers?.['x-idv-attempts'] ?? 0);
+        return Promise.reject(new Error('always fails'));
+      },
+    });
+    await broker.start();
+    const poisoned = event('poison.one');
+    await broker.publish(poisoned);
+
+    const connection = await amqp.connect(process.env.AMQP_URL!);
+    const channel = await connection.createChannel();
+    const dead = await waitFor(async () => {
+      const message = await channel.get(`${namespace}.poison.dead`, { noAck: true });
+      return message || undefined;
+    }, 10_000);
+    await broker.close();
+
+    expect(JSON.parse(dead.content.toString()).id).toBe(poisoned.id);
+    expect(seenAttempts).toEqual([0, 1, 2, 3]);
+    const { messageCount } = await channel.checkQueue(`${namespace}.poison`);
+    expect(messageCount).toBe(0);
+    await channel.deleteQueue(`${namespace}.poison`);
+    await channel.deleteQueue(`${namespace}.poison.dead`);
+    await connection.close();
+  });
+});

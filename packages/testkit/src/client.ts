@@ -2,6 +2,7 @@ import { OpsClient } from '@idv/ops';
 import { EMITTED_SESSION_EVENT_TYPES, type FlowConfig, type Mode, type Scope } from '@idv/contracts';
 import { request } from 'undici';
 import { testEnv } from './env';
+import { openApiConformance } from './openapi-validator';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test responses are asserted field by field
 export interface ApiResponse<T = any> {
@@ -18,6 +19,18 @@ export interface ApiOptions {
   rawBody?: string | Buffer;
   headers?: Record<string, string>;
   baseUrl?: string;
+  /**
+   * Check the response against the OpenAPI document (status, media type, body, required headers) and
+   * throw on a mismatch. On by default for `/v1` calls to the stack's gateway, so every integration
+   * test is also a contract test; pass `true` for another gateway (a private stack).
+   */
+  contract?: boolean;
+}
+
+function checksContract(path: string, options: ApiOptions): boolean {
+  if (options.contract !== undefined) return options.contract;
+  const toGateway = options.baseUrl === undefined || options.baseUrl === process.env.GATEWAY_URL;
+  return toGateway && path.startsWith('/v1/');
 }
 
 /** One HTTP call to the gateway (or `baseUrl`), with the body parsed when it is JSON. */
@@ -40,6 +53,9 @@ export async function api<T = any>(method: string, path: string, options: ApiOpt
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers)) {
     if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  if (checksContract(path, options)) {
+    openApiConformance().assertResponse({ method, path, status: response.statusCode, headers: flat, text });
   }
   let parsed: unknown = text;
   if ((flat['content-type'] ?? '').includes('json') && text) parsed = JSON.parse(text);

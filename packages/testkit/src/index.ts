@@ -3,3 +3,4 @@ export * from './env';
 export * from './stack';
 export * from './wait';
 export * from './tcp-proxy';
+export * from './openapi-validator';

@@ -163,6 +163,9 @@ export class Stack {
       REDIS_URL: infra.redisUrl,
       BROKER_NAMESPACE: namespace,
       WEBHOOKS_ALLOW_LOCAL_TARGETS: 'true',
+      // Tests stand in for a proxy: a test gives itself a client address of its own with
+      // X-Forwarded-For, so per-address throttles of one test never meet another test's traffic.
+      TRUSTED_PROXIES: '127.0.0.1,::1',
       // A fixed test-only key encrypting webhook signing secrets at rest, stable across stack restarts.
       WEBHOOKS_SECRET_KEY: Buffer.alloc(32, 'idv-test-webhooks').toString('base64'),
       KEYS_URL: url('keys'),

@@ -1,4 +1,12 @@
-import { checkDatabase, createServiceApp, type Logger, type Metrics, type Pool } from '@idv/kit';
+import {
+  checkDatabase,
+  createServiceApp,
+  type AddressThrottle,
+  type ClientAddresses,
+  type Logger,
+  type Metrics,
+  type Pool,
+} from '@idv/kit';
 import type { RequestListener } from 'node:http';
 import type { FlowService } from './domain/flow-service';
 import { flowPages } from './http/routes';
@@ -9,6 +17,8 @@ export interface FlowRunnerDeps {
   logger: Logger;
   metrics: Metrics;
   secureCookies: boolean;
+  throttle: AddressThrottle;
+  clientAddresses: ClientAddresses;
   isShuttingDown?: () => boolean;
 }
 
@@ -26,7 +36,7 @@ export function createApp(deps: FlowRunnerDeps): RequestListener {
     parseJson: false,
     routes: () => undefined,
   });
-  const pages = flowPages({ flows: deps.flows, logger: deps.logger, metrics: deps.metrics, secureCookies: deps.secureCookies });
+  const pages = flowPages(deps);
   return (req, res) => {
     if (!pages(req, res)) void app(req, res);
   };

@@ -1,4 +1,4 @@
-import { baseEnvSchema, databaseEnvShape, env, loadConfig } from '@idv/kit';
+import { baseEnvSchema, databaseEnvShape, env, loadConfig, trustedProxiesEnvShape } from '@idv/kit';
 import { z } from 'zod';
 
 export const configSchema = baseEnvSchema.extend({
@@ -18,6 +18,12 @@ export const configSchema = baseEnvSchema.extend({
   WHATSAPP_TOKEN: z.string().default('unset'),
   WHATSAPP_TEMPLATE_NAME: z.string().min(1).default('verification_code'),
   WHATSAPP_TEMPLATE_LANGUAGE: z.string().min(2).default('es_AR'),
+  /** Redis: the per-address throttle of link opens, shared by the replicas (fails open when Redis is down). */
+  REDIS_URL: env.url(),
+  ...trustedProxiesEnvShape,
+  /** Per client address: link opens before the "too many attempts" page (429). */
+  THROTTLE_LINK_OPENS_PER_SECOND: z.coerce.number().positive().default(5),
+  THROTTLE_LINK_OPENS_BURST: z.coerce.number().int().positive().default(100),
   /** Timeout of every outbound call (sessions service, SMTP, WhatsApp). */
   OUTBOUND_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
 });

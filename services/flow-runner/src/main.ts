@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { openDatabase, runMain, startRuntime } from '@idv/kit';
+import { AddressThrottle, ClientAddresses, createRedis, openDatabase, runMain, startRuntime } from '@idv/kit';
 import { ChannelCodeSender, SmtpMailer, WhatsappSender } from './adapters/code-sender';
 import { PgFlowStore } from './adapters/flow.repository';
 import { SessionsClient } from './adapters/sessions.client';
@@ -61,9 +61,21 @@ runMain(SERVICE, async () => {
     onResolved: (outcome) => resolved.inc({ outcome }),
   });
 
+  const redis = createRedis(config.REDIS_URL);
+  lifecycle.onStop('redis', async () => {
+    await redis.quit().catch(() => undefined);
+  });
+  const throttle = new AddressThrottle(
+    redis,
+    { link_open: { perSecond: config.THROTTLE_LINK_OPENS_PER_SECOND, burst: config.THROTTLE_LINK_OPENS_BURST } },
+    { logger, metrics },
+  );
+
   const app = createApp({
     pool,
     flows,
+    throttle,
+    clientAddresses: new ClientAddresses(config.TRUSTED_PROXIES),
     logger,
     metrics,
     secureCookies: secureCookies(config),

@@ -1,4 +1,4 @@
-import { baseEnvSchema, brokerEnvShape, env, loadConfig } from '@idv/kit';
+import { baseEnvSchema, brokerEnvShape, env, loadConfig, trustedProxiesEnvShape } from '@idv/kit';
 import { z } from 'zod';
 
 const originList = z
@@ -24,6 +24,13 @@ export const configSchema = baseEnvSchema.extend({
   RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(20),
   RATE_LIMIT_BURST: z.coerce.number().int().positive().default(40),
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
+  ...trustedProxiesEnvShape,
+  /** Per client address: failed authentications (missing, unknown, revoked keys) before 429. */
+  THROTTLE_AUTH_FAILURES_PER_SECOND: z.coerce.number().positive().default(5),
+  THROTTLE_AUTH_FAILURES_BURST: z.coerce.number().int().positive().default(100),
+  /** Per client address: QR image requests before 429. */
+  THROTTLE_QR_PER_SECOND: z.coerce.number().positive().default(10),
+  THROTTLE_QR_BURST: z.coerce.number().int().positive().default(200),
 });
 export type Config = z.infer<typeof configSchema>;
 

@@ -1,11 +1,10 @@
-import { DOMAIN_EVENTS, type DomainEvent } from '@idv/contracts';
-import { checkRedis, connectBroker, createRedis, runMain, startRuntime } from '@idv/kit';
+import { DOMAIN_EVENTS, RouteTable, type DomainEvent } from '@idv/contracts';
+import { AddressThrottle, ClientAddresses, checkRedis, connectBroker, createRedis, runMain, startRuntime } from '@idv/kit';
 import { KeyResolver } from './adapters/key-resolver';
 import { RateLimiter } from './adapters/rate-limiter';
 import { Upstreams } from './adapters/upstreams';
 import { createApp } from './app';
 import { readConfig } from './config';
-import { RouteTable } from './domain/route-table';
 
 const SERVICE = 'gateway';
 const VERSION = '0.1.0';
@@ -54,6 +53,15 @@ runMain(SERVICE, async () => {
       logger.error({ err: error }, 'rate limiter unavailable; letting the request through');
     }),
     upstreams,
+    throttle: new AddressThrottle(
+      redis,
+      {
+        auth_failure: { perSecond: config.THROTTLE_AUTH_FAILURES_PER_SECOND, burst: config.THROTTLE_AUTH_FAILURES_BURST },
+        qr: { perSecond: config.THROTTLE_QR_PER_SECOND, burst: config.THROTTLE_QR_BURST },
+      },
+      { logger, metrics },
+    ),
+    clientAddresses: new ClientAddresses(config.TRUSTED_PROXIES),
     internalToken: config.INTERNAL_TOKEN,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     version: VERSION,

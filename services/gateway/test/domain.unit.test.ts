@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readPresentedKey } from '../src/domain/credentials';
+import { authorizationCount, readPresentedKey } from '../src/domain/credentials';
 import { decide, rateLimitHeaders } from '../src/domain/rate-limit';
-import { RouteTable } from '../src/domain/route-table';
+import { RouteTable } from '@idv/contracts';
 
 describe('route table', () => {
   const table = new RouteTable();
@@ -36,12 +36,24 @@ describe('presented key', () => {
     expect(readPresentedKey('Bearer sk_test_x')?.mode).toBe('test');
   });
 
+  it.each(['bearer sk_test_x', 'BEARER sk_test_x', 'Bearer   sk_test_x'])(
+    'when the header is %p, then the key is read (RFC 7235: the scheme is case-insensitive)',
+    (header) => {
+      expect(readPresentedKey(header)?.mode).toBe('test');
+    },
+  );
+
+  it('when two Authorization headers arrive, then both are counted (node keeps only the first)', () => {
+    expect(authorizationCount(['Host', 'x', 'Authorization', 'Bearer a', 'authorization', 'Bearer b'])).toBe(2);
+    expect(authorizationCount(['Host', 'x', 'Authorization', 'Bearer a'])).toBe(1);
+  });
+
   it.each([
     undefined,
     '',
     'Bearer',
     'Basic abc',
-    'bearer sk_test_x',
+    'Bearersk_test_x',
     'Bearer pk_test_x',
     'Bearer sk_test_x y',
     `Bearer sk_test_${'a'.repeat(300)}`,

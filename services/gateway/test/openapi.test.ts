@@ -1,5 +1,5 @@
 import { api } from '@idv/testkit';
-import { RouteTable } from '../src/domain/route-table';
+import { RouteTable, buildOpenApiDocument } from '@idv/contracts';
 
 describe('OpenAPI document', () => {
   it('when the document is fetched, then it is OpenAPI 3.1 and lists every route the gateway serves', async () => {
@@ -27,5 +27,11 @@ describe('OpenAPI document', () => {
     expect(create.security).toEqual([{ apiKey: [] }]);
     expect(create.requestBody.content['application/json'].schema).toBeDefined();
     expect(body.paths['/v1/qr/{token}.svg'].get.security).toEqual([]);
+  });
+
+  it('when the served document is compared with the generator, then they are the same (the conformance checks use the generator)', async () => {
+    const { body } = await api('GET', '/v1/openapi.json');
+    expect(body).toEqual(buildOpenApiDocument(body.servers[0].url, body.info.version));
+    expect(body.webhooks).toBeDefined();
   });
 });

@@ -84,8 +84,13 @@ describe('gateway proxying (private stack with a recording upstream)', () => {
     expect(last.headers['x-request-id']).toBe('req-from-client-1');
     expect(last.headers.authorization).toBeUndefined();
     const context = last.headers['x-idv-context'] as string;
-    const expected = createHmac('sha256', stack.env.INTERNAL_TOKEN!).update(context).digest('hex');
-    expect(last.headers['x-idv-context-signature']).toBe(expected);
+    // The signature binds this very request: time, nonce, method, path and query, request id, identity.
+    const [, t, n, v1] = /^t=(\d+),n=([A-Za-z0-9_-]+),v1=([0-9a-f]{64})$/.exec(
+      last.headers['x-idv-context-signature'] as string,
+    )!;
+    expect(Math.abs(Date.now() - Number(t))).toBeLessThan(5000);
+    const signed = `v1\n${t}\n${n}\nPOST\n/v1/verification-sessions?x=1\nreq-from-client-1\n${context}`;
+    expect(v1).toBe(createHmac('sha256', stack.env.INTERNAL_TOKEN!).update(signed).digest('hex'));
     expect(JSON.parse(Buffer.from(context, 'base64url').toString())).toMatchObject({
       account_id: accountId,
       mode: 'live',
@@ -145,5 +150,46 @@ describe('gateway proxying (private stack with a recording upstream)', () => {
     expect(response.status).toBe(502);
     expect(response.body).toMatchObject({ code: 'upstream_unavailable' });
     expect(response.text).not.toMatch(/at .*\.js/);
+  });
+});
+
+describe('when the keys service fails', () => {
+  let stack: Stack;
+  let keys: http.Server;
+  let keysStatus = 500;
+
+  beforeAll(async () => {
+    keys = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(req.url === '/healthz' ? 200 : keysStatus, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => keys.listen(0, '127.0.0.1', resolve));
+    const { port } = keys.address() as AddressInfo;
+    stack = await Stack.start({
+      database: 'idv_test_gateway_keys',
+      services: ['gateway'],
+      env: { KEYS_URL: `http://127.0.0.1:${port}` },
+    });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    await new Promise((resolve) => keys.close(resolve));
+  });
+
+  it('then a key the gateway must look up gets 503 service_unavailable with Retry-After, which clients retry (not 401)', async () => {
+    keysStatus = 500;
+    const response = await api('GET', '/v1/verification-sessions', { baseUrl: stack.gatewayUrl, key: 'sk_test_keys_down_1' });
+    expect(response.status).toBe(503);
+    expect(response.body.code).toBe('service_unavailable');
+    expect(response.headers['retry-after']).toBe('1');
+  });
+
+  it('then an unusable answer that is not a server failure stays 401 unauthorized (a broken context)', async () => {
+    keysStatus = 400;
+    const response = await api('GET', '/v1/verification-sessions', { baseUrl: stack.gatewayUrl, key: 'sk_test_keys_down_2' });
+    expect(response.status).toBe(401);
+    expect(response.body.code).toBe('unauthorized');
   });
 });

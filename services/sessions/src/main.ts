@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { connectBroker, openDatabase, runMain, startOutboxRelay, startRuntime } from '@idv/kit';
+import { idPattern } from '@idv/contracts';
+import { connectBroker, cursorCodec, openDatabase, runMain, startOutboxRelay, startRuntime } from '@idv/kit';
 import { createApp } from './app';
 import { readConfig } from './config';
 import { SessionsService } from './use-cases/sessions.service';
@@ -27,6 +28,7 @@ runMain(SERVICE, async () => {
     metrics,
     timeScale: config.TIME_SCALE,
     bases: { publicBaseUrl: config.PUBLIC_BASE_URL, flowBaseUrl: config.FLOW_BASE_URL },
+    cursors: cursorCodec({ secret: config.INTERNAL_TOKEN, purpose: 'verification-sessions', idPattern: idPattern('session') }),
   });
 
   const sweeper = new TimerSweeper({

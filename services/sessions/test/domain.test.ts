@@ -91,9 +91,9 @@ describe('idempotency hashing', () => {
   });
 
   test('when a record exists, then decide replays the same payload and refuses another', () => {
-    const record = { requestHash: 'h', responseStatus: 201, responseBody: { id: 'vs_1' } };
+    const record = { requestHash: 'h', responseStatus: 201, responseBody: '{"id":"vs_1"}' };
     expect(decide(record, 'other')).toEqual({ kind: 'mismatch' });
-    expect(decide(record, 'h')).toEqual({ kind: 'replay', status: 201, body: { id: 'vs_1' } });
+    expect(decide(record, 'h')).toEqual({ kind: 'replay', status: 201, body: '{"id":"vs_1"}' });
   });
 
   test('when scopes differ in any part, then their advisory lock ids differ; the same scope gives the same id', () => {

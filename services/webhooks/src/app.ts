@@ -31,6 +31,7 @@ export function createApp(deps: WebhooksDeps): express.Express {
           secrets: deps.secrets,
           allowLocalTargets: deps.allowLocalTargets,
           onQueued: deps.onQueued,
+          cursorSecret: deps.internalToken,
         }),
       );
     },

@@ -130,7 +130,7 @@ interface BodyParserError {
 function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next: NextFunction) => {
     if (res.headersSent) {
-      logger.error({ err: error }, 'error after headers were sent');
+      logger.error({ err: error, request_id: res.locals.requestId as string | undefined }, 'error after headers were sent');
       res.end();
       return;
     }
@@ -141,6 +141,14 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
     if (error instanceof z.ZodError) {
       const errors = zodIssuesToFieldErrors(error.issues);
       sendProblem(res, 'validation_failed', 'The request is invalid.', { errors });
+      return;
+    }
+    // The router decodes path parameters before any handler runs: `%zz`, a lone `%` or bytes that are
+    // not UTF-8 (`%FF`) fail there, and such a path names nothing valid (found by the fuzz suite).
+    if (error instanceof URIError) {
+      sendProblem(res, 'validation_failed', 'The request path is not valid percent-encoded UTF-8.', {
+        errors: [{ path: 'params', message: 'must be valid percent-encoded UTF-8' }],
+      });
       return;
     }
     const parserError = error as BodyParserError;
@@ -163,7 +171,10 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
       default:
         break;
     }
-    logger.error({ err: error, method: req.method, url: req.originalUrl }, 'unhandled error');
+    logger.error(
+      { err: error, request_id: res.locals.requestId as string | undefined, method: req.method, url: req.originalUrl },
+      'unhandled error',
+    );
     sendProblem(res, 'internal_error', 'Something went wrong on our side; retry later or contact support with the request id.');
   };
 }

@@ -97,7 +97,7 @@ export interface CodeSender {
 
 /** Pages that are not the flow itself: why the person cannot (or no longer needs to) continue. */
 export type StatusPage =
-  'approved' | 'rejected' | 'used' | 'expired' | 'abandoned' | 'canceled' | 'finished' | 'not_found' | 'csrf';
+  'approved' | 'rejected' | 'used' | 'expired' | 'abandoned' | 'canceled' | 'finished' | 'not_found' | 'csrf' | 'throttled';
 
 export interface FlowPage {
   kind: 'flow';

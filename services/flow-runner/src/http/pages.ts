@@ -58,6 +58,7 @@ const STATUS_COPY: Record<StatusPage, (t: Messages) => { title: string; body: st
   finished: (t) => ({ title: t.finishedTitle, body: t.finishedBody }),
   not_found: (t) => ({ title: t.notFoundTitle, body: t.notFoundBody }),
   csrf: (t) => ({ title: t.csrfTitle, body: t.csrfBody }),
+  throttled: (t) => ({ title: t.throttledTitle, body: t.throttledBody }),
 };
 
 /** HTTP status of each page that is not the flow. */
@@ -71,6 +72,7 @@ export const STATUS_CODE: Record<StatusPage, number> = {
   finished: 410,
   not_found: 404,
   csrf: 403,
+  throttled: 429,
 };
 
 export function renderStatusPage(page: StatusPage, locale: Locale, options: { testMode: boolean; sessionId?: string }): string {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { isId } from '@idv/contracts';
-import { observeRequest, type Logger, type Metrics } from '@idv/kit';
+import { observeRequest, type AddressThrottle, type ClientAddresses, type Logger, type Metrics } from '@idv/kit';
 import getRawBody from 'raw-body';
 import type { FlowService, ShowResult, SubmitResult } from '../domain/flow-service';
 import { pickLocale, type Locale } from '../domain/i18n';
@@ -20,6 +20,9 @@ export interface FlowPagesOptions {
   logger: Logger;
   metrics: Metrics;
   secureCookies: boolean;
+  /** Link opens per client address (`link_open`): guessing tokens meets a limit. */
+  throttle: AddressThrottle;
+  clientAddresses: ClientAddresses;
 }
 
 /** Answers the request when it is one of the person's pages; false leaves it to the service's express app. */
@@ -109,6 +112,11 @@ export function flowPages(options: FlowPagesOptions): PageHandler {
   );
 
   async function openLink(req: IncomingMessage, res: ServerResponse, token: string, locale: Locale): Promise<void> {
+    const decision = await options.throttle.take('link_open', options.clientAddresses.of(req));
+    if (!decision.allowed) {
+      res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+      return sendHtml(res, STATUS_CODE.throttled, renderStatusPage('throttled', locale, { testMode: false }));
+    }
     if (!TOKEN_PATTERN.test(token)) return notFoundPage(res, locale);
     if (req.method === 'HEAD' || isPreviewBot(req.headers['user-agent'])) {
       // A chat app unfurling the link (or any HEAD) gets a neutral page; the token stays unredeemed.
@@ -152,8 +160,9 @@ export function flowPages(options: FlowPagesOptions): PageHandler {
   /** Anything failing under these pages gets a page, not problem+json: the reader is a person. */
   function fail(req: IncomingMessage, res: ServerResponse, pathname: string, error: unknown): void {
     const locale = localeOf(req);
+    const requestId = res.getHeader('x-request-id');
     if (res.headersSent) {
-      logger.error({ err: error }, 'flow page failed after its headers were sent');
+      logger.error({ err: error, request_id: requestId }, 'flow page failed after its headers were sent');
       res.destroy();
       return;
     }
@@ -165,7 +174,12 @@ export function flowPages(options: FlowPagesOptions): PageHandler {
       return;
     }
     logger.error(
-      { err: error, method: req.method, path: pathname.replace(/lt_[A-Za-z0-9_-]+/, 'lt_[REDACTED]') },
+      {
+        err: error,
+        request_id: requestId,
+        method: req.method,
+        path: pathname.replace(/lt_[A-Za-z0-9_-]+/, 'lt_[REDACTED]'),
+      },
       'flow page failed',
     );
     const retry = req.method === 'POST' ? pathname : (req.url ?? null);

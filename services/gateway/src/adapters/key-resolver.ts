@@ -12,6 +12,9 @@ const MAX_ENTRIES = 50_000;
 
 export class BrokenContextError extends Error {}
 
+/** The keys service could not answer (unreachable, 5xx): transient, the client should retry. */
+export class KeysUnavailableError extends Error {}
+
 /**
  * Resolves a key hash through the keys service, with a per-replica cache. Revocations and account
  * status changes arrive as domain events and evict entries at once; the TTL is only a safety net.
@@ -27,6 +30,12 @@ export class KeyResolver {
     private readonly logger: Logger,
   ) {
     this.keys = new Pool(keysUrl, { connections: 32, headersTimeout: 5000, bodyTimeout: 5000 });
+  }
+
+  /** The cached answer for a key hash (null: known unknown), or undefined when it must be asked. */
+  cached(secretHash: string): ResolvedKey | null | undefined {
+    const cached = this.cache.get(secretHash);
+    return cached && cached.expiresAt > Date.now() ? cached.value : undefined;
   }
 
   async resolve(secretHash: string): Promise<ResolvedKey | null> {
@@ -47,6 +56,10 @@ export class KeyResolver {
     });
     const text = await response.body.text();
     if (response.statusCode === 404) return null;
+    if (response.statusCode >= 500) {
+      this.logger.error({ status: response.statusCode }, 'keys service failed to resolve a key');
+      throw new KeysUnavailableError(`keys service answered ${response.statusCode}`);
+    }
     if (response.statusCode !== 200) {
       this.logger.error({ status: response.statusCode }, 'keys service refused to resolve a key');
       throw new BrokenContextError(`keys service answered ${response.statusCode}`);

@@ -3,7 +3,8 @@ import type { RequestHandler } from 'express';
 
 const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/;
 const ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-Request-Id';
-const EXPOSED_HEADERS = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After, X-Request-Id';
+const EXPOSED_HEADERS =
+  'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After, X-Request-Id, Idempotent-Replayed, Content-Disposition';
 
 /**
  * CORS for the dashboard origin and local development only (spec "Authentication" 12): sets the

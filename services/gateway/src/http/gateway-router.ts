@@ -5,22 +5,37 @@ import {
   type Identity,
   type PublicRoute,
   type ResolvedKey,
+  type RouteTable,
 } from '@idv/contracts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, identityHeaders, observeRequest, writeError, type Logger, type Metrics } from '@idv/kit';
+import {
+  AppError,
+  identityContext,
+  identityHeaders,
+  observeRequest,
+  writeError,
+  type AddressThrottle,
+  type ClientAddresses,
+  type Logger,
+  type Metrics,
+  type ThrottleDecision,
+} from '@idv/kit';
 import { Router } from 'express';
 import { BrokenContextError, type KeyResolver } from '../adapters/key-resolver';
 import type { RateLimiter } from '../adapters/rate-limiter';
 import type { Upstreams } from '../adapters/upstreams';
-import { readPresentedKey } from '../domain/credentials';
+import { authorizationCount, readPresentedKey } from '../domain/credentials';
 import { rateLimitHeaders } from '../domain/rate-limit';
-import type { RouteTable } from '../domain/route-table';
+
 import { proxy } from './proxy';
 
 export interface GatewayDeps {
   routes: RouteTable;
   resolver: KeyResolver;
   limiter: RateLimiter;
+  /** Per client address: failed authentications (`auth_failure`) and QR images (`qr`). */
+  throttle: AddressThrottle;
+  clientAddresses: ClientAddresses;
   upstreams: Upstreams;
   internalToken: string;
   publicBaseUrl: string;
@@ -48,6 +63,9 @@ export function openApiRouter(deps: GatewayDeps): Router {
   const openApi = JSON.stringify(buildOpenApiDocument(deps.publicBaseUrl, deps.version));
   router.get('/v1/openapi.json', (_req, res) => {
     res.type('application/json').send(openApi);
+  });
+  router.all('/v1/openapi.json', () => {
+    throw new AppError('method_not_allowed', 'Use GET on this path.', { headers: { Allow: 'GET' } });
   });
   return router;
 }
@@ -91,10 +109,16 @@ async function proxied(
   setRoute(route.path);
 
   let extraHeaders: Record<string, string> = { 'x-request-id': requestId };
+  if (!route.scope && route.service === 'sessions') {
+    // QR images answer without a key: guessing tokens is throttled per address instead.
+    const decision = await deps.throttle.take('qr', deps.clientAddresses.of(req));
+    if (!decision.allowed) throw tooManyFromAddress(decision, 'QR requests');
+  }
   if (route.scope) {
-    const signed = await authorize(deps, route, req, res);
-    if (!signed) return;
-    extraHeaders = { ...extraHeaders, ...signed };
+    const context = await authorize(deps, route, req, res);
+    if (!context) return;
+    const request = { method: req.method ?? 'GET', url: req.url ?? '/', requestId };
+    extraHeaders = { ...extraHeaders, ...identityHeaders(context, request, deps.internalToken) };
   }
 
   const declaredLength = Number(req.headers['content-length'] ?? 0);
@@ -112,53 +136,69 @@ async function proxied(
 }
 
 /**
- * Signed identity headers per resolved key: the resolver hands out the same object until the key is
- * evicted, so each key is signed once per cache lifetime instead of once per request.
+ * The identity part of the signed context per resolved key: the resolver hands out the same object
+ * until the key is evicted, so it is encoded once per cache lifetime; the signature is per request.
  */
-const signedIdentities = new WeakMap<ResolvedKey, Record<string, string>>();
+const contexts = new WeakMap<ResolvedKey, string>();
 
-function signedIdentity(resolved: ResolvedKey, secret: string): Record<string, string> {
-  let headers = signedIdentities.get(resolved);
-  if (!headers) {
+function contextOf(resolved: ResolvedKey): string {
+  let context = contexts.get(resolved);
+  if (context === undefined) {
     const identity: Identity = {
       account_id: resolved.account_id,
       key_id: resolved.key_id,
       mode: resolved.mode,
       scopes: resolved.scopes,
     };
-    headers = identityHeaders(identity, secret);
-    signedIdentities.set(resolved, headers);
+    context = identityContext(identity);
+    contexts.set(resolved, context);
   }
-  return headers;
+  return context;
 }
 
-/** Returns the signed identity headers of the caller, or answers the request itself and returns null. */
+function tooManyFromAddress(decision: ThrottleDecision, what: string): AppError {
+  return new AppError('rate_limited', `Too many ${what} from this address; retry after the Retry-After delay.`, {
+    headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+  });
+}
+
+/** Returns the caller's identity context to sign, or answers the request itself and returns null. */
 async function authorize(
   deps: GatewayDeps,
   route: PublicRoute,
   req: IncomingMessage,
   res: ServerResponse,
-): Promise<Record<string, string> | null> {
+): Promise<string | null> {
+  const address = deps.clientAddresses.of(req);
+  // A failed authentication answers the spec's 403; past a generous number per address, 429.
+  const refuse = async (): Promise<null> => {
+    const decision = await deps.throttle.take('auth_failure', address);
+    if (!decision.allowed) throw tooManyFromAddress(decision, 'failed authentications');
+    forbidden(res);
+    return null;
+  };
+  if (authorizationCount(req.rawHeaders) > 1) return refuse();
   const presented = readPresentedKey(req.headers.authorization);
-  if (!presented) {
-    forbidden(res);
-    return null;
+  if (!presented) return refuse();
+  let resolved = deps.resolver.cached(presented.secretHash);
+  if (!resolved) {
+    // An address that keeps failing costs no more lookups of the keys service until it slows down.
+    const blocked = await deps.throttle.peek('auth_failure', address);
+    if (!blocked.allowed) throw tooManyFromAddress(blocked, 'failed authentications');
+    try {
+      resolved = await deps.resolver.resolve(presented.secretHash);
+    } catch (error) {
+      // The keys service unreachable or failing (5xx) is transient: 503, which clients retry.
+      deps.logger.error({ err: error }, 'key resolution failed');
+      if (error instanceof BrokenContextError) {
+        throw new AppError('unauthorized', 'The authorization context could not be established.');
+      }
+      throw new AppError('service_unavailable', 'Authentication is temporarily unavailable; retry shortly.', {
+        headers: { 'Retry-After': '1' },
+      });
+    }
   }
-  let resolved;
-  try {
-    resolved = await deps.resolver.resolve(presented.secretHash);
-  } catch (error) {
-    deps.logger.error({ err: error }, 'key resolution failed');
-    if (error instanceof BrokenContextError)
-      throw new AppError('unauthorized', 'The authorization context could not be established.');
-    throw new AppError('service_unavailable', 'Authentication is temporarily unavailable; retry shortly.', {
-      headers: { 'Retry-After': '1' },
-    });
-  }
-  if (!resolved || resolved.revoked) {
-    forbidden(res);
-    return null;
-  }
+  if (!resolved || resolved.revoked) return refuse();
   if (resolved.mode !== presented.mode) {
     throw new AppError('unauthorized', 'The authorization context is inconsistent.');
   }
@@ -180,5 +220,5 @@ async function authorize(
   if (!scopeSatisfies(resolved.scopes, route.scope!)) {
     throw new AppError('insufficient_scope', `This key lacks the scope ${route.scope}.`, { required_scope: route.scope! });
   }
-  return signedIdentity(resolved, deps.internalToken);
+  return contextOf(resolved);
 }

@@ -37,6 +37,10 @@ export async function proxy(
     body: hasBody && req.method !== 'GET' && req.method !== 'HEAD' ? req : null,
   });
   res.statusCode = upstream.statusCode;
+  // The service answered before reading the whole body (415, 413, 404…) and undici dropped the rest:
+  // node would wait for those bytes before parsing the client's next request on this keep-alive
+  // connection, which then hung (found by the fuzz suite). Close it after this answer instead.
+  if (!req.complete) res.setHeader('connection', 'close');
   for (const [name, value] of Object.entries(upstream.headers)) {
     if (value !== undefined && !HOP_BY_HOP.has(name) && name !== 'x-request-id') res.setHeader(name, value);
   }

@@ -17,7 +17,7 @@ export async function tryLock(db: Queryable, scope: IdempotencyScope): Promise<b
 }
 
 export async function find(db: Queryable, scope: IdempotencyScope): Promise<IdempotencyRecord | null> {
-  const { rows } = await db.query<{ request_hash: string; response_status: number; response_body: unknown }>(
+  const { rows } = await db.query<{ request_hash: string; response_status: number; response_body: string }>(
     `SELECT request_hash, response_status, response_body FROM idempotency_records WHERE ${WHERE}`,
     scopeParams(scope),
   );
@@ -25,12 +25,12 @@ export async function find(db: Queryable, scope: IdempotencyScope): Promise<Idem
   return row ? { requestHash: row.request_hash, responseStatus: row.response_status, responseBody: row.response_body } : null;
 }
 
-/** Stores the response, in the transaction that created the session. */
-export async function insert(db: Queryable, scope: IdempotencyScope, hash: string, status: number, body: unknown): Promise<void> {
+/** Stores the response exactly as it was sent, in the transaction that created the session. */
+export async function insert(db: Queryable, scope: IdempotencyScope, hash: string, status: number, body: string): Promise<void> {
   await db.query(
     `INSERT INTO idempotency_records (account_id, mode, api_key_id, idempotency_key, request_hash, response_status, response_body)
      VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [...scopeParams(scope), hash, status, JSON.stringify(body)],
+    [...scopeParams(scope), hash, status, body],
   );
 }
 

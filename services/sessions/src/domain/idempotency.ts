@@ -39,10 +39,11 @@ export function idempotencyLockKey(scope: IdempotencyScope): string {
 export interface IdempotencyRecord {
   requestHash: string;
   responseStatus: number;
-  responseBody: unknown;
+  /** The response body exactly as it was first sent. */
+  responseBody: string;
 }
 
-export type IdempotencyDecision = { kind: 'replay'; status: number; body: unknown } | { kind: 'mismatch' };
+export type IdempotencyDecision = { kind: 'replay'; status: number; body: string } | { kind: 'mismatch' };
 
 /** What to do with a request whose key already has a (completed) record. */
 export function decide(record: IdempotencyRecord, hash: string): IdempotencyDecision {

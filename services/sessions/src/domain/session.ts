@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import {
   CONSENT_STEP,
   configVersionId,
   eventId,
+  newId,
   type DomainEvent,
   type FlowConfig,
   type InternalSession,
@@ -41,9 +41,13 @@ export interface LinkBases {
   flowBaseUrl: string;
 }
 
-/** `lt_` + 192 random bits, base64url: unguessable and safe in a path. */
+/**
+ * `lt_` + a ULID, as the spec's id table says of every id but the event id and the config version.
+ * Its 80 random bits come from the crypto source, so it stays unguessable (and it is single use, and
+ * guessing is throttled per address); tokens of the older 192-bit shape stay valid until they expire.
+ */
 export function newLinkToken(): string {
-  return `lt_${randomBytes(24).toString('base64url')}`;
+  return newId('linkToken');
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');

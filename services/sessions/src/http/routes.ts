@@ -91,10 +91,12 @@ export function internalRouter(service: SessionsService): Router {
   return router;
 }
 
+/** Node reads header bytes as Latin-1; the key's length is counted in the characters the client sent (UTF-8). */
 function idempotencyKey(req: Request): string | undefined {
   const raw = req.header('idempotency-key');
   if (raw === undefined) return undefined;
-  return parseInput(z.object({ 'idempotency-key': IdempotencyKeySchema }), { 'idempotency-key': raw }, 'headers')[
+  const sent = Buffer.from(raw, 'latin1').toString('utf8');
+  return parseInput(z.object({ 'idempotency-key': IdempotencyKeySchema }), { 'idempotency-key': sent }, 'headers')[
     'idempotency-key'
   ];
 }
@@ -103,15 +105,19 @@ function idempotencyKey(req: Request): string | undefined {
 export function publicRouter(service: SessionsService, pool: Pool): Router {
   const router = Router();
 
+  // Sessions carry the person's link and, with opt-in options, personal data: no cache may keep them.
+  router.use('/verification-sessions', (_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+
   router.post(
     '/verification-sessions',
     endpoint({ body: CreateSessionBodySchema }, async ({ body, req, res }) => {
       const result = await service.create(identityOf(res), body, idempotencyKey(req));
-      return {
-        status: result.status,
-        body: result.body,
-        ...(result.replayed ? { headers: { 'Idempotent-Replayed': 'true' } } : {}),
-      };
+      // Sent as stored: a replay is byte for byte the first response.
+      if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
+      res.status(result.status).type('application/json').send(result.body);
     }),
   );
 

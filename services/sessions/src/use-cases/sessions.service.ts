@@ -15,11 +15,11 @@ import {
   AppError,
   HOUR,
   MINUTE,
-  decodeCursor,
   notFound,
   scaled,
   toPage,
   withTransaction,
+  type CursorCodec,
   type Metrics,
   type Pool,
   type Queryable,
@@ -51,12 +51,15 @@ export interface SessionsServiceOptions {
   metrics: Metrics;
   bases: LinkBases;
   timeScale: number;
+  /** Signs and checks the session list's cursors (kit `cursorCodec`, keyed from INTERNAL_TOKEN). */
+  cursors: CursorCodec;
   now?: () => Date;
 }
 
 export interface CreateResult {
   status: number;
-  body: unknown;
+  /** The JSON body as sent the first time; a replay sends these very bytes again. */
+  body: string;
   replayed: boolean;
 }
 
@@ -86,12 +89,14 @@ export class SessionsService {
   private readonly pool: Pool;
   readonly bases: LinkBases;
   private readonly timeScale: number;
+  private readonly cursors: CursorCodec;
   readonly now: () => Date;
 
   constructor(options: SessionsServiceOptions) {
     this.pool = options.pool;
     this.bases = options.bases;
     this.timeScale = options.timeScale;
+    this.cursors = options.cursors;
     this.now = options.now ?? (() => new Date());
     this.counters = {
       created: options.metrics.counter('sessions_created_total', 'Verification sessions created, by mode', ['mode']),
@@ -151,7 +156,7 @@ export class SessionsService {
         identity.mode === 'test'
           ? await this.insertSession(this.pool, identity, body)
           : await withTransaction(this.pool, (tx) => this.insertSession(tx, identity, body));
-      return { status: 201, body: session, replayed: false };
+      return { status: 201, body: JSON.stringify(session), replayed: false };
     }
     const scope = { accountId: identity.account_id, mode: identity.mode, apiKeyId: identity.key_id, key };
     const hash = requestHash(body);
@@ -168,7 +173,7 @@ export class SessionsService {
         this.counters.replays.inc();
         return { status: decision.status, body: decision.body, replayed: true };
       }
-      const session = await this.insertSession(tx, identity, body);
+      const session = JSON.stringify(await this.insertSession(tx, identity, body));
       await idempotency.insert(tx, scope, hash, 201, session);
       return { status: 201, body: session, replayed: false };
     });
@@ -215,7 +220,7 @@ export class SessionsService {
   }
 
   async list(identity: Identity, query: PaginationQuery) {
-    const after = query.cursor ? decodeCursor(query.cursor) : null;
+    const after = query.cursor ? this.cursors.decode(query.cursor) : null;
     const rows = await sessions.listSessions(this.pool, identity.account_id, identity.mode, query.limit, after);
     const now = this.now();
     return toPage(
@@ -223,6 +228,7 @@ export class SessionsService {
       query.limit,
       (row) => toPublicSession(row, this.bases, now),
       (row) => ({ createdAt: row.createdAt.toISOString(), id: row.id }),
+      this.cursors,
     );
   }
 

@@ -24,35 +24,41 @@ export interface SenderOptions {
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /**
- * DNS lookup that refuses a name when any address it resolves to is not public. Runs for the very
+ * DNS lookup that refuses a name when any address it resolves to is not allowed. Runs for the very
  * connection being opened, so a name that changes its answer between checks (DNS rebinding) is
  * still judged on the address actually dialled.
  */
-function guardedLookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback): void {
-  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    const bad = addresses.find((entry) => isDisallowedAddress(entry.address));
-    if (bad) return callback(new DisallowedAddressError(hostname, bad.address), []);
-    const first = addresses[0];
-    if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
-    if (options.all) callback(null, addresses);
-    else callback(null, first.address, first.family);
-  });
+function guardedLookup(allowLocalTargets: boolean) {
+  return (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
+    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, []);
+      const bad = addresses.find((entry) => isDisallowedAddress(entry.address, allowLocalTargets));
+      if (bad) return callback(new DisallowedAddressError(hostname, bad.address), []);
+      const first = addresses[0];
+      if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
+      if (options.all) callback(null, addresses);
+      else callback(null, first.address, first.family);
+    });
+  };
 }
 
-/** An undici connector that never dials a disallowed address (literal or resolved) and re-checks the peer. */
-function guardedConnector(timeoutMs: number): buildConnector.connector {
-  const base = buildConnector({ timeout: timeoutMs, lookup: guardedLookup });
+/**
+ * An undici connector that never dials a disallowed address (literal or resolved) and re-checks the
+ * peer. With local targets allowed (development, tests) it still refuses metadata, link-local and the
+ * IPv4-embedding IPv6 forms (address-policy.ts).
+ */
+function guardedConnector(timeoutMs: number, allowLocalTargets: boolean): buildConnector.connector {
+  const base = buildConnector({ timeout: timeoutMs, lookup: guardedLookup(allowLocalTargets) });
   return (options, callback) => {
     const host = options.hostname.replace(/^\[|\]$/g, '');
-    if (isIpLiteral(host) && isDisallowedAddress(host)) {
+    if (isIpLiteral(host) && isDisallowedAddress(host, allowLocalTargets)) {
       callback(new DisallowedAddressError(host, host), null);
       return;
     }
     base(options, (error, socket) => {
       if (error) return callback(error, null);
       const remote = socket.remoteAddress;
-      if (!remote || isDisallowedAddress(remote)) {
+      if (!remote || isDisallowedAddress(remote, allowLocalTargets)) {
         socket.destroy();
         return callback(new DisallowedAddressError(host, remote ?? 'unknown'), null);
       }
@@ -101,9 +107,11 @@ export class HttpSender {
 
   constructor(private readonly options: SenderOptions) {
     const connections = options.connectionsPerOrigin ?? 32;
-    this.agent = options.allowLocalTargets
-      ? new Agent({ connections, connect: { timeout: options.timeoutMs }, keepAliveTimeout: 4000 })
-      : new Agent({ connections, connect: guardedConnector(options.timeoutMs), keepAliveTimeout: 4000 });
+    this.agent = new Agent({
+      connections,
+      connect: guardedConnector(options.timeoutMs, options.allowLocalTargets),
+      keepAliveTimeout: 4000,
+    });
   }
 
   async send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {

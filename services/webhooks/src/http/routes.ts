@@ -1,5 +1,5 @@
-import { PUBLIC_ROUTES, newId, type PublicRoute } from '@idv/contracts';
-import { AppError, decodeCursor, endpoint, identityOf, notFound, toPage, withTransaction, type Pool } from '@idv/kit';
+import { PUBLIC_ROUTES, idPattern, newId, type PublicRoute } from '@idv/contracts';
+import { AppError, cursorCodec, endpoint, identityOf, notFound, toPage, withTransaction, type Pool } from '@idv/kit';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { SecretBox } from '../adapters/secret-box';
@@ -12,11 +12,16 @@ import { toDelivery, toEndpoint } from '../domain/views';
 
 export const ADMIN_QUOTA = { limit: 10, windowMs: 60_000 } as const;
 
+/** Responses that carry a complete signing secret must not be kept by any cache. */
+const SECRET_NOT_CACHED = { 'Cache-Control': 'no-store' };
+
 export interface RouteDeps {
   pool: Pool;
   secrets: SecretBox;
   allowLocalTargets: boolean;
   onQueued: () => void;
+  /** The shared INTERNAL_TOKEN: list cursors are signed with keys derived from it. */
+  cursorSecret: string;
 }
 
 /** The contract of a public route (schemas live in packages/contracts, once). */
@@ -50,6 +55,16 @@ function assertUrl(url: string | undefined, allowLocalTargets: boolean): void {
 export function webhooksRouter(deps: RouteDeps): Router {
   const { pool, secrets } = deps;
   const router = Router();
+  const endpointCursors = cursorCodec({
+    secret: deps.cursorSecret,
+    purpose: 'webhook-endpoints',
+    idPattern: idPattern('webhookEndpoint'),
+  });
+  const deliveryCursors = cursorCodec({
+    secret: deps.cursorSecret,
+    purpose: 'webhook-deliveries',
+    idPattern: idPattern('webhookDelivery'),
+  });
 
   const takeQuota = async (accountId: string) => {
     const quota = await repo.takeAdminQuota(pool, accountId, ADMIN_QUOTA.limit, ADMIN_QUOTA.windowMs);
@@ -85,7 +100,7 @@ export function webhooksRouter(deps: RouteDeps): Router {
         description: input.description,
         secretEnc: secrets.seal(secret),
       });
-      return { status: 201, body: toEndpoint(row, secret) };
+      return { status: 201, body: toEndpoint(row, secret), headers: SECRET_NOT_CACHED };
     }),
   );
 
@@ -93,12 +108,14 @@ export function webhooksRouter(deps: RouteDeps): Router {
     '/webhook-endpoints',
     endpoint(schemas('listWebhookEndpoints'), async ({ query, res }) => {
       const { limit, cursor } = query as Pagination;
-      const rows = await repo.listEndpoints(pool, identityOf(res).account_id, limit, cursor ? decodeCursor(cursor) : null);
+      const after = cursor ? endpointCursors.decode(cursor) : null;
+      const rows = await repo.listEndpoints(pool, identityOf(res).account_id, limit, after);
       const page = toPage(
         rows,
         limit,
         (row) => toEndpoint(row),
         (row) => ({ createdAt: row.created_at.toISOString(), id: row.id }),
+        endpointCursors,
       );
       return { status: 200, body: page };
     }),
@@ -142,7 +159,7 @@ export function webhooksRouter(deps: RouteDeps): Router {
       const secret = generateSecret();
       const row = await repo.rotateSecret(pool, identityOf(res).account_id, id, secrets.seal(secret), PREVIOUS_SECRET_GRACE_MS);
       if (!row) throw notFound('webhook endpoint');
-      return { status: 200, body: toEndpoint(row, secret) };
+      return { status: 200, body: toEndpoint(row, secret), headers: SECRET_NOT_CACHED };
     }),
   );
 
@@ -181,15 +198,22 @@ export function webhooksRouter(deps: RouteDeps): Router {
     endpoint(schemas('listWebhookDeliveries'), async ({ query, res }) => {
       const { limit, cursor, endpoint: endpointId } = query as Pagination & { endpoint?: string };
       const { account_id } = identityOf(res);
+      const after = cursor ? deliveryCursors.decode(cursor) : null;
       if (endpointId && !(await repo.findEndpoint(pool, account_id, endpointId, { includeDeleted: true }))) {
         throw notFound('webhook endpoint');
       }
       const rows = await repo.listDeliveries(pool, account_id, {
         ...(endpointId ? { endpointId } : {}),
         limit,
-        cursor: cursor ? decodeCursor(cursor) : null,
+        cursor: after,
       });
-      const page = toPage(rows, limit, toDelivery, (row) => ({ createdAt: row.created_at.toISOString(), id: row.id }));
+      const page = toPage(
+        rows,
+        limit,
+        toDelivery,
+        (row) => ({ createdAt: row.created_at.toISOString(), id: row.id }),
+        deliveryCursors,
+      );
       return { status: 200, body: page };
     }),
   );

@@ -1,4 +1,4 @@
-import { PUBLIC_ROUTES, type PublicRoute } from '@idv/contracts';
+import { PUBLIC_ROUTES, type PublicRoute } from './routes';
 
 export interface CompiledRoute {
   route: PublicRoute;

@@ -1,0 +1,63 @@
+import type { DocumentFields, FieldName } from '../model';
+import { normaliseDate } from '../parsers/dates';
+import { digitsOnly, namesMatch, normaliseCountry, normaliseDocumentNumber, normaliseSex } from './field-normalisation';
+
+/**
+ * What one source read, as compared. Values may be written as each source writes them ('12.345.678',
+ * '01 NOV 1969', 'MUÑOZ'); they are normalised before comparing. `names_truncated` marks a source whose
+ * names may be cut short (an MRZ with a full name field, `MrzData.names_truncated`).
+ */
+export type ComparableFields = { readonly [K in FieldName]?: string | null } & {
+  readonly names_truncated?: boolean;
+};
+
+type Verdict = 'match' | 'mismatch' | 'not_comparable';
+
+function compareNormalised(a: string, b: string, normalise: (value: string) => string | null): Verdict {
+  const left = normalise(a);
+  const right = normalise(b);
+  // A value that cannot be normalised was misread, not contradicted: the readability check owns that.
+  if (left === null || right === null) return 'not_comparable';
+  return left === right ? 'match' : 'mismatch';
+}
+
+function compareField(field: FieldName, a: ComparableFields, b: ComparableFields): Verdict {
+  const left = a[field];
+  const right = b[field];
+  if (left === null || left === undefined || right === null || right === undefined) return 'not_comparable';
+  switch (field) {
+    case 'surname':
+    case 'given_names':
+      return namesMatch(left, right, a.names_truncated ?? false, b.names_truncated ?? false) ? 'match' : 'mismatch';
+    case 'number':
+      return compareNormalised(left, right, normaliseDocumentNumber);
+    case 'cuil':
+    case 'tramite':
+      return compareNormalised(left, right, digitsOnly);
+    case 'birth_date':
+    case 'expiry_date':
+    case 'issue_date':
+      return compareNormalised(left, right, normaliseDate);
+    case 'sex':
+      return compareNormalised(left, right, normaliseSex);
+    case 'nationality':
+    case 'issuing_state':
+      return compareNormalised(left, right, normaliseCountry);
+    case 'doc_type':
+    case 'series':
+      return compareNormalised(left, right, (value) => value.trim().toUpperCase() || null);
+  }
+}
+
+/**
+ * The fields, among `fields`, on which two sources disagree, in the order asked. A field that either
+ * source lacks (null, absent, or unreadable) is not a disagreement: only what both say is compared.
+ */
+export function compareFields(a: ComparableFields, b: ComparableFields, fields: readonly FieldName[]): FieldName[] {
+  return fields.filter((field) => compareField(field, a, b) === 'mismatch');
+}
+
+/** The comparable view of parsed domain fields, with the truncation flag of their source. */
+export function comparable(fields: DocumentFields, namesTruncated = false): ComparableFields {
+  return { ...fields, names_truncated: namesTruncated };
+}
