@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 export POSTGRES_ADMIN_URL=${POSTGRES_ADMIN_URL:-postgres://postgres:postgres@127.0.0.1:5432/postgres}
 bash scripts/ensure-infra.sh || exit 1
 bash scripts/ensure-browser.sh || exit 1
+bash scripts/ensure-fonts.sh || exit 1
 bash scripts/bootstrap.sh || exit 1
 mkdir -p .run
 report=.run/jest-report.json

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { SCOPES, type Mode, type Scope } from '@idv/contracts';
 import { OpsError, opsClientFromEnv } from './client';
 import { createDemo } from './demo';
+import { DOCUMENT_READ_USAGE, DocumentReadUsageError, documentRead, formatDocumentLine } from './document-read';
 
 const USAGE = `Usage: pnpm ops <command> [options] [--json]
 
@@ -18,6 +19,7 @@ const USAGE = `Usage: pnpm ops <command> [options] [--json]
   balance:credit --account ID --tokens N
   balance:show --account ID
   demo
+${DOCUMENT_READ_USAGE}
 
 Environment: KEYS_URL, SESSIONS_URL, INTERNAL_TOKEN (defaults match the local stack).`;
 
@@ -139,21 +141,48 @@ function print(result: Record<string, unknown>, json: boolean): void {
   }
 }
 
+/** `document:read` works offline: it never builds the HTTP client `run` needs, and prints a line per file. */
+async function runDocumentRead(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      document: { type: 'boolean', default: false },
+      today: { type: 'string' },
+      types: { type: 'string' },
+      expect: { type: 'string' },
+    },
+  });
+  const lines = await documentRead({
+    files: positionals.slice(1),
+    document: values.document,
+    ...(values.today === undefined ? {} : { today: values.today }),
+    ...(values.types === undefined ? {} : { types: values.types }),
+    ...(values.expect === undefined ? {} : { expect: values.expect }),
+  });
+  for (const line of lines) process.stdout.write(values.json ? `${JSON.stringify(line)}\n` : `${formatDocumentLine(line)}\n\n`);
+}
+
 const argv = process.argv.slice(2).filter((arg) => arg !== '--');
 const json = argv.includes('--json');
 if (argv.includes('--help') || argv.length === 0) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(argv.length === 0 ? 1 : 0);
 }
-run(argv).then(
-  (result) => print(result, json),
+const pending = argv[0] === 'document:read' ? runDocumentRead(argv).then(() => ({})) : run(argv);
+pending.then(
+  (result) => {
+    if (argv[0] !== 'document:read') print(result, json);
+  },
   (error: unknown) => {
-    const message = error instanceof UsageError ? `${error.message}\n\n${USAGE}` : (error as Error).message;
+    const usage = error instanceof UsageError || error instanceof DocumentReadUsageError;
+    const message = usage ? `${error.message}\n\n${USAGE}` : (error as Error).message;
     if (json)
       process.stdout.write(
         `${JSON.stringify({ error: message, ...(error instanceof OpsError ? { status: error.status, body: error.body } : {}) })}\n`,
       );
     else process.stderr.write(`ops: ${message}\n`);
-    process.exit(error instanceof UsageError ? 2 : 1);
+    process.exit(usage ? 2 : 1);
   },
 );

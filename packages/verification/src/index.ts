@@ -17,3 +17,29 @@ export * from './parsers/cuil.parser';
 export * from './checks/field-normalisation';
 export * from './checks/compare-fields';
 export * from './checks/document.checks';
+// The image side (DESIGN.md "Verification engine"): uploads made safe, the readers, and the one pipeline
+// the service's workers, the CLI and the benchmark run.
+export * from './image/prepare-upload';
+export { sniffImageType, type SniffedType } from './image/sniff';
+export * from './pipeline/quality-port';
+export * from './pipeline/read-side';
+export * from './pipeline/read-document';
+export { perceptualHash, hashDistance } from './pipeline/perceptual-hash';
+export { stopOcr as stopReaders } from './readers/ocr';
+export type { VerificationTask, VerificationResult } from './worker';
+// Image quality and recapture detection (src/quality), the measures behind the pipeline's quality port.
+export {
+  assessQuality as assessImageQuality,
+  assessPixels as assessImagePixels,
+  QUALITY_LIMITS,
+  SCREEN_MODEL,
+  SCREEN_FEATURE_NAMES,
+  screenScore,
+  type QualityReport,
+  type QualityOptions,
+  type ScreenFeatureName,
+  type ScreenFeatures,
+  type ScreenModel,
+  type RawImage as QualityRawImage,
+  type Region as QualityRegion,
+} from './quality';

@@ -1,35 +1,76 @@
-import { baseEnvSchema, databaseEnvShape, env, loadConfig, trustedProxiesEnvShape } from '@idv/kit';
+import { Keyring, baseEnvSchema, brokerEnvShape, databaseEnvShape, env, loadConfig, trustedProxiesEnvShape } from '@idv/kit';
+import { hkdfSync } from 'node:crypto';
 import { z } from 'zod';
 
-export const configSchema = baseEnvSchema.extend({
-  PORT: env.port(8083),
-  ...databaseEnvShape,
-  SESSIONS_URL: env.url().default('http://127.0.0.1:8082'),
-  /** SMTP relay for e-mail codes (nodemailer). TLS from the first byte when SMTP_SECURE, else STARTTLS when offered. */
-  SMTP_HOST: z.string().min(1).default('127.0.0.1'),
-  SMTP_PORT: env.port(25),
-  SMTP_SECURE: env.boolean(false),
-  SMTP_USER: z.string().optional(),
-  SMTP_PASSWORD: z.string().optional(),
-  SMTP_FROM: z.string().min(3).default('Verificación de identidad <no-reply@idv.example>'),
-  /** WhatsApp Business Cloud API: POST `${WHATSAPP_API_URL}/${WHATSAPP_PHONE_NUMBER_ID}/messages`. */
-  WHATSAPP_API_URL: env.url().default('https://graph.facebook.com/v21.0'),
-  WHATSAPP_PHONE_NUMBER_ID: z.string().default('000000000000000'),
-  WHATSAPP_TOKEN: z.string().default('unset'),
-  WHATSAPP_TEMPLATE_NAME: z.string().min(1).default('verification_code'),
-  WHATSAPP_TEMPLATE_LANGUAGE: z.string().min(2).default('es_AR'),
-  /** Redis: the per-address throttle of link opens, shared by the replicas (fails open when Redis is down). */
-  REDIS_URL: env.url(),
-  ...trustedProxiesEnvShape,
-  /** Per client address: link opens before the "too many attempts" page (429). */
-  THROTTLE_LINK_OPENS_PER_SECOND: z.coerce.number().positive().default(5),
-  THROTTLE_LINK_OPENS_BURST: z.coerce.number().int().positive().default(100),
-  /** Timeout of every outbound call (sessions service, SMTP, WhatsApp). */
-  OUTBOUND_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
-});
+const keyringSpec = z
+  .string()
+  .optional()
+  .refine((spec) => {
+    if (spec === undefined) return true;
+    try {
+      Keyring.parse(spec);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'must be id:base64key[,id:base64key…] with 32-byte keys (the first is the active one)');
+
+export const configSchema = baseEnvSchema
+  .extend({
+    PORT: env.port(8083),
+    ...databaseEnvShape,
+    ...brokerEnvShape,
+    /**
+     * Keys encrypting captured images at rest (AES-256-GCM), as `id:base64key,…`; the first seals new
+     * captures, the others still open older ones (rotation). Required in production; elsewhere derived
+     * from INTERNAL_TOKEN when absent.
+     */
+    ARTEFACT_KEYS: keyringSpec,
+    /** Captured images and what was read from them are deleted this many days after capture. */
+    ARTEFACT_RETENTION_DAYS: z.coerce.number().positive().default(30),
+    /** Worker threads reading captures (each holds the barcode and OCR engines); 0 leaves reading to other replicas. */
+    VERIFICATION_THREADS: z.coerce.number().int().min(0).max(32).default(1),
+    /** Heap limit of each verification thread (MB): bounds one job's memory. */
+    VERIFICATION_MAX_HEAP_MB: z.coerce.number().int().min(64).max(8192).default(512),
+    /** Test mode's sample documents (catalog.json and images). */
+    SAMPLES_DIR: z.string().optional(),
+    SESSIONS_URL: env.url().default('http://127.0.0.1:8082'),
+    /** SMTP relay for e-mail codes (nodemailer). TLS from the first byte when SMTP_SECURE, else STARTTLS when offered. */
+    SMTP_HOST: z.string().min(1).default('127.0.0.1'),
+    SMTP_PORT: env.port(25),
+    SMTP_SECURE: env.boolean(false),
+    SMTP_USER: z.string().optional(),
+    SMTP_PASSWORD: z.string().optional(),
+    SMTP_FROM: z.string().min(3).default('Verificación de identidad <no-reply@idv.example>'),
+    /** WhatsApp Business Cloud API: POST `${WHATSAPP_API_URL}/${WHATSAPP_PHONE_NUMBER_ID}/messages`. */
+    WHATSAPP_API_URL: env.url().default('https://graph.facebook.com/v21.0'),
+    WHATSAPP_PHONE_NUMBER_ID: z.string().default('000000000000000'),
+    WHATSAPP_TOKEN: z.string().default('unset'),
+    WHATSAPP_TEMPLATE_NAME: z.string().min(1).default('verification_code'),
+    WHATSAPP_TEMPLATE_LANGUAGE: z.string().min(2).default('es_AR'),
+    /** Redis: the per-address throttle of link opens, shared by the replicas (fails open when Redis is down). */
+    REDIS_URL: env.url(),
+    ...trustedProxiesEnvShape,
+    /** Per client address: link opens before the "too many attempts" page (429). */
+    THROTTLE_LINK_OPENS_PER_SECOND: z.coerce.number().positive().default(5),
+    THROTTLE_LINK_OPENS_BURST: z.coerce.number().int().positive().default(100),
+    /** Timeout of every outbound call (sessions service, SMTP, WhatsApp). */
+    OUTBOUND_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  })
+  .superRefine((config, ctx) => {
+    if (config.NODE_ENV === 'production' && !config.ARTEFACT_KEYS) {
+      ctx.addIssue({ code: 'custom', path: ['ARTEFACT_KEYS'], message: 'is required in production' });
+    }
+  });
 export type Config = z.infer<typeof configSchema>;
 
 export const readConfig = (source: NodeJS.ProcessEnv = process.env): Config => loadConfig(configSchema, source);
 
 /** The binding cookie is `Secure` everywhere except local development and tests (plain http there). */
 export const secureCookies = (config: Pick<Config, 'NODE_ENV'>): boolean => config.NODE_ENV === 'production';
+
+/** The artefact key ring: from ARTEFACT_KEYS, or (development and tests only) derived from INTERNAL_TOKEN. */
+export function artefactKeyring(config: Pick<Config, 'ARTEFACT_KEYS' | 'INTERNAL_TOKEN'>): Keyring {
+  if (config.ARTEFACT_KEYS) return Keyring.parse(config.ARTEFACT_KEYS);
+  return new Keyring({ dev: Buffer.from(hkdfSync('sha256', config.INTERNAL_TOKEN, 'idv-flow-runner', 'artefacts', 32)) }, 'dev');
+}

@@ -1,10 +1,28 @@
 import path from 'node:path';
-import { AddressThrottle, ClientAddresses, createRedis, openDatabase, runMain, startRuntime } from '@idv/kit';
+import { CaptureStoredDataSchema, DOMAIN_EVENTS } from '@idv/contracts';
+import {
+  AddressThrottle,
+  ClientAddresses,
+  DAY,
+  MINUTE,
+  connectBroker,
+  createRedis,
+  openDatabase,
+  runMain,
+  startOutboxRelay,
+  startRuntime,
+} from '@idv/kit';
+import { PgArtefactStore } from './adapters/artefact.store';
+import { EngineCapturePorts } from './adapters/capture-ports';
+import { CaptureReader } from './adapters/capture-reader';
 import { ChannelCodeSender, SmtpMailer, WhatsappSender } from './adapters/code-sender';
+import { RetentionSweeper } from './adapters/retention-sweeper';
+import { SampleCatalog } from './adapters/samples';
+import { VerificationPool } from './adapters/verification-pool';
 import { PgFlowStore } from './adapters/flow.repository';
 import { SessionsClient } from './adapters/sessions.client';
 import { createApp } from './app';
-import { readConfig, secureCookies } from './config';
+import { artefactKeyring, readConfig, secureCookies } from './config';
 import { FlowService } from './domain/flow-service';
 import { OTP_RULES } from './domain/steps/otp';
 
@@ -19,8 +37,17 @@ runMain(SERVICE, async () => {
     url: config.DATABASE_URL,
     schema: SCHEMA,
     migrations: [path.join(__dirname, '..', 'migrations')],
+    outbox: true,
     max: config.DATABASE_POOL_MAX,
   });
+  const artefacts = new PgArtefactStore(pool, artefactKeyring(config));
+  const verification =
+    config.VERIFICATION_THREADS > 0
+      ? new VerificationPool({ threads: config.VERIFICATION_THREADS, maxHeapMb: config.VERIFICATION_MAX_HEAP_MB })
+      : null;
+  if (verification) lifecycle.onStop('verification-pool', () => verification.close());
+  const broker = connectBroker(runtime, { url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE });
+  await startOutboxRelay(runtime, { pool, broker, schema: SCHEMA });
 
   const sessions = new SessionsClient(config.SESSIONS_URL, config.INTERNAL_TOKEN, config.OUTBOUND_TIMEOUT_MS);
   lifecycle.onStop('sessions-client', () => sessions.close());
@@ -53,13 +80,37 @@ runMain(SERVICE, async () => {
     'result',
   ] as const);
   const resolved = metrics.counter('flow_sessions_resolved_total', 'Flows finished, by outcome', ['outcome'] as const);
+  const samples = new SampleCatalog(config.SAMPLES_DIR ?? path.join(__dirname, '..', 'assets', 'samples'));
   const flows = new FlowService({
-    store: new PgFlowStore(pool),
+    store: new PgFlowStore(pool, artefacts),
+    captures: new EngineCapturePorts(artefacts, samples),
     sessions,
     sender: new ChannelCodeSender(mailer, whatsapp, logger, { inc: (labels) => codesSent.inc(labels) }),
     timeScale: config.TIME_SCALE,
     onResolved: (outcome) => resolved.inc({ outcome }),
   });
+
+  if (verification) {
+    const reader = new CaptureReader({ artefacts, pool: verification, flows, logger });
+    await broker.consume({
+      queue: 'flow-runner.capture-readings',
+      bindings: [DOMAIN_EVENTS.captureStored],
+      // Enough to keep every thread busy and one job waiting each; the rest stay in the durable queue.
+      prefetch: config.VERIFICATION_THREADS * 2,
+      handler: async (event) => {
+        const job = CaptureStoredDataSchema.safeParse(event.data);
+        if (!job.success) return 'dead';
+        await reader.handle(job.data);
+        return 'ack';
+      },
+    });
+  }
+  const sweeper = new RetentionSweeper(
+    { artefacts, logger, metrics },
+    { retentionMs: config.ARTEFACT_RETENTION_DAYS * DAY, intervalMs: MINUTE },
+  );
+  sweeper.start();
+  lifecycle.onStop('retention-sweeper', () => sweeper.stop());
 
   const redis = createRedis(config.REDIS_URL);
   lifecycle.onStop('redis', async () => {

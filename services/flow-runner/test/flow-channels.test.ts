@@ -398,7 +398,7 @@ describe('the flow in headless Chromium', () => {
     const tenant = await buildTenant({
       config: buildConfig([
         { id: 'phone', type: 'otp_whatsapp' },
-        { id: 'doc', type: 'document_ar' },
+        { id: 'face', type: 'face_liveness' },
       ]),
       modes: ['test'],
     });

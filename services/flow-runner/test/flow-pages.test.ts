@@ -301,7 +301,7 @@ describe('flow-runner pages (test mode, shared stack)', () => {
   });
 
   test('when the configuration has a step that is not available yet, then the person is told and the session is rejected with step_unavailable', async () => {
-    const { tenant, session, person } = await startFlow([{ id: 'doc', type: 'document_ar' }]);
+    const { tenant, session, person } = await startFlow([{ id: 'face', type: 'face_liveness' }]);
 
     expect(h1Of(person.last!)).toBe('Paso no disponible');
     const final = await person.submit({ action: 'acknowledge' });

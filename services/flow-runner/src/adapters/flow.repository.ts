@@ -1,7 +1,8 @@
-import type { FlowConfig, Mode } from '@idv/contracts';
-import type { Pool } from '@idv/kit';
+import { DOMAIN_EVENTS, type CaptureStoredData, type DomainEvent, type FlowConfig, type Mode } from '@idv/contracts';
+import { enqueueEvents, withTransaction, type Pool } from '@idv/kit';
 import type { FlowState } from '../domain/engine';
-import type { FlowRecord, FlowStatus, FlowStore } from '../domain/flow-service';
+import type { ArtefactStore } from '../domain/artefacts';
+import type { FlowRecord, FlowStatus, FlowStore, StagedCapture } from '../domain/flow-service';
 import type { Locale } from '../domain/i18n';
 import { Batcher, ItemFailure } from './batcher';
 
@@ -56,7 +57,10 @@ export class PgFlowStore implements FlowStore {
   private readonly reads: Batcher<string, FlowRow | null>;
   private readonly writes: Batcher<FlowWrite, boolean>;
 
-  constructor(private readonly pool: Pool) {
+  constructor(
+    private readonly pool: Pool,
+    private readonly artefacts?: ArtefactStore,
+  ) {
     const batching = { maxBatch: BATCH_MAX, maxInFlight: IN_FLIGHT };
     this.reads = new Batcher((ids) => this.readMany(ids), { ...batching, keyOf: (id) => id, sameKey: 'share' });
     this.writes = new Batcher((writes) => this.writeMany(writes), {
@@ -106,12 +110,57 @@ export class PgFlowStore implements FlowStore {
   }
 
   /** Versioned writes of concurrent submissions go out together too (never two of one flow at once). */
-  async update(record: FlowRecord): Promise<boolean> {
+  async update(record: FlowRecord, captures: readonly StagedCapture[] = []): Promise<boolean> {
+    if (captures.length > 0) return this.updateWithCaptures(record, captures);
     const took = await this.writes.submit({
       sessionId: record.sessionId,
       version: record.version,
       state: JSON.stringify(record.state),
       status: record.status,
+    });
+    if (took) record.version += 1;
+    return took;
+  }
+
+  /**
+   * A submission that sends photos: the flow's change, the encrypted captures and their reading jobs
+   * (outbox events, relayed to the durable work queue) commit together or not at all.
+   */
+  private async updateWithCaptures(record: FlowRecord, captures: readonly StagedCapture[]): Promise<boolean> {
+    const artefacts = this.artefacts;
+    if (!artefacts) throw new Error('this flow store was built without an artefact store');
+    const took = await withTransaction(this.pool, async (tx) => {
+      const { rowCount } = await tx.query(
+        `UPDATE flows SET state = $3::jsonb, status = $4, version = version + 1, updated_at = now()
+          WHERE session_id = $1 AND version = $2`,
+        [record.sessionId, record.version, JSON.stringify(record.state), record.status],
+      );
+      if (rowCount !== 1) return false;
+      const jobs: DomainEvent<CaptureStoredData>[] = [];
+      for (const capture of captures) {
+        await artefacts.put(tx, {
+          id: capture.artefactId,
+          sessionId: capture.sessionId,
+          kind: capture.kind,
+          bytes: capture.jpeg,
+          contentType: 'image/jpeg',
+        });
+        jobs.push({
+          id: `evt_${capture.artefactId}`,
+          type: DOMAIN_EVENTS.captureStored,
+          occurred_at: new Date().toISOString(),
+          data: {
+            session_id: capture.sessionId,
+            step_id: capture.stepId,
+            artefact_id: capture.artefactId,
+            kind: capture.kind,
+            doc_type: capture.document.type,
+            accepted_types: capture.document.acceptedTypes,
+          },
+        });
+      }
+      await enqueueEvents(tx, jobs);
+      return true;
     });
     if (took) record.version += 1;
     return took;

@@ -1,4 +1,4 @@
-import type { FlowConfig, ResolveSessionBody, Step, StepResult } from '@idv/contracts';
+import type { DocumentData, FlowConfig, ResolveSessionBody, Step, StepResult } from '@idv/contracts';
 import { REASON_CODES, type ReasonCode } from './reason-codes';
 import type { ConsentStep, RunnableStep, StepOutcome, StepState } from './steps/types';
 
@@ -14,6 +14,8 @@ export interface FlowState {
   notice: 'option_failed' | null;
   formData: Record<string, string>;
   verified: { email?: string; phone?: string };
+  /** What a passed document step read (sent as `result.document` when the project opts in). */
+  document?: DocumentData;
   reasons: ReasonCode[];
 }
 
@@ -80,6 +82,7 @@ export function applyOutcome(state: FlowState, step: RunnableStep, choice: Choic
     state.steps[step.id] = { ...current, status: 'passed' };
     Object.assign(state.formData, outcome.formData ?? {});
     Object.assign(state.verified, outcome.verified ?? {});
+    if (outcome.document) state.document = outcome.document;
   } else {
     state.steps[step.id] = { ...current, status: 'failed', reason: outcome.reason };
     state.reasons.push(outcome.reason);
@@ -137,6 +140,7 @@ export function resolution(config: FlowConfig, state: FlowState, outcome: 'appro
     outcome,
     reason_codes: outcome === 'approved' ? [] : [...new Set(state.reasons)],
     steps: stepResults(config, state),
+    ...(state.document ? { document: state.document } : {}),
     ...(Object.keys(verified).length > 0 ? { verified_channels: verified } : {}),
     ...(Object.keys(state.formData).length > 0 ? { form_data: state.formData } : {}),
   };

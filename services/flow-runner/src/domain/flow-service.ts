@@ -1,11 +1,29 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { FlowConfigSchema, type FlowConfig, type InternalSession, type Mode, type ResolveSessionBody } from '@idv/contracts';
+import {
+  FlowConfigSchema,
+  fastUlid,
+  type FlowConfig,
+  type InternalSession,
+  type Mode,
+  type ResolveSessionBody,
+} from '@idv/contracts';
 import { applyOutcome, chooseOption, initialState, leaveOption, position, resolution, type FlowState } from './engine';
 import { messages, type Locale } from './i18n';
 import { renderChoice } from './steps/choice';
-import { ConcurrentSubmission, moduleFor, type OtpChannel, type SendResult, type StepContext, type StepOutcome } from './steps';
+import {
+  ConcurrentSubmission,
+  moduleFor,
+  type CaptureKind,
+  type DocumentKind,
+  type OtpChannel,
+  type PreparedCapture,
+  type SendResult,
+  type StepContext,
+  type StepOutcome,
+} from './steps';
+import { applyCaptureReading, type CaptureProblem, type DocumentProgress, type DocumentVerdict } from './steps/document';
 import { KeyedSerializer } from './keyed-serializer';
-import { html, type FormFeedback, type SafeHtml, type StepView } from './view';
+import { html, raw, type FormFeedback, type SafeHtml, type StepView } from './view';
 
 // ---- ports -------------------------------------------------------------------------------------
 
@@ -72,9 +90,35 @@ export interface FlowStore {
   insert(record: FlowRecord): Promise<boolean>;
   /**
    * Stores state and status if the stored flow is still at `record.version`, and then
-   * advances `record.version`. False when another submission stored a change first.
+   * advances `record.version`. False when another submission stored a change first. Captures staged
+   * by the submission are stored (encrypted) and their reading queued in the same transaction.
    */
-  update(record: FlowRecord): Promise<boolean>;
+  update(record: FlowRecord, captures?: readonly StagedCapture[]): Promise<boolean>;
+}
+
+/** A capture a submission sends: stored, with its reading job, only together with the flow's change. */
+export interface StagedCapture {
+  artefactId: string;
+  sessionId: string;
+  stepId: string;
+  kind: CaptureKind;
+  jpeg: Buffer;
+  document: { type: DocumentKind; acceptedTypes: DocumentKind[] };
+}
+
+/** What the document step needs beyond the flow: checking uploads, samples, deciding from readings. */
+export interface CapturePorts {
+  prepare(bytes: Buffer): Promise<PreparedCapture>;
+  samples(type: DocumentKind, side: CaptureKind): readonly { id: string; label: string }[];
+  sampleImage(type: DocumentKind, side: CaptureKind, sampleId: string): Promise<Buffer | null>;
+  /** Decides a document whose every side was accepted, from the readings stored for its captures. */
+  decideDocument(input: {
+    progress: DocumentProgress;
+    acceptedTypes: DocumentKind[];
+    registryCheck: boolean;
+    sessionId: string;
+    mode: Mode;
+  }): Promise<DocumentVerdict>;
 }
 
 export type RedeemResult =
@@ -147,6 +191,7 @@ export interface FlowServiceOptions {
   store: FlowStore;
   sessions: SessionsPort;
   sender: CodeSender;
+  captures: CapturePorts;
   timeScale: number;
   now?: () => Date;
   onResolved?: (outcome: 'approved' | 'rejected') => void;
@@ -237,6 +282,7 @@ export class FlowService {
     bindingSecret: string | undefined,
     input: Record<string, string>,
     locale: Locale,
+    upload?: Buffer,
   ): Promise<SubmitResult> {
     return this.submissionsOfFlow.run(sessionId, async () => {
       for (let attempt = 1; attempt <= SUBMISSION_ATTEMPTS; attempt++) {
@@ -248,7 +294,7 @@ export class FlowService {
         if (record.status !== 'active') return { kind: 'redirect', sessionId };
         try {
           const asked = this.now();
-          const result = await this.apply(record, input, locale);
+          const result = await this.apply(record, input, locale, upload);
           // Every redirect of apply() follows the sessions service's confirmation, asked for at `asked`.
           if (result.kind === 'redirect') this.confirmedForNextView.add(sessionId, asked);
           return result;
@@ -262,20 +308,13 @@ export class FlowService {
     });
   }
 
-  private async apply(record: FlowRecord, input: Record<string, string>, locale: Locale): Promise<SubmitResult> {
+  private async apply(record: FlowRecord, input: Record<string, string>, locale: Locale, upload?: Buffer): Promise<SubmitResult> {
     const { sessionId } = record;
     // Every submission is activity (it puts off abandonment), and a session that ended meanwhile
     // shows why, never the flow.
     if ((await this.options.sessions.activity(sessionId)) === 'terminal') return this.endedPage(record);
-    // Stored only when the submission changed the flow.
-    const snapshot = () => `${record.status} ${JSON.stringify(record.state)}`;
-    let stored = snapshot();
-    const persist = async () => {
-      const current = snapshot();
-      if (current === stored) return;
-      if (!(await this.options.store.update(record))) throw new ConcurrentSubmission();
-      stored = current;
-    };
+    const staged: StagedCapture[] = [];
+    const persist = this.persister(record, staged);
 
     const at = position(record.config, record.state);
     if (at.kind === 'finished') return this.deliver(record, at.outcome);
@@ -293,7 +332,7 @@ export class FlowService {
     }
 
     const stepState = (record.state.steps[at.step.id] ??= { status: 'pending' });
-    const ctx = this.context(record, at.step, locale, stepState, persist);
+    const ctx = this.context(record, at.step, locale, stepState, persist, staged, upload);
     const outcome: StepOutcome = await moduleFor(at.step).accept(ctx, input);
     applyOutcome(record.state, at.step, at.choice, outcome);
     // The decision is stored first: a submission that lost the race resolves nothing.
@@ -304,6 +343,68 @@ export class FlowService {
       return this.render(record, locale, outcome.feedback);
     }
     return { kind: 'redirect', sessionId };
+  }
+
+  /**
+   * Stores the flow only when it changed, over the version it was read at (with the captures the
+   * submission staged, in one transaction); a lost race throws `ConcurrentSubmission`.
+   */
+  private persister(record: FlowRecord, staged: StagedCapture[]): () => Promise<void> {
+    const snapshot = () => `${record.status} ${JSON.stringify(record.state)}`;
+    let stored = snapshot();
+    return async () => {
+      const current = snapshot();
+      if (current === stored && staged.length === 0) return;
+      if (!(await this.options.store.update(record, staged))) throw new ConcurrentSubmission();
+      staged.length = 0;
+      stored = current;
+    };
+  }
+
+  /**
+   * What the verification workers read from a capture reaches its flow: decided on the flow as
+   * stored, like a submission (queued behind the flow's submissions, run again if it lost a race).
+   * A reading of a capture that was replaced meanwhile changes nothing.
+   */
+  async applyReading(sessionId: string, stepId: string, artefactId: string, problems: readonly CaptureProblem[]): Promise<void> {
+    await this.submissionsOfFlow.run(sessionId, async () => {
+      for (let attempt = 1; attempt <= SUBMISSION_ATTEMPTS; attempt++) {
+        const record = await this.options.store.find(sessionId);
+        if (!record || record.status !== 'active') return;
+        try {
+          await this.applyReadingTo(record, stepId, artefactId, problems);
+          return;
+        } catch (error) {
+          if (!(error instanceof ConcurrentSubmission)) throw error;
+        }
+      }
+      throw new Error(`the flow ${sessionId} kept changing while a reading was applied`);
+    });
+  }
+
+  private async applyReadingTo(record: FlowRecord, stepId: string, artefactId: string, problems: readonly CaptureProblem[]) {
+    const at = position(record.config, record.state);
+    const step = at.kind === 'step' && at.step.id === stepId && at.step.type === 'document_ar' ? at.step : null;
+    const state = record.state.steps[stepId];
+    if (!step || !state) return;
+    const persist = this.persister(record, []);
+    let outcome = applyCaptureReading(step, state, artefactId, problems);
+    if (outcome.kind === 'stale') return;
+    if (outcome.kind === 'complete') {
+      const verdict = await this.options.captures.decideDocument({
+        progress: state.document!,
+        acceptedTypes: step.documents,
+        registryCheck: step.registryCheck,
+        sessionId: record.sessionId,
+        mode: record.mode,
+      });
+      state.document!.checks = verdict.checks;
+      outcome = verdict.kind === 'passed' ? { kind: 'passed', document: verdict.document } : verdict;
+    }
+    applyOutcome(record.state, step, at.kind === 'step' ? at.choice : null, outcome);
+    await persist();
+    const next = position(record.config, record.state);
+    if (next.kind === 'finished') await this.deliver(record, next.outcome);
   }
 
   /**
@@ -360,9 +461,13 @@ export class FlowService {
     locale: Locale,
     state: StepContext['state'],
     checkpoint: () => Promise<void>,
+    staged: StagedCapture[] = [],
+    upload?: Buffer,
   ): StepContext {
     const csrf = record.csrfToken;
+    const { captures } = this.options;
     return {
+      sessionId: record.sessionId,
       step,
       mode: record.mode,
       locale,
@@ -370,11 +475,21 @@ export class FlowService {
       now: this.now(),
       timeScale: this.options.timeScale,
       state,
+      ...(upload ? { upload } : {}),
+      samples: (type, side) => captures.samples(type, side),
       ports: {
         checkpoint,
         sendCode: (channel, destination, code, lang) => this.options.sender.send(channel, destination, code, lang),
+        prepareCapture: (bytes) => captures.prepare(bytes),
+        sampleImage: (type, side, sampleId) => captures.sampleImage(type, side, sampleId),
+        stageCapture: (kind, jpeg, document) => {
+          const artefactId = `art_${fastUlid()}`;
+          staged.push({ artefactId, sessionId: record.sessionId, stepId: step.id, kind, jpeg, document });
+          return artefactId;
+        },
       },
-      form: (inner: SafeHtml, options?: { novalidate?: boolean }) => flowForm(record.sessionId, csrf, step.id, inner, options),
+      form: (inner: SafeHtml, options?: { novalidate?: boolean; multipart?: boolean }) =>
+        flowForm(record.sessionId, csrf, step.id, inner, options),
     };
   }
 
@@ -411,9 +526,10 @@ export function flowForm(
   csrfToken: string,
   stepId: string,
   inner: SafeHtml,
-  options: { novalidate?: boolean } = {},
+  options: { novalidate?: boolean; multipart?: boolean } = {},
 ): SafeHtml {
-  return html`<form method="post" action="/s/${sessionId}" ${options.novalidate ? ' novalidate' : ''}>
+  const attributes = `${options.multipart ? ' enctype="multipart/form-data"' : ''}${options.novalidate ? ' novalidate' : ''}`;
+  return html`<form method="post" action="/s/${sessionId}" ${raw(attributes)}>
     <input type="hidden" name="_csrf" value="${csrfToken}" /><input type="hidden" name="step" value="${stepId}" /> ${inner}
   </form>`;
 }

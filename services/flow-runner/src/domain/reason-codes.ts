@@ -11,6 +11,16 @@ export const REASON_CODES = {
   phoneCodeExpired: 'phone_code_expired',
   choiceNotSatisfied: 'choice_not_satisfied',
   stepUnavailable: 'step_unavailable',
+  documentUnreadable: 'document_unreadable',
+  documentTypeMismatch: 'document_type_mismatch',
+  documentExpired: 'document_expired',
+  documentDataMismatch: 'document_data_mismatch',
+  documentMrzInvalid: 'document_mrz_invalid',
+  documentCuilInvalid: 'document_cuil_invalid',
+  documentScreenDetected: 'document_screen_detected',
+  documentAngleMismatch: 'document_angle_mismatch',
+  documentRegistryMismatch: 'document_registry_mismatch',
+  documentRegistryUnavailable: 'document_registry_unavailable',
 } as const;
 
 export type ReasonCode = (typeof REASON_CODES)[keyof typeof REASON_CODES];

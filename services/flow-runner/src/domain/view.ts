@@ -36,6 +36,10 @@ export const raw = (value: string) => new SafeHtml(value);
 export interface StepView {
   title: string;
   body: SafeHtml;
+  /** The page reloads itself after this many seconds (a server-side wait, no script needed). */
+  refreshSeconds?: number;
+  /** The page captures a photo of this side: the camera script may enhance its file input. */
+  capture?: { side: string };
 }
 
 /** Field-level messages keyed by input name, and the values to put back in the inputs. */

@@ -4,8 +4,12 @@ import { messages, type Locale, type Messages } from '../domain/i18n';
 import { html, type SafeHtml } from '../domain/view';
 
 export const STYLESHEET_PATH = '/assets/flow.css';
+export const CAPTURE_SCRIPT_PATH = '/assets/capture.js';
 
-function layout(t: Messages, options: { title: string; testMode: boolean; main: SafeHtml }): string {
+function layout(
+  t: Messages,
+  options: { title: string; testMode: boolean; main: SafeHtml; refreshSeconds?: number | undefined; camera?: boolean },
+): string {
   return html`<!doctype html>
     <html lang="${t.htmlLang}">
       <head>
@@ -13,8 +17,10 @@ function layout(t: Messages, options: { title: string; testMode: boolean; main: 
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
         <meta name="robots" content="noindex, nofollow" />
+        ${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}" />` : ''}
         <title>${options.title} · ${t.serviceName}</title>
         <link rel="stylesheet" href="${STYLESHEET_PATH}" />
+        ${options.camera ? html`<script src="${CAPTURE_SCRIPT_PATH}" defer></script>` : ''}
       </head>
       <body>
         <header class="top">
@@ -42,6 +48,8 @@ export function renderFlowPage(page: FlowPage, locale: Locale): string {
   return layout(t, {
     title: page.view.title,
     testMode: page.testMode,
+    refreshSeconds: page.view.refreshSeconds,
+    camera: page.view.capture !== undefined,
     main: html`<p class="progress">${t.stepOf(page.progress.index, page.progress.total)}</p>
       <h1>${page.view.title}</h1>
       ${page.view.body} ${leave}`,
@@ -88,13 +96,13 @@ export function renderStatusPage(page: StatusPage, locale: Locale, options: { te
   });
 }
 
-export function renderErrorPage(locale: Locale, retryPath: string | null): string {
+export function renderErrorPage(locale: Locale, retryPath: string | null, body?: string): string {
   const t = messages(locale);
   return layout(t, {
     title: t.errorTitle,
     testMode: false,
     main: html`<h1>${t.errorTitle}</h1>
-      <p class="status-body" data-page="error">${t.errorBody}</p>
+      <p class="status-body" data-page="error">${body ?? t.errorBody}</p>
       ${retryPath ? html`<p><a href="${retryPath}">${t.tryAgain}</a></p>` : ''}`,
   });
 }

@@ -3,14 +3,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { isId } from '@idv/contracts';
 import { observeRequest, type AddressThrottle, type ClientAddresses, type Logger, type Metrics } from '@idv/kit';
+import busboy from 'busboy';
 import getRawBody from 'raw-body';
 import type { FlowService, ShowResult, SubmitResult } from '../domain/flow-service';
-import { pickLocale, type Locale } from '../domain/i18n';
-import { STATUS_CODE, STYLESHEET_PATH, renderErrorPage, renderFlowPage, renderStatusPage } from './pages';
+import { messages, pickLocale, type Locale } from '../domain/i18n';
+import { CAPTURE_SCRIPT_PATH, STATUS_CODE, STYLESHEET_PATH, renderErrorPage, renderFlowPage, renderStatusPage } from './pages';
 import { bindingCookie, bindingCookieName, isPreviewBot, parseCookies, setSecurityHeaders } from './security';
 
 const TOKEN_PATTERN = /^lt_[A-Za-z0-9_-]{8,200}$/;
 const STYLESHEET = readFileSync(path.join(__dirname, '..', '..', 'assets', 'flow.css'));
+const CAPTURE_SCRIPT = readFileSync(path.join(__dirname, '..', '..', 'assets', 'capture.js'));
 /** A step's form is a few fields; anything bigger is refused before it is read whole. */
 const FORM_LIMIT_BYTES = 32 * 1024;
 const FORM_MAX_FIELDS = 100;
@@ -28,14 +30,79 @@ export interface FlowPagesOptions {
 /** Answers the request when it is one of the person's pages; false leaves it to the service's express app. */
 export type PageHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
+/** A photo is at most this big; the rest of a multipart form is a few small fields. */
+const UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
+const MULTIPART_MAX_FIELDS = 20;
+
 /** An error that is the person's request's fault: answered with the error page and this status. */
 class BadRequest extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** What the page tells the person (else the generic "something went wrong"). */
+    readonly tell?: (locale: Locale) => string,
   ) {
     super(message);
   }
+}
+
+interface SubmittedForm {
+  fields: Record<string, string>;
+  /** The photo of a multipart submission (field `capture`), if one was sent. */
+  upload?: Buffer;
+}
+
+/**
+ * A multipart submission (a photo): the fields, and the one file, read into memory up to 10 MB. A
+ * bigger file is refused with 413 as soon as it passes the limit, without reading the rest.
+ */
+function readMultipart(req: IncomingMessage): Promise<SubmittedForm> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: MULTIPART_MAX_FIELDS, fieldSize: 4096, parts: 25 },
+      });
+    } catch {
+      reject(new BadRequest(400, 'malformed multipart form'));
+      return;
+    }
+    const fields: Record<string, string> = {};
+    let upload: Buffer | undefined;
+    let failed = false;
+    const fail = (error: BadRequest) => {
+      if (failed) return;
+      failed = true;
+      req.unpipe(parser);
+      req.resume();
+      reject(error);
+    };
+    parser.on('field', (name, value) => {
+      if (!(name in fields)) fields[name] = value;
+    });
+    parser.on('file', (name, stream) => {
+      if (name !== 'capture') {
+        stream.resume();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('limit', () =>
+        fail(new BadRequest(413, 'photo over 10 MB', (locale) => messages(locale).document.refusals.too_large)),
+      );
+      stream.on('end', () => {
+        if (!failed) upload = Buffer.concat(chunks);
+      });
+    });
+    parser.on('fieldsLimit', () => fail(new BadRequest(413, 'too many form fields')));
+    parser.on('partsLimit', () => fail(new BadRequest(413, 'too many form parts')));
+    parser.on('error', () => fail(new BadRequest(400, 'malformed multipart form')));
+    parser.on('close', () => {
+      if (!failed) resolve({ fields, ...(upload ? { upload } : {}) });
+    });
+    req.pipe(parser);
+  });
 }
 
 const localeOf = (req: IncomingMessage): Locale => pickLocale(req.headers['accept-language']);
@@ -146,9 +213,14 @@ export function flowPages(options: FlowPagesOptions): PageHandler {
       req.resume();
       return notFoundPage(res, locale);
     }
-    const input = await readForm(req);
+    const type = (req.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase();
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (type === 'multipart/form-data' && declared > UPLOAD_LIMIT_BYTES + 64 * 1024) {
+      throw new BadRequest(413, 'photo over 10 MB', (l) => messages(l).document.refusals.too_large);
+    }
+    const form: SubmittedForm = type === 'multipart/form-data' ? await readMultipart(req) : { fields: await readForm(req) };
     const secret = parseCookies(req.headers.cookie)[bindingCookieName(sessionId)];
-    const result: SubmitResult = await flows.submit(sessionId, secret, input, locale);
+    const result: SubmitResult = await flows.submit(sessionId, secret, form.fields, locale, form.upload);
     submissions.observe(
       { result: result.kind === 'status' ? result.page : result.kind },
       Number(process.hrtime.bigint() - started) / 1e9,
@@ -170,7 +242,9 @@ export function flowPages(options: FlowPagesOptions): PageHandler {
     const status = (error as { status?: number }).status;
     if (error instanceof BadRequest || (status !== undefined && status >= 400 && status < 500)) {
       res.setHeader('Connection', 'close');
-      sendHtml(res, status ?? 400, renderErrorPage(locale, null));
+      const tell = error instanceof BadRequest ? error.tell?.(locale) : undefined;
+      const back = req.method === 'POST' && /^\/s\/[^/]+$/.test(pathname) ? pathname : null;
+      sendHtml(res, status ?? 400, renderErrorPage(locale, tell ? back : null, tell));
       return;
     }
     logger.error(
@@ -208,6 +282,14 @@ export function flowPages(options: FlowPagesOptions): PageHandler {
         res.setHeader('Content-Type', 'text/css; charset=utf-8');
         res.setHeader('Content-Length', STYLESHEET.length);
         res.end(STYLESHEET);
+      };
+    } else if (pathname === CAPTURE_SCRIPT_PATH && read) {
+      route = CAPTURE_SCRIPT_PATH;
+      work = () => {
+        res.setHeader('Cache-Control', 'public, max-age=3600');
+        res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
+        res.setHeader('Content-Length', CAPTURE_SCRIPT.length);
+        res.end(CAPTURE_SCRIPT);
       };
     } else if (pathname === '/favicon.ico' && read) {
       route = '/favicon.ico';

@@ -1,11 +1,13 @@
 import type { ServerResponse } from 'node:http';
 
 /**
- * Every page: a strict CSP (own stylesheet only, no scripts at all, forms only to this origin, no
- * framing), no caching of personal pages, no referrer (the link token must not leak).
+ * Every page: a strict CSP (own stylesheet and own camera script only, no inline script, forms only
+ * to this origin, no framing), no caching of personal pages, no referrer (the link token must not leak).
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
+  "script-src 'self'",
+  "connect-src 'self'",
   "style-src 'self'",
   "img-src 'self'",
   "form-action 'self'",
@@ -20,7 +22,8 @@ const SECURITY_HEADERS: ReadonlyArray<[string, string]> = [
   ['Referrer-Policy', 'no-referrer'],
   ['Cross-Origin-Opener-Policy', 'same-origin'],
   ['Cross-Origin-Resource-Policy', 'same-origin'],
-  ['Permissions-Policy', 'camera=(), microphone=(), geolocation=()'],
+  // The document and face steps use this origin's camera; nothing else may.
+  ['Permissions-Policy', 'camera=(self), microphone=(), geolocation=()'],
 ];
 
 export function setSecurityHeaders(res: ServerResponse): void {

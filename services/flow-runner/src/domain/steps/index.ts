@@ -2,7 +2,8 @@ import { consentStep } from './consent';
 import { formStep } from './form';
 import { otpEmailStep, otpWhatsappStep } from './otp';
 import type { RunnableStep, RunnableType, StepModule } from './types';
-import { documentStep, faceStep } from './unavailable';
+import { documentStep } from './document';
+import { faceStep } from './unavailable';
 
 type Registry = { [T in RunnableType]: StepModule<Extract<RunnableStep, { type: T }>> };
 

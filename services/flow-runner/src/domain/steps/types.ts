@@ -1,6 +1,7 @@
-import type { FormField, LeafStep, Mode } from '@idv/contracts';
+import type { DocumentData, FormField, LeafStep, Mode } from '@idv/contracts';
 import type { Messages, Locale } from '../i18n';
 import type { ReasonCode } from '../reason-codes';
+import type { DocumentProgress } from './document';
 import type { FormFeedback, SafeHtml, StepView } from '../view';
 
 /** The platform's consent step, always first; not part of the published configuration. */
@@ -14,6 +15,15 @@ export type RunnableStep = LeafStep | ConsentStep;
 export type RunnableType = RunnableStep['type'];
 
 export type OtpChannel = 'email' | 'whatsapp';
+
+/** A photo the person sends: a document side, or a selfie frame. */
+export type CaptureKind = 'front' | 'back' | 'front_angle' | 'selfie';
+export type DocumentKind = 'dni' | 'passport' | 'licence';
+
+/** An upload made safe to read (upright, no metadata, JPEG), or why it was refused. */
+export type PreparedCapture =
+  | { ok: true; jpeg: Buffer; width: number; height: number }
+  | { ok: false; reason: 'empty' | 'too_large' | 'heic' | 'unsupported_type' | 'too_many_pixels' | 'corrupt' };
 
 /**
  * A code as kept in the step's state (JSON, so instants are epoch milliseconds): only its salted
@@ -42,6 +52,15 @@ export interface StepPorts {
    */
   checkpoint(): Promise<void>;
   sendCode(channel: OtpChannel, destination: string, code: string, locale: Locale): Promise<SendResult>;
+  /** Checks an upload's bytes and re-encodes it (off the event loop). */
+  prepareCapture(bytes: Buffer): Promise<PreparedCapture>;
+  /**
+   * Stages a capture: it is stored, encrypted, and its reading queued in the same transaction as the
+   * flow's next store, or not at all. Returns the artefact id it will have.
+   */
+  stageCapture(kind: CaptureKind, jpeg: Buffer, document: { type: DocumentKind; acceptedTypes: DocumentKind[] }): string;
+  /** Test mode: a sample document's image for a side (the same bytes a camera would send), or null. */
+  sampleImage(type: DocumentKind, side: CaptureKind, sampleId: string): Promise<Buffer | null>;
 }
 
 /** Per-step scratch state kept in the flow record (e.g. which screen of an OTP step is showing). */
@@ -51,6 +70,8 @@ export interface StepState {
   phase?: string;
   /** The code of an `otp_*` step. */
   otp?: OtpRecord;
+  /** The captures of a `document_ar` step. */
+  document?: DocumentProgress;
 }
 
 /** Another submission of the same flow was stored first: this one must be run again on the newer flow. */
@@ -62,6 +83,7 @@ export class ConcurrentSubmission extends Error {
 }
 
 export interface StepContext<S extends RunnableStep = RunnableStep> {
+  sessionId: string;
   step: S;
   mode: Mode;
   locale: Locale;
@@ -70,14 +92,23 @@ export interface StepContext<S extends RunnableStep = RunnableStep> {
   timeScale: number;
   state: StepState;
   ports: StepPorts;
+  /** The file the person sent with this submission (multipart), if any. */
+  upload?: Buffer;
+  /** Test mode: the sample documents offered for a side. */
+  samples(type: DocumentKind, side: CaptureKind): readonly { id: string; label: string }[];
   /** Wraps inputs in a POST form to this step, with the CSRF token and the step id as hidden fields. */
-  form(inner: SafeHtml, options?: { novalidate?: boolean }): SafeHtml;
+  form(inner: SafeHtml, options?: { novalidate?: boolean; multipart?: boolean }): SafeHtml;
 }
 
 /** What accepting input did: stay on the step (with feedback), or the step's verdict. */
 export type StepOutcome =
   | { kind: 'stay'; feedback?: FormFeedback }
-  | { kind: 'passed'; formData?: Record<string, string>; verified?: { email?: string; phone?: string } }
+  | {
+      kind: 'passed';
+      formData?: Record<string, string>;
+      verified?: { email?: string; phone?: string };
+      document?: DocumentData;
+    }
   | { kind: 'failed'; reason: ReasonCode };
 
 /**

@@ -1,18 +1,17 @@
-import type { DocumentStepSchema, FaceStepSchema } from '@idv/contracts';
+import type { FaceStepSchema } from '@idv/contracts';
 import type { z } from 'zod';
 import { REASON_CODES } from '../reason-codes';
 import { html } from '../view';
 import type { StepModule } from './types';
 
-type DocumentStep = z.infer<typeof DocumentStepSchema>;
 type FaceStep = z.infer<typeof FaceStepSchema>;
 
 /**
- * Placeholder for step types whose capture is not built yet (`document_ar`, `face_liveness`): the page
+ * Placeholder for the step type whose capture is not built yet (`face_liveness`): the page
  * says so plainly and the only way on fails the step with `step_unavailable` (inside a choice, the
  * person can pick another option instead). Replace with the real module when it exists.
  */
-function unavailable<S extends DocumentStep | FaceStep>(type: S['type']): StepModule<S> {
+function unavailable<S extends FaceStep>(type: S['type']): StepModule<S> {
   return {
     type,
     render: (ctx) => ({
@@ -29,5 +28,4 @@ function unavailable<S extends DocumentStep | FaceStep>(type: S['type']): StepMo
   };
 }
 
-export const documentStep = unavailable<DocumentStep>('document_ar');
 export const faceStep = unavailable<FaceStep>('face_liveness');

@@ -1,0 +1,379 @@
+#!/usr/bin/env node
+// Document reading benchmark: `node bench/documents/run.mjs [--seed N] [--count N] [--workers N]`
+// (after `pnpm exec turbo run build`; also `pnpm bench:documents`).
+//
+// 1. Generates the labelled corpus of packages/corpus (document i of the seed, every degradation
+//    profile in turn) into bench/results/corpus/, or reuses it when it is there.
+// 2. Reads each document with the service's own code path: the default export of
+//    packages/verification/dist/worker.js (`read_document`, i.e. `readDocument`), the file the service's
+//    worker-thread pool loads, in a pool of its own process so that its memory is measured alone.
+// 3. Prints per degradation: barcode and MRZ read rates, field-exact rate, false accepts (a wrong field
+//    in a document that passed every check), recapture detection and false alarms, time and CPU per
+//    document, peak memory per worker, and the machine yardstick; writes the figures as JSON to
+//    bench/results/.
+import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
+import { machineReference } from '../machine-reference.mjs';
+
+const require = createRequire(import.meta.url);
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..', '..');
+const RESULTS = path.join(ROOT, 'bench', 'results');
+const corpus = require(path.join(ROOT, 'packages/corpus/dist/index.js'));
+const verification = require(path.join(ROOT, 'packages/verification/dist/index.js'));
+
+const { values: args } = parseArgs({
+  options: {
+    seed: { type: 'string', default: '42' },
+    count: { type: 'string', default: '60' },
+    workers: { type: 'string', default: '1' },
+    'generate-jobs': { type: 'string', default: String(Math.max(1, Math.min(2, os.cpus().length))) },
+    width: { type: 'string', default: String(corpus.DEFAULT_GENERATE_OPTIONS.width) },
+    height: { type: 'string', default: String(corpus.DEFAULT_GENERATE_OPTIONS.height) },
+  },
+});
+const SEED = Number(args.seed);
+const COUNT = Number(args.count);
+const WORKERS = Math.max(1, Number(args.workers));
+const GENERATE_JOBS = Math.max(1, Number(args['generate-jobs']));
+const OPTIONS = { ...corpus.DEFAULT_GENERATE_OPTIONS, seed: SEED, width: Number(args.width), height: Number(args.height) };
+const ACCEPTED = ['dni', 'passport', 'licence'];
+// The fields a document must give back exactly (the API's `result.document` core).
+const EXACT_FIELDS = ['number', 'surname', 'given_names', 'sex', 'birth_date', 'expiry_date'];
+
+const TARGETS = {
+  barcode: 0.99,
+  mrz: 0.97,
+  falseAccepts: 0,
+  detection: 0.9,
+  falseAlarm: 0.02,
+  documentP50Ms: 1500,
+};
+
+const log = (line) => process.stderr.write(`[bench:documents] ${line}\n`);
+
+async function generateCorpus() {
+  const root = path.join(RESULTS, 'corpus');
+  const dir = corpus.corpusCacheDir(root, OPTIONS);
+  const documents = new Array(COUNT);
+  const missing = [];
+  for (let index = 0; index < COUNT; index++) {
+    const file = path.join(dir, `${corpus.documentId(SEED, index)}.labels.json`);
+    if (fs.existsSync(file)) documents[index] = { dir, labels: JSON.parse(fs.readFileSync(file, 'utf8')) };
+    else missing.push(index);
+  }
+  if (missing.length === 0) {
+    log(`corpus: ${COUNT} documents cached in ${path.relative(ROOT, dir)}`);
+    return documents;
+  }
+  log(`corpus: generating ${missing.length} of ${COUNT} documents on ${GENERATE_JOBS} threads into ${path.relative(ROOT, dir)}`);
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(GENERATE_JOBS, missing.length) }, async () => {
+      const worker = new Worker(path.join(HERE, 'generate-worker.mjs'));
+      try {
+        while (next < missing.length) {
+          const index = missing[next++];
+          const reply = await new Promise((resolve, reject) => {
+            worker.once('message', resolve);
+            worker.once('error', reject);
+            worker.postMessage({ index, options: OPTIONS, root });
+          });
+          worker.removeAllListeners('error');
+          if (!reply.ok) throw new Error(`document ${index}: ${reply.error}`);
+          documents[index] = { dir, labels: reply.labels };
+        }
+      } finally {
+        await worker.terminate();
+      }
+    }),
+  );
+  log(`corpus: generated in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  return documents;
+}
+
+async function readAll(documents) {
+  const child = fork(path.join(HERE, 'read-pool.mjs'), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const results = new Array(documents.length);
+  let done = 0;
+  const started = performance.now();
+  const summary = await new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? undefined : reject(new Error(`read pool exited with ${code}`))));
+    child.on('message', (message) => {
+      if (message.kind === 'result') {
+        results[message.position] = message;
+        done++;
+        if (done % 10 === 0 || done === documents.length) log(`read ${done}/${documents.length} documents`);
+      } else if (message.kind === 'done') {
+        resolve(message);
+      }
+    });
+    child.send({ documents, workers: WORKERS, acceptedTypes: ACCEPTED });
+  });
+  return { results, summary, seconds: (performance.now() - started) / 1000 };
+}
+
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+function barcodeRead(label, side) {
+  const text = side?.barcode_text;
+  if (text === null || text === undefined) return false;
+  return text === label.barcode.payload || Buffer.from(text, 'latin1').toString('utf8') === label.barcode.payload;
+}
+
+function mrzRead(label, side) {
+  return (side?.mrz_lines ?? []).join('\n') === label.mrz.lines.join('\n');
+}
+
+/** Fields given back equal to the label (normalised as the checks compare them), and fields given back wrong. */
+function judgeFields(labelFields, readFields) {
+  const wrong = [];
+  let exact = true;
+  for (const field of EXACT_FIELDS) {
+    const truth = labelFields[field];
+    const value = readFields[field];
+    if (truth === null) continue;
+    if (value === null || value === undefined) {
+      exact = false;
+      continue;
+    }
+    if (verification.compareFields({ [field]: value }, { [field]: truth }, [field]).length > 0) {
+      wrong.push(field);
+      exact = false;
+    }
+  }
+  for (const field of ['cuil', 'doc_type']) {
+    const truth = labelFields[field];
+    const value = readFields[field];
+    if (
+      truth !== null &&
+      value !== null &&
+      value !== undefined &&
+      verification.compareFields({ [field]: value }, { [field]: truth }, [field]).length > 0
+    ) {
+      wrong.push(field);
+    }
+  }
+  return { exact, wrong };
+}
+
+function evaluate(documents, results) {
+  const rows = [];
+  documents.forEach((document, index) => {
+    const result = results[index];
+    const first = document.labels[0];
+    if (!result?.ok) {
+      rows.push({
+        profile: first.degradation.profile,
+        failed: true,
+        error: result?.error ?? 'no result',
+        labels: document.labels,
+      });
+      return;
+    }
+    const reading = result.reading;
+    const sides = document.labels.map((label, position) => {
+      const side = reading.sides[position];
+      return {
+        label,
+        barcode: label.barcode === null ? null : barcodeRead(label, side),
+        mrz: label.mrz === null ? null : mrzRead(label, side),
+        screen: result.quality[position],
+        ms: side?.ms ?? null,
+      };
+    });
+    const fields = judgeFields(first.fields, reading.fields);
+    const accepted = reading.reasons.length === 0;
+    const expected = [...new Set(document.labels.flatMap((label) => label.expected.reason_codes))];
+    rows.push({
+      profile: first.degradation.profile,
+      variant: first.variant,
+      failed: false,
+      sides,
+      exact: fields.exact,
+      wrong: fields.wrong,
+      accepted,
+      expected,
+      reasons: reading.reasons,
+      falseAccept: accepted && fields.wrong.length > 0,
+      missedDefect: accepted && expected.some((code) => code !== 'document_screen_detected'),
+      ms: result.ms,
+      cpuMs: result.cpuMs,
+    });
+  });
+  return rows;
+}
+
+function rate(hits, total) {
+  return { hits, total, rate: total === 0 ? null : hits / total };
+}
+
+function summarise(rows) {
+  const ok = rows.filter((row) => !row.failed);
+  const sides = ok.flatMap((row) => row.sides);
+  const barcodeSides = sides.filter((side) => side.barcode !== null);
+  const mrzSides = sides.filter((side) => side.mrz !== null);
+  const recaptureSides = sides.filter((side) => side.label.expected.recapture !== null);
+  const originalSides = sides.filter((side) => side.label.expected.recapture === null);
+  return {
+    documents: rows.length,
+    errors: rows.length - ok.length,
+    sides: sides.length,
+    barcode: rate(barcodeSides.filter((side) => side.barcode).length, barcodeSides.length),
+    mrz: rate(mrzSides.filter((side) => side.mrz).length, mrzSides.length),
+    exact: rate(ok.filter((row) => row.exact).length, ok.length),
+    falseAccepts: ok.filter((row) => row.falseAccept).length,
+    missedDefects: ok.filter((row) => row.missedDefect).length,
+    detection: rate(recaptureSides.filter((side) => side.screen.detected).length, recaptureSides.length),
+    falseAlarm: rate(originalSides.filter((side) => side.screen.detected).length, originalSides.length),
+    p50: percentile(
+      ok.map((row) => row.ms),
+      50,
+    ),
+    p99: percentile(
+      ok.map((row) => row.ms),
+      99,
+    ),
+    cpuP50: percentile(
+      ok.map((row) => row.cpuMs),
+      50,
+    ),
+    cpuP99: percentile(
+      ok.map((row) => row.cpuMs),
+      99,
+    ),
+    sideP50: percentile(
+      sides.map((side) => side.ms).filter((ms) => ms !== null),
+      50,
+    ),
+    sideP99: percentile(
+      sides.map((side) => side.ms).filter((ms) => ms !== null),
+      99,
+    ),
+  };
+}
+
+const pct = (value) => (value.rate === null ? '–' : `${(100 * value.rate).toFixed(1)}% (${value.hits}/${value.total})`);
+const ms = (value) => (value === null ? '–' : value.toFixed(0));
+const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+
+function table(groups) {
+  const header =
+    '| degradation | docs | barcode read | MRZ read | field-exact | false accepts | recaptures detected | false alarms | p50 / p99 ms per document | CPU ms p50 / p99 |';
+  const rule = '|---|---|---|---|---|---|---|---|---|---|';
+  return [
+    header,
+    rule,
+    ...groups.map(
+      ([name, s]) =>
+        `| ${name} | ${s.documents}${s.errors > 0 ? ` (${s.errors} errors)` : ''} | ${pct(s.barcode)} | ${pct(s.mrz)} | ${pct(s.exact)} | ${s.falseAccepts} | ${pct(s.detection)} | ${pct(s.falseAlarm)} | ${ms(s.p50)} / ${ms(s.p99)} | ${ms(s.cpuP50)} / ${ms(s.cpuP99)} |`,
+    ),
+  ].join('\n');
+}
+
+function verdict(value, target, better) {
+  if (value === null) return 'n/a';
+  return (better === 'higher' ? value >= target : value <= target) ? 'met' : 'NOT met';
+}
+
+async function main() {
+  log(`seed ${SEED}, ${COUNT} documents, ${WORKERS} reading thread(s), ${OPTIONS.width}×${OPTIONS.height}`);
+  const yardstick = await machineReference();
+  const documents = await generateCorpus();
+  const { results, summary, seconds } = await readAll(documents);
+  const rows = evaluate(documents, results);
+  const profiles = corpus.DEGRADATION_PROFILES;
+  const groups = profiles.map((profile) => [profile, summarise(rows.filter((row) => row.profile === profile))]);
+  // Tilt away from the nearest quarter turn (zxing reads 90° turns on its own; tilt is what is hard).
+  const tiltOf = (row) => {
+    const turn = (((row.sides[0]?.label.degradation.tilt_deg ?? 0) % 90) + 90) % 90;
+    return Math.min(turn, 90 - turn);
+  };
+  const jpegOf = (row) => row.sides[0]?.label.degradation.jpeg_quality ?? 100;
+  const ok = rows.filter((row) => !row.failed);
+  const targetSet = ok.filter(
+    (row) => ['clean', 'tilt', 'jpeg', 'perspective', 'rotated'].includes(row.profile) && tiltOf(row) <= 15 && jpegOf(row) >= 40,
+  );
+  const buckets = [
+    ['tilt ≤ 15°', summarise(ok.filter((row) => row.profile === 'tilt' && tiltOf(row) <= 15))],
+    ['tilt > 15°', summarise(ok.filter((row) => row.profile === 'tilt' && tiltOf(row) > 15))],
+    ['JPEG ≥ 40', summarise(ok.filter((row) => row.profile === 'jpeg' && jpegOf(row) >= 40))],
+    ['JPEG < 40', summarise(ok.filter((row) => row.profile === 'jpeg' && jpegOf(row) < 40))],
+    ['target set: tilt ≤ 15°, JPEG ≥ 40', summarise(targetSet)],
+    ['all', summarise(rows)],
+  ];
+  const all = buckets[buckets.length - 1][1];
+  const target = buckets[buckets.length - 2][1];
+  const viaDirect = ok.some((row) => row.sides.some((side) => side.screen.via === 'direct'));
+  const perWorkerRss = (summary.peakRss - summary.baselineRss) / WORKERS;
+  const lines = [
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} × ${os.cpus()[0]?.model.trim()} (Node ${process.version}), load average at the end ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')};`,
+    `a bare node HTTP server answers ${Math.round(yardstick).toLocaleString('en-US')} requests/s over loopback here (\`bench/machine-reference.mjs\`, the yardstick between machines).`,
+    `Corpus seed ${SEED}, ${COUNT} documents (${all.sides} photos, ${OPTIONS.width}×${OPTIONS.height} JPEG), read by \`readDocument\` (packages/verification/dist/worker.js) on ${WORKERS} thread(s) in ${seconds.toFixed(0)} s.`,
+    viaDirect
+      ? "Recapture figures: the pipeline's quality port did not assess these photos, so they were measured with `assessImageQuality` (src/quality, the function the port is to call) on the same bytes."
+      : "Recapture figures: from the pipeline's own quality assessment.",
+    '',
+    table([...groups, ...buckets]),
+    '',
+    `Memory: the pool process went from ${mib(summary.baselineRss)} to a peak of ${mib(summary.peakRss)} RSS: about ${mib(perWorkerRss)} per reading thread; per thread peak V8 heap ${summary.threads
+      .map((thread) => mib(thread.peakHeap))
+      .join(', ')}, off-heap (buffers, wasm) ${summary.threads.map((thread) => mib(thread.peakExternal)).join(', ')}.`,
+    `Per side: p50 ${ms(all.sideP50)} ms, p99 ${ms(all.sideP99)} ms. CPU is the pool process's over each document (exact with one thread; with several it also counts the others').`,
+    '',
+    'Targets:',
+    `- barcode ≥ 99% up to 15° tilt and JPEG ≥ 40: ${pct(target.barcode)} — ${verdict(target.barcode.rate, TARGETS.barcode, 'higher')}`,
+    `- MRZ ≥ 97%: ${pct(all.mrz)} — ${verdict(all.mrz.rate, TARGETS.mrz, 'higher')} (on the target set: ${pct(target.mrz)})`,
+    `- 0 false accepts: ${all.falseAccepts} — ${verdict(all.falseAccepts, TARGETS.falseAccepts, 'lower')} (defective documents accepted anyway: ${all.missedDefects})`,
+    `- recapture detection ≥ 90% at ≤ 2% false alarms: ${pct(all.detection)} at ${pct(all.falseAlarm)} — ${verdict(all.detection.rate, TARGETS.detection, 'higher')} / ${verdict(all.falseAlarm.rate, TARGETS.falseAlarm, 'lower')}`,
+    `- document step p50 < 1.5 s: ${ms(all.p50)} ms — ${verdict(all.p50, TARGETS.documentP50Ms, 'lower')}`,
+  ];
+  const text = lines.join('\n');
+  process.stdout.write(`${text}\n`);
+  const errors = rows.filter((row) => row.failed);
+  for (const row of errors.slice(0, 5)) log(`error on ${row.labels[0].document_id}: ${row.error.split('\n')[0]}`);
+  fs.mkdirSync(RESULTS, { recursive: true });
+  const file = path.join(RESULTS, `documents-s${SEED}-n${COUNT}.json`);
+  fs.writeFileSync(
+    file,
+    `${JSON.stringify(
+      {
+        seed: SEED,
+        count: COUNT,
+        workers: WORKERS,
+        yardstick,
+        memory: summary,
+        groups: Object.fromEntries([...groups, ...buckets]),
+        documents: rows.map((row) => ({
+          ...row,
+          sides: row.sides?.map((side) => ({ ...side, label: side.label.id })),
+          labels: undefined,
+        })),
+        text,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  log(`figures: ${path.relative(ROOT, file)}`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error.stack ?? error}\n`);
+  process.exit(1);
+});

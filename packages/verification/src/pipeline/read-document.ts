@@ -1,0 +1,262 @@
+import { compareFields, comparable, type ComparableFields } from '../checks/compare-fields';
+import {
+  checkCuil,
+  checkDataConsistency,
+  checkDocumentType,
+  checkExpiry,
+  checkMrz,
+  checkReadable,
+  type CheckVerdict,
+  type NamedSource,
+} from '../checks/document.checks';
+import type { PreparedImage } from '../image/prepare-upload';
+import {
+  DOCUMENT_REASON_CODES,
+  FIELD_NAMES,
+  emptyDocumentFields,
+  type DocumentFields,
+  type DocumentReasonCode,
+  type DocumentType,
+  type FieldName,
+  type Side,
+} from '../model';
+import { parseMrz } from '../parsers/mrz.parser';
+import { hashDistance } from './perceptual-hash';
+import { readSide, type ReadSideOptions, type SideReading } from './read-side';
+
+/**
+ * One document from its sides: each side read by `readSide`, then the fields merged and cross-checked.
+ *
+ * Merging: for each field the first source that has it, in this order: the DNI barcode, a valid MRZ,
+ * an invalid MRZ, the printed text. The barcode and the MRZ are authoritative (the MRZ's check digits,
+ * the barcode's error correction); the printed text only fills what they lack (the 2012 barcode carries
+ * no expiry date) and is cross-checked against them.
+ */
+export type CheckStatus = 'passed' | 'failed' | 'inconclusive';
+
+export type DocumentCheckName =
+  'readable' | 'document_type' | 'side' | 'expiry' | 'mrz' | 'cuil' | 'data_consistency' | 'angle' | 'screen';
+
+export interface DocumentCheck {
+  name: DocumentCheckName;
+  verdict: CheckStatus;
+  reason?: DocumentReasonCode;
+  fields?: FieldName[];
+  /** Names fields and problems, never the holder's data. */
+  detail?: string;
+}
+
+export interface DocumentReading {
+  doc_type: DocumentType | null;
+  fields: DocumentFields;
+  checks: DocumentCheck[];
+  /** The reason codes of the failed checks, once each, in the closed set's order. */
+  reasons: DocumentReasonCode[];
+  sides: SideReading[];
+  face_crop: Buffer | null;
+  ms: number;
+}
+
+export interface ReadDocumentOptions {
+  acceptedTypes: readonly DocumentType[];
+  today: string;
+  /** The type the person said they were showing; a different one is `document_type_mismatch`. */
+  expectedType?: DocumentType;
+  budgetMs?: ReadSideOptions['budgetMs'];
+}
+
+/** The fields the printed text is cross-checked on, and what identifies a card across two photos. */
+export const CROSS_CHECKED_FIELDS: readonly FieldName[] = ['surname', 'given_names', 'number', 'sex', 'birth_date'];
+const IDENTITY_FIELDS: readonly FieldName[] = ['number', 'surname', 'given_names', 'birth_date'];
+
+function fromVerdict(name: DocumentCheckName, verdict: CheckVerdict): DocumentCheck {
+  switch (verdict.status) {
+    case 'passed':
+      return { name, verdict: 'passed' };
+    case 'inconclusive':
+      return { name, verdict: 'inconclusive', detail: verdict.detail };
+    case 'failed':
+      return {
+        name,
+        verdict: 'failed',
+        reason: verdict.reason_code,
+        detail: verdict.detail,
+        ...(verdict.fields === undefined ? {} : { fields: verdict.fields }),
+      };
+  }
+}
+
+/** The sources of one side, authoritative first. */
+function sourcesOf(side: SideReading): { name: string; fields: Partial<DocumentFields>; truncated: boolean }[] {
+  const sources: { name: string; fields: Partial<DocumentFields>; truncated: boolean }[] = [];
+  if (side.barcode_fields !== null) sources.push({ name: `barcode:${side.side}`, fields: side.barcode_fields, truncated: false });
+  if (side.mrz_fields !== null && side.mrz !== null) {
+    sources.push({ name: `mrz:${side.side}`, fields: side.mrz_fields, truncated: side.mrz.names_truncated });
+  }
+  if (side.printed !== null) sources.push({ name: `printed:${side.side}`, fields: side.printed.fields, truncated: false });
+  return sources;
+}
+
+function merge(sides: readonly SideReading[]): DocumentFields {
+  const ranked = [
+    ...sides.flatMap((side) => (side.barcode_fields === null ? [] : [side.barcode_fields])),
+    ...sides.flatMap((side) => (side.mrz?.valid === true && side.mrz_fields !== null ? [side.mrz_fields] : [])),
+    ...sides.flatMap((side) => (side.mrz?.valid === false && side.mrz_fields !== null ? [side.mrz_fields] : [])),
+    ...sides.flatMap((side) => (side.printed === null ? [] : [side.printed.fields])),
+  ];
+  const merged = emptyDocumentFields();
+  for (const field of FIELD_NAMES) {
+    for (const source of ranked) {
+      const value = source[field];
+      if (value !== null && value !== undefined) {
+        (merged as unknown as Record<string, unknown>)[field] = value;
+        break;
+      }
+    }
+  }
+  return merged;
+}
+
+/** What identifies the card on one side: its barcode, else its valid MRZ, else its printed text. */
+function identityOf(side: SideReading): ComparableFields | null {
+  if (side.barcode_fields !== null) return comparable(side.barcode_fields);
+  if (side.mrz?.valid === true && side.mrz_fields !== null) return comparable(side.mrz_fields, side.mrz.names_truncated);
+  if (side.printed !== null && Object.keys(side.printed.fields).length > 0) return side.printed.fields;
+  return null;
+}
+
+function angleCheck(front: SideReading | undefined, angled: SideReading | undefined): DocumentCheck | null {
+  if (front === undefined || angled === undefined) return null;
+  const a = identityOf(front);
+  const b = identityOf(angled);
+  const shared = a === null || b === null ? [] : IDENTITY_FIELDS.filter((field) => a[field] != null && b[field] != null);
+  if (a !== null && b !== null && shared.length > 0) {
+    const mismatched = compareFields(a, b, IDENTITY_FIELDS);
+    if (mismatched.length === 0) return { name: 'angle', verdict: 'passed', detail: `same ${shared.join(', ')}` };
+    return {
+      name: 'angle',
+      verdict: 'failed',
+      reason: 'document_angle_mismatch',
+      fields: mismatched,
+      detail: `front and front_angle differ on ${mismatched.join(', ')}`,
+    };
+  }
+  // No data on one of them: the perceptual distance is reported, not judged, until it is calibrated.
+  const distance =
+    front.image_hash !== null && angled.image_hash !== null ? hashDistance(front.image_hash, angled.image_hash) : null;
+  return {
+    name: 'angle',
+    verdict: 'inconclusive',
+    detail: `no identifying field read on both; image hash distance ${distance === null ? 'unknown' : `${distance}/64`}`,
+  };
+}
+
+/**
+ * The checks over sides already read (`readSide` each, possibly in parallel in a worker pool). Pure
+ * apart from nothing: no image work happens here.
+ */
+export function combineSides(sides: readonly SideReading[], options: ReadDocumentOptions, ms = 0): DocumentReading {
+  const fields = merge(sides);
+  const detected = sides.map((side) => side.detected_type).find((type) => type !== null) ?? null;
+  const docType = detected === null || detected === 'unsupported' ? (options.expectedType ?? null) : detected;
+  fields.doc_type = docType;
+  const checks: DocumentCheck[] = [];
+
+  const anythingRead = sides.some(
+    (side) =>
+      side.barcode_fields !== null || side.mrz !== null || (side.printed !== null && Object.keys(side.printed.fields).length > 0),
+  );
+  checks.push(fromVerdict('readable', checkReadable(anythingRead ? comparable(fields) : null)));
+
+  if (detected !== null) {
+    const accepted =
+      options.expectedType === undefined
+        ? options.acceptedTypes
+        : options.acceptedTypes.filter((type) => type === options.expectedType);
+    checks.push(fromVerdict('document_type', checkDocumentType(detected, accepted)));
+  }
+
+  const wrongSides = sides.filter((side) => side.problems.includes('other_side'));
+  checks.push(
+    wrongSides.length === 0
+      ? { name: 'side', verdict: 'passed' }
+      : {
+          name: 'side',
+          verdict: 'failed',
+          reason: 'document_type_mismatch',
+          detail: wrongSides.map((side) => `${side.side} shows the ${side.detected_face ?? 'other side'}`).join('; '),
+        },
+  );
+
+  checks.push(fromVerdict('expiry', checkExpiry(fields.expiry_date, options.today)));
+
+  const mrzSide = sides.find((side) => side.mrz?.valid === true) ?? sides.find((side) => side.mrz !== null);
+  if (mrzSide?.mrz != null) checks.push(fromVerdict('mrz', checkMrz(parseMrz(mrzSide.mrz.lines))));
+
+  checks.push(
+    fromVerdict('cuil', checkCuil(fields.cuil, { sex: fields.sex, number: fields.number }, { requirePrefixMatchingSex: true })),
+  );
+
+  // Invalid MRZs are left out: their own check already fails, and a misread would be reported twice.
+  const sources: NamedSource[] = sides.flatMap((side) =>
+    sourcesOf(side)
+      .filter((source) => !(source.name.startsWith('mrz:') && side.mrz?.valid !== true))
+      .map((source) => ({ name: source.name, fields: { ...source.fields, names_truncated: source.truncated } })),
+  );
+  checks.push(fromVerdict('data_consistency', checkDataConsistency(sources, CROSS_CHECKED_FIELDS)));
+
+  const angle = angleCheck(
+    sides.find((side) => side.side === 'front'),
+    sides.find((side) => side.side === 'front_angle'),
+  );
+  if (angle !== null) checks.push(angle);
+
+  const screened = sides.filter((side) => side.quality.screen.detected);
+  checks.push(
+    screened.length > 0
+      ? {
+          name: 'screen',
+          verdict: 'failed',
+          reason: 'document_screen_detected',
+          detail: `screen recapture on ${screened.map((side) => side.side).join(', ')}`,
+        }
+      : sides.every((side) => side.quality.assessed)
+        ? { name: 'screen', verdict: 'passed' }
+        : { name: 'screen', verdict: 'inconclusive', detail: 'image quality was not assessed' },
+  );
+
+  const failed = new Set(
+    checks.flatMap((check) => (check.verdict === 'failed' && check.reason !== undefined ? [check.reason] : [])),
+  );
+  const front = sides.find((side) => side.side === 'front' && side.face_crop !== null);
+  return {
+    doc_type: docType,
+    fields,
+    checks,
+    reasons: DOCUMENT_REASON_CODES.filter((code) => failed.has(code)),
+    sides: [...sides],
+    face_crop: (front ?? sides.find((side) => side.face_crop !== null))?.face_crop ?? null,
+    ms,
+  };
+}
+
+export async function readDocument(
+  sides: readonly { side: Side; image: PreparedImage | Buffer }[],
+  options: ReadDocumentOptions,
+): Promise<DocumentReading> {
+  const started = Date.now();
+  const readings: SideReading[] = [];
+  // One after the other: within a thread the OCR worker and zxing run one job at a time anyway; a pool
+  // reads sides in parallel by calling `readSide` per side and `combineSides` on the results.
+  for (const { side, image } of sides) {
+    readings.push(
+      await readSide(image, {
+        side,
+        acceptedTypes: options.acceptedTypes,
+        today: options.today,
+        ...(options.budgetMs === undefined ? {} : { budgetMs: options.budgetMs }),
+      }),
+    );
+  }
+  return combineSides(readings, options, Date.now() - started);
+}

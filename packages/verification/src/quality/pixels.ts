@@ -1,0 +1,78 @@
+import sharp from 'sharp';
+
+/**
+ * The pixels the quality measures work on: 8-bit RGB at most `MAX_SIDE` px on the long side (phones
+ * upload about 1600 px; the calibration was made at that size, and the recapture features depend on
+ * the pixel scale), plus its luma.
+ */
+export const MAX_SIDE = 1600;
+
+export interface RawImage {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  channels: 1 | 2 | 3 | 4;
+}
+
+export interface RgbPixels {
+  rgb: Uint8Array;
+  luma: Float32Array;
+  width: number;
+  height: number;
+}
+
+/** A rectangle in fractions of the image (0–1), like the readers' `RelativeRegion`. */
+export interface Region {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+export interface PixelBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+function isRaw(image: Buffer | RawImage): image is RawImage {
+  return !Buffer.isBuffer(image);
+}
+
+export async function loadPixels(image: Buffer | RawImage): Promise<RgbPixels> {
+  let pipeline: sharp.Sharp;
+  if (isRaw(image)) {
+    const { width, height, channels } = image;
+    if (channels === 3 && Math.max(width, height) <= MAX_SIDE) return pixelsFromRgb(image.data, width, height);
+    pipeline = sharp(image.data, { raw: { width, height, channels } });
+  } else {
+    pipeline = sharp(image);
+  }
+  const { data, info } = await pipeline
+    .resize({ width: MAX_SIDE, height: MAX_SIDE, fit: 'inside', withoutEnlargement: true })
+    .toColourspace('srgb')
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  if (info.channels !== 3) throw new Error(`expected RGB pixels, got ${info.channels} channels`);
+  return pixelsFromRgb(data, info.width, info.height);
+}
+
+export function pixelsFromRgb(rgb: Uint8Array, width: number, height: number): RgbPixels {
+  const luma = new Float32Array(width * height);
+  for (let index = 0, offset = 0; index < luma.length; index += 1, offset += 3) {
+    luma[index] = 0.299 * (rgb[offset] ?? 0) + 0.587 * (rgb[offset + 1] ?? 0) + 0.114 * (rgb[offset + 2] ?? 0);
+  }
+  return { rgb, luma, width, height };
+}
+
+/** The pixel box of a region (the whole image when none is given), at least 8×8 px. */
+export function boxOf(region: Region | undefined, width: number, height: number): PixelBox {
+  if (region === undefined) return { x0: 0, y0: 0, x1: width, y1: height };
+  const x0 = Math.min(width - 8, Math.max(0, Math.round(region.left * width)));
+  const y0 = Math.min(height - 8, Math.max(0, Math.round(region.top * height)));
+  const x1 = Math.max(x0 + 8, Math.min(width, Math.round((region.left + region.width) * width)));
+  const y1 = Math.max(y0 + 8, Math.min(height, Math.round((region.top + region.height) * height)));
+  return { x0: Math.max(0, x0), y0: Math.max(0, y0), x1, y1 };
+}

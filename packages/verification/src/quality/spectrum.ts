@@ -1,0 +1,229 @@
+import FFT from 'fft.js';
+import type { PixelBox, RgbPixels } from './pixels';
+
+const { abs, cos, hypot, log10, max, min, PI, round, sin } = Math;
+
+/**
+ * Periodic structure in the photo's frequency spectrum. A screen's pixel grid and a print's halftone are
+ * periodic at 2-12 camera pixels: in the power spectrum they are isolated points, far above their
+ * surroundings, whereas a card's own content (text, edges, a barcode's bars, guilloche curves) spreads
+ * its power along lines and rings or sits at lower frequencies. The measure: the spectrum averaged over up
+ * to four 256 px tiles of the document (Welch's method: periodic peaks add up, content averages out),
+ * and for each local maximum in the band, how far it stands above the highest point of a ring around it.
+ */
+export const TILE = 256;
+/** Band of the peaks, in cycles per tile: periods from 16 px (256/16) down to about 2.1 px (256/120). */
+const BAND_LOW = 16;
+const BAND_HIGH = 120;
+/** Ring around a candidate peak, in frequency bins (a Hann-windowed peak is about 4 bins wide). */
+const RING_RADIUS = 4;
+const RING_POINTS = 16;
+/**
+ * JPEG's 8×8 blocks are periodic too, along the image's own axes: at low quality they put peaks on the
+ * rows and columns at multiples of TILE/8 cycles. Those lines are left out of the peak search (a
+ * screen's grid is seldom exactly aligned with them, and its harmonics fall elsewhere anyway).
+ */
+const JPEG_BLOCK_FREQUENCY = TILE / 8;
+
+function onJpegGrid(frequency: number): boolean {
+  const magnitude = abs(frequency);
+  const harmonic = round(magnitude / JPEG_BLOCK_FREQUENCY);
+  return harmonic >= 1 && abs(magnitude - harmonic * JPEG_BLOCK_FREQUENCY) <= 1;
+}
+
+/** A peak this many decades (log10 units of power) above its ring counts towards `peak_count`. */
+export const COUNTED_PEAK_DECADES = 1;
+
+interface FftEngine {
+  createComplexArray(): number[];
+  realTransform(output: number[], input: ArrayLike<number>): void;
+  completeSpectrum(spectrum: number[]): void;
+  transform(output: number[], input: ArrayLike<number>): void;
+}
+
+let engine: FftEngine | null = null;
+function fft(): FftEngine {
+  engine ??= new FFT(TILE) as unknown as FftEngine;
+  return engine;
+}
+
+const HANN = Float32Array.from({ length: TILE }, (_, index) => 0.5 - 0.5 * cos((2 * PI * index) / (TILE - 1)));
+
+export interface SpectrumFeatures {
+  /** Highest prominence of a point peak in the band, in decades of power above its ring. */
+  peak_prominence: number;
+  /** Number of point peaks at least `COUNTED_PEAK_DECADES` above their ring. */
+  peak_count: number;
+  /** Mean log-power at high frequencies (64-120 cycles) minus at mid frequencies (16-48): the spectrum's tilt. */
+  high_mid_ratio: number;
+  /** Number of tiles the spectrum was averaged over. */
+  tiles: number;
+}
+
+/** Top-left corners of up to four tiles spread over the box (fewer when the box is small). */
+export function tileOrigins(box: PixelBox): [number, number][] {
+  const width = box.x1 - box.x0;
+  const height = box.y1 - box.y0;
+  if (width < TILE || height < TILE) return [];
+  const columns = width >= 2 * TILE ? 2 : 1;
+  const rows = height >= 2 * TILE ? 2 : 1;
+  const origins: [number, number][] = [];
+  for (let row = 0; row < rows; row += 1) {
+    for (let column = 0; column < columns; column += 1) {
+      // Spread evenly: the tiles' centres at 1/4 and 3/4 of the box (or its middle).
+      const cx = box.x0 + (width * (2 * column + 1)) / (2 * columns);
+      const cy = box.y0 + (height * (2 * row + 1)) / (2 * rows);
+      origins.push([
+        round(min(box.x1 - TILE, max(box.x0, cx - TILE / 2))),
+        round(min(box.y1 - TILE, max(box.y0, cy - TILE / 2))),
+      ]);
+    }
+  }
+  return origins;
+}
+
+/** A tile's pixels, row-major, `TILE`×`TILE`. */
+export type Tile = Float32Array;
+
+/** The luma tiles at `origins`. */
+export function lumaTiles(pixels: RgbPixels, origins: readonly [number, number][]): Tile[] {
+  return origins.map(([originX, originY]) => {
+    const tile = new Float32Array(TILE * TILE);
+    for (let y = 0; y < TILE; y += 1)
+      tile.set(
+        pixels.luma.subarray((originY + y) * pixels.width + originX, (originY + y) * pixels.width + originX + TILE),
+        y * TILE,
+      );
+    return tile;
+  });
+}
+
+/** The chroma (B − R) tiles at `origins`: sub-pixel stripes and CMY dots are coloured. */
+export function chromaTiles(pixels: RgbPixels, origins: readonly [number, number][]): Tile[] {
+  return origins.map(([originX, originY]) => {
+    const tile = new Float32Array(TILE * TILE);
+    for (let y = 0; y < TILE; y += 1) {
+      const row = ((originY + y) * pixels.width + originX) * 3;
+      for (let x = 0; x < TILE; x += 1) tile[y * TILE + x] = (pixels.rgb[row + x * 3 + 2] ?? 0) - (pixels.rgb[row + x * 3] ?? 0);
+    }
+    return tile;
+  });
+}
+
+interface Workspace {
+  input: Float64Array;
+  rows: number[][];
+  column: number[];
+  transformed: number[];
+}
+
+let workspace: Workspace | null = null;
+function buffers(engine: FftEngine): Workspace {
+  workspace ??= {
+    input: new Float64Array(TILE),
+    rows: Array.from({ length: TILE }, () => engine.createComplexArray()),
+    column: engine.createComplexArray(),
+    transformed: engine.createComplexArray(),
+  };
+  return workspace;
+}
+
+/** Power spectrum (|F|², kx 0…N/2 by ky 0…N−1) of the windowed, mean-removed tile, added into `power`. */
+function addTileSpectrum(tile: Tile, power: Float64Array): void {
+  const engine = fft();
+  const { input, rows, column, transformed } = buffers(engine);
+  let mean = 0;
+  for (let index = 0; index < tile.length; index += 1) mean += tile[index] ?? 0;
+  mean /= tile.length;
+  for (let y = 0; y < TILE; y += 1) {
+    const wy = HANN[y] ?? 0;
+    for (let x = 0; x < TILE; x += 1) input[x] = ((tile[y * TILE + x] ?? 0) - mean) * wy * (HANN[x] ?? 0);
+    engine.realTransform(rows[y] ?? [], input);
+  }
+  const half = TILE / 2;
+  for (let kx = 0; kx <= half; kx += 1) {
+    for (let y = 0; y < TILE; y += 1) {
+      const row = rows[y] ?? [];
+      column[2 * y] = row[2 * kx] ?? 0;
+      column[2 * y + 1] = row[2 * kx + 1] ?? 0;
+    }
+    engine.transform(transformed, column);
+    for (let ky = 0; ky < TILE; ky += 1) {
+      const re = transformed[2 * ky] ?? 0;
+      const im = transformed[2 * ky + 1] ?? 0;
+      const index = kx * TILE + ky;
+      power[index] = (power[index] ?? 0) + re * re + im * im;
+    }
+  }
+}
+
+/** log10 power at signed frequency (fx, fy), using the symmetry of a real signal's spectrum. */
+function logPowerAt(logPower: Float64Array, fx: number, fy: number): number {
+  let x = fx;
+  let y = fy;
+  if (x < 0) {
+    x = -x;
+    y = -y;
+  }
+  const ky = ((y % TILE) + TILE) % TILE;
+  return logPower[x * TILE + ky] ?? 0;
+}
+
+const RING = Array.from({ length: RING_POINTS }, (_, index): [number, number] => {
+  const angle = (2 * PI * index) / RING_POINTS;
+  return [round(RING_RADIUS * cos(angle)), round(RING_RADIUS * sin(angle))];
+});
+
+export function spectrumFeatures(tiles: readonly Tile[]): SpectrumFeatures {
+  if (tiles.length === 0) return { peak_prominence: 0, peak_count: 0, high_mid_ratio: 0, tiles: 0 };
+  const half = TILE / 2;
+  const power = new Float64Array((half + 1) * TILE);
+  for (const tile of tiles) addTileSpectrum(tile, power);
+  const logPower = new Float64Array(power.length);
+  for (let index = 0; index < power.length; index += 1) logPower[index] = log10((power[index] ?? 0) / tiles.length + 1e-9);
+
+  let best = 0;
+  let counted = 0;
+  let highSum = 0;
+  let highCount = 0;
+  let midSum = 0;
+  let midCount = 0;
+  for (let kx = 0; kx <= half; kx += 1) {
+    for (let signedY = -half + 1; signedY < half; signedY += 1) {
+      // Each frequency once: the kx = 0 column is symmetric in ky.
+      if (kx === 0 && signedY < 0) continue;
+      const radius = hypot(kx, signedY);
+      if (radius < BAND_LOW || radius > BAND_HIGH) continue;
+      const value = logPowerAt(logPower, kx, signedY);
+      if (radius >= 64) {
+        highSum += value;
+        highCount += 1;
+      } else if (radius <= 48) {
+        midSum += value;
+        midCount += 1;
+      }
+      if (onJpegGrid(kx) || onJpegGrid(signedY)) continue;
+      let isMaximum = true;
+      for (let dx = -1; dx <= 1 && isMaximum; dx += 1) {
+        for (let dy = -1; dy <= 1; dy += 1) {
+          if ((dx !== 0 || dy !== 0) && logPowerAt(logPower, kx + dx, signedY + dy) > value) {
+            isMaximum = false;
+            break;
+          }
+        }
+      }
+      if (!isMaximum) continue;
+      let ring = -Infinity;
+      for (const [dx, dy] of RING) ring = max(ring, logPowerAt(logPower, kx + dx, signedY + dy));
+      const prominence = value - ring;
+      if (prominence > best) best = prominence;
+      if (prominence >= COUNTED_PEAK_DECADES) counted += 1;
+    }
+  }
+  return {
+    peak_prominence: best,
+    peak_count: counted,
+    high_mid_ratio: highCount === 0 || midCount === 0 ? 0 : highSum / highCount - midSum / midCount,
+    tiles: tiles.length,
+  };
+}

@@ -1,0 +1,244 @@
+import { parseMrz, type MrzData, type MrzFormat } from '../parsers/mrz.parser';
+
+/**
+ * From OCR lines to MRZ candidates, without an image: pure, so it is unit-tested on its own.
+ *
+ * OCR of a real MRZ band rarely gives clean lines of exactly 30, 36 or 44 characters: it splits a line
+ * into words at wide '<' runs, adds a stray mark of the card's edge at the end, or drops one '<' of a
+ * filler run. A candidate is therefore built, per OCR line, from every run of consecutive words whose
+ * joined length is the format's, or one or two off where the last '<' run can absorb the difference
+ * (only filler changes, no data character moves). Then, as a second candidate, characters are mapped
+ * by what ICAO 9303 allows at each position: a digit where only letters may stand (country codes,
+ * names, document code, sex) becomes the letter it is confused with (0→O, 1→I, 5→S, 8→B, 2→Z, 6→G), a
+ * letter where only digits may stand (dates, check digits) the digit (O/Q/D→0, I/L→1, Z→2, S→5, B→8,
+ * G→6). Fields that may hold both (document and personal numbers, optional data) are never touched, and
+ * check digits still decide: a repair that makes a wrong read pass is as unlikely as the same misread
+ * passing without it.
+ */
+export interface MrzCandidate {
+  lines: string[];
+  /** Indexes of the OCR lines it was built from. */
+  source_lines: number[];
+  /** Characters changed by the position-aware repair (0 for the text as read). */
+  repaired_characters: number;
+  /** '<' added or removed to reach the line length. */
+  filler_adjustments: number;
+}
+
+const FORMATS: readonly { format: Exclude<MrzFormat, 'MRVA' | 'MRVB'>; count: number; length: number }[] = [
+  { format: 'TD3', count: 2, length: 44 },
+  { format: 'TD1', count: 3, length: 30 },
+  { format: 'TD2', count: 2, length: 36 },
+];
+
+const MAX_FILLER_ADJUSTMENT = 2;
+
+/** Position classes: A letters (and '<'), N digits (and '<'), X anything. */
+type PositionClass = 'A' | 'N' | 'X';
+
+function classes(spec: readonly [PositionClass, number][]): PositionClass[] {
+  return spec.flatMap(([kind, count]) => Array<PositionClass>(count).fill(kind));
+}
+
+const POSITION_CLASSES: Record<'TD1' | 'TD2' | 'TD3', PositionClass[][]> = {
+  TD3: [
+    classes([['A', 44]]),
+    classes([
+      ['X', 9],
+      ['N', 1],
+      ['A', 3],
+      ['N', 7],
+      ['A', 1],
+      ['N', 7],
+      ['X', 14],
+      ['N', 2],
+    ]),
+  ],
+  TD2: [
+    classes([['A', 36]]),
+    classes([
+      ['X', 9],
+      ['N', 1],
+      ['A', 3],
+      ['N', 7],
+      ['A', 1],
+      ['N', 7],
+      ['X', 7],
+      ['N', 1],
+    ]),
+  ],
+  TD1: [
+    classes([
+      ['A', 5],
+      ['X', 9],
+      ['N', 1],
+      ['X', 15],
+    ]),
+    classes([
+      ['N', 7],
+      ['A', 1],
+      ['N', 7],
+      ['A', 3],
+      ['X', 11],
+      ['N', 1],
+    ]),
+    classes([['A', 30]]),
+  ],
+};
+
+const TO_LETTER: Readonly<Record<string, string>> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '8': 'B' };
+const TO_DIGIT: Readonly<Record<string, string>> = { O: '0', Q: '0', D: '0', I: '1', L: '1', Z: '2', S: '5', G: '6', B: '8' };
+
+/** The position-aware repair of one candidate's lines; returns the lines and how many characters changed. */
+export function repairByPosition(lines: readonly string[], format: 'TD1' | 'TD2' | 'TD3'): { lines: string[]; changed: number } {
+  let changed = 0;
+  const repaired = lines.map((line, lineIndex) => {
+    const lineClasses = POSITION_CLASSES[format][lineIndex] ?? [];
+    let out = '';
+    for (let index = 0; index < line.length; index += 1) {
+      const char = line.charAt(index);
+      const kind = lineClasses[index] ?? 'X';
+      const replacement = kind === 'A' ? TO_LETTER[char] : kind === 'N' ? TO_DIGIT[char] : undefined;
+      if (replacement !== undefined) {
+        out += replacement;
+        changed += 1;
+      } else {
+        out += char;
+      }
+    }
+    return out;
+  });
+  return { lines: repaired, changed };
+}
+
+/** Adjusts the last run of '<' so the line has `length` characters, or null if it cannot. */
+function fitLength(text: string, length: number): { text: string; adjustment: number } | null {
+  const difference = length - text.length;
+  if (difference === 0) return { text, adjustment: 0 };
+  if (Math.abs(difference) > MAX_FILLER_ADJUSTMENT) return null;
+  const runs = [...text.matchAll(/<{2,}/g)];
+  const last = runs[runs.length - 1];
+  if (last === undefined || last.index === undefined) return null;
+  const runLength = last[0].length;
+  if (runLength + difference < 1) return null;
+  const fitted = text.slice(0, last.index) + '<'.repeat(runLength + difference) + text.slice(last.index + runLength);
+  return { text: fitted, adjustment: Math.abs(difference) };
+}
+
+// How far past the line length a joined run of words may go: the excess is cut as a window (a stray
+// mark of the card's edge glued to the line by OCR).
+const MAX_EXCESS = 8;
+
+/** Every string of `length` (give or take the filler fit) made of consecutive words of one OCR line. */
+function lineOptions(words: readonly string[], length: number): { text: string; adjustment: number }[] {
+  const options: { text: string; adjustment: number }[] = [];
+  const seen = new Set<string>();
+  const add = (text: string) => {
+    const fitted = fitLength(text, length);
+    if (fitted !== null && /^[A-Z0-9<]+$/.test(fitted.text) && !seen.has(fitted.text)) {
+      seen.add(fitted.text);
+      options.push(fitted);
+    }
+  };
+  for (let start = 0; start < words.length; start += 1) {
+    let joined = '';
+    for (let end = start; end < words.length; end += 1) {
+      joined += words[end] ?? '';
+      if (joined.length > length + MAX_EXCESS) break;
+      add(joined);
+      for (let offset = 1; joined.length - offset >= length; offset += 1) add(joined.slice(offset, offset + length));
+      if (joined.length > length) add(joined.slice(0, length));
+    }
+  }
+  return options;
+}
+
+function wordsOf(line: string): string[] {
+  return line
+    .toUpperCase()
+    .split(/\s+/)
+    .map((word) => word.replace(/[^A-Z0-9<]/g, ''))
+    .filter((word) => word !== '');
+}
+
+// Bounds the combinations tried per OCR result (each line rarely has more than two or three options).
+const MAX_CANDIDATES = 64;
+
+/** The MRZ candidates in OCR lines: consecutive lines fitting a format, as read and repaired. */
+export function mrzCandidates(ocrLines: readonly string[]): MrzCandidate[] {
+  const words = ocrLines.map(wordsOf);
+  const candidates: MrzCandidate[] = [];
+  for (const { format, count, length } of FORMATS) {
+    const options = words.map((lineWords) => lineOptions(lineWords, length));
+    for (let start = 0; start + count <= ocrLines.length; start += 1) {
+      let combos: { lines: string[]; adjustment: number }[] = [{ lines: [], adjustment: 0 }];
+      for (let offset = 0; offset < count; offset += 1) {
+        const lineChoices = options[start + offset] ?? [];
+        combos = combos
+          .flatMap((combo) =>
+            lineChoices.map((choice) => ({
+              lines: [...combo.lines, choice.text],
+              adjustment: combo.adjustment + choice.adjustment,
+            })),
+          )
+          .slice(0, MAX_CANDIDATES);
+      }
+      const sourceLines = Array.from({ length: count }, (_, offset) => start + offset);
+      for (const combo of combos) {
+        // The repaired reading first: on equal check digits it wins, as a digit cannot stand where it was.
+        const repaired = repairByPosition(combo.lines, format);
+        if (repaired.changed > 0) {
+          candidates.push({
+            lines: repaired.lines,
+            source_lines: sourceLines,
+            repaired_characters: repaired.changed,
+            filler_adjustments: combo.adjustment,
+          });
+        }
+        candidates.push({
+          lines: combo.lines,
+          source_lines: sourceLines,
+          repaired_characters: 0,
+          filler_adjustments: combo.adjustment,
+        });
+      }
+    }
+  }
+  return candidates.slice(0, MAX_CANDIDATES * 2);
+}
+
+export interface ScoredMrz {
+  candidate: MrzCandidate;
+  mrz: MrzData;
+  /** Check digits that hold, minus problems; higher is better. */
+  score: number;
+}
+
+function score(mrz: MrzData, candidate: MrzCandidate): number {
+  const holding = Object.values(mrz.check_digits).filter(Boolean).length;
+  // Among equally checked reads, the one closest to what OCR saw wins.
+  return holding * 10 - mrz.problems.length * 5 - candidate.filler_adjustments * 0.1;
+}
+
+/** A valid read beats any invalid one; then the higher score wins. */
+export function better(a: ScoredMrz, b: ScoredMrz): boolean {
+  if (a.mrz.valid !== b.mrz.valid) return a.mrz.valid;
+  return a.score > b.score;
+}
+
+/** The best-scoring candidate of some OCR lines, valid or not; null when nothing fits a format. */
+export function bestMrz(ocrLines: readonly string[]): ScoredMrz | null {
+  let best: ScoredMrz | null = null;
+  for (const candidate of mrzCandidates(ocrLines)) {
+    const parsed = parseMrz(candidate.lines);
+    if (!parsed.ok) continue;
+    const scored = { candidate, mrz: parsed, score: score(parsed, candidate) };
+    if (best === null || better(scored, best)) best = scored;
+  }
+  return best;
+}
+
+/** Whether OCR text looks like an MRZ band at all: filler runs are what no other printed text has. */
+export function hasMrzSignal(ocrLines: readonly string[]): boolean {
+  return ocrLines.some((line) => /<{3,}/.test(line.replace(/\s+/g, '')) || (line.match(/<</g) ?? []).length >= 2);
+}

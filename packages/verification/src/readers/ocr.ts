@@ -1,0 +1,114 @@
+import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+
+/**
+ * One tesseract.js worker per thread, created on first use and reused: its model (the English
+ * traineddata with the legacy engine) is read from `@tesseract.js-data/eng`'s `4.0.0` folder in
+ * node_modules, never downloaded, and never written to a cache file (`cacheMethod: 'none'`).
+ *
+ * The legacy engine (`OEM.TESSERACT_ONLY`) with a whitelist reads OCR-B MRZ lines well where the LSTM
+ * engine garbles runs of '<' (TOOLING.md). The same engine reads the DNI's printed fields in small
+ * crops; it reads upper-case Latin letters without accents, which is how names are compared anyway.
+ */
+let worker: Promise<Worker> | null = null;
+// The worker runs one job at a time; parameters and recognition of one call must not interleave with another's.
+let queue: Promise<unknown> = Promise.resolve();
+
+function languagePath(): string {
+  // The package's main module exports the folder of its full (legacy + LSTM) model.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const data = require('@tesseract.js-data/eng') as { langPath: string };
+  return data.langPath;
+}
+
+function ensureWorker(): Promise<Worker> {
+  if (worker === null) {
+    worker = createWorker('eng', OEM.TESSERACT_ONLY, {
+      langPath: languagePath(),
+      cacheMethod: 'none',
+      gzip: true,
+      legacyCore: true,
+      legacyLang: true,
+    });
+    // A failed start must not stay cached: the next call tries again.
+    worker.catch(() => {
+      worker = null;
+    });
+  }
+  return worker;
+}
+
+export interface OcrBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export interface OcrLine {
+  text: string;
+  /** Tesseract's confidence, 0–100. */
+  confidence: number;
+  bbox: OcrBox;
+  words: { text: string; confidence: number; bbox: OcrBox }[];
+}
+
+export interface OcrResult {
+  text: string;
+  confidence: number;
+  lines: OcrLine[];
+}
+
+export interface OcrOptions {
+  whitelist: string;
+  /** Page segmentation: a block of lines (MRZ band) or one line (a printed field). */
+  mode: 'block' | 'line' | 'sparse';
+}
+
+const MODES: Record<OcrOptions['mode'], PSM> = {
+  block: PSM.SINGLE_BLOCK,
+  line: PSM.SINGLE_LINE,
+  sparse: PSM.SPARSE_TEXT,
+};
+
+export async function recognise(png: Buffer, options: OcrOptions): Promise<OcrResult> {
+  const run = queue.then(async () => {
+    const engine = await ensureWorker();
+    // Crops carry no resolution; without one tesseract warns on every call and assumes 70 dpi.
+    await engine.setParameters({
+      tessedit_char_whitelist: options.whitelist,
+      tessedit_pageseg_mode: MODES[options.mode],
+      user_defined_dpi: '300',
+    });
+    const { data } = await engine.recognize(png, {}, { text: true, blocks: true });
+    const lines: OcrLine[] = [];
+    for (const block of data.blocks ?? []) {
+      for (const paragraph of block.paragraphs) {
+        for (const line of paragraph.lines) {
+          lines.push({
+            text: line.text.replace(/\n$/, ''),
+            confidence: line.confidence,
+            bbox: line.bbox,
+            words: line.words.map((word) => ({ text: word.text, confidence: word.confidence, bbox: word.bbox })),
+          });
+        }
+      }
+    }
+    return { text: data.text, confidence: data.confidence, lines };
+  });
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+/** Ends this thread's OCR worker (a CLI or a test does this before exiting; the next call starts a new one). */
+export async function stopOcr(): Promise<void> {
+  const current = worker;
+  worker = null;
+  if (current === null) return;
+  try {
+    await (await current).terminate();
+  } catch {
+    // A worker that never started has nothing to end.
+  }
+}
+
+export const MRZ_WHITELIST = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';

@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import bwipjs from 'bwip-js';
+import sharp from 'sharp';
+import { readSide, stopReaders } from '../src';
+import { REFERENCE_DOCUMENTS_DIR } from './reference-data';
+
+const TODAY = '2026-11-23';
+const DNI_PAYLOAD = '00123456789@PEREZ@JUAN CARLOS@M@26756539@B@15/03/1978@20/04/2017@203';
+
+function referenceImage(relative: string): Buffer {
+  const file = path.join(REFERENCE_DOCUMENTS_DIR, 'images', relative);
+  if (!fs.existsSync(file))
+    throw new Error(`reference image ${file} is missing: shared/ must be checked out beside the repository`);
+  return fs.readFileSync(file);
+}
+
+/** A card-like 1400×880 JPEG with a DNI PDF417 at its bottom right, turned by `degrees`. */
+async function syntheticCard(degrees: number): Promise<Buffer> {
+  const symbol = await bwipjs.toBuffer({ bcid: 'pdf417', text: DNI_PAYLOAD, scale: 2, height: 8 });
+  const { width = 0, height = 0 } = await sharp(symbol).metadata();
+  const card = await sharp({ create: { width: 1400, height: 880, channels: 3, background: '#e6eef0' } })
+    .composite([{ input: symbol, left: 1360 - width, top: 840 - height }])
+    .png()
+    .toBuffer();
+  return sharp(card).rotate(degrees, { background: '#9a9a9a' }).jpeg({ quality: 75 }).toBuffer();
+}
+
+afterAll(async () => {
+  await stopReaders();
+});
+
+describe('readSide on generated barcodes', () => {
+  it.each([0, 90, 180, 270, 12, -12])(
+    'when the card is turned by %i°, then its PDF417 is decoded and parsed',
+    async (degrees) => {
+      // Tilts are found along the ladder; the generous budget keeps the outcome independent of the load.
+      const reading = await readSide(await syntheticCard(degrees), {
+        side: 'front',
+        acceptedTypes: ['dni'],
+        today: TODAY,
+        budgetMs: 10_000,
+      });
+
+      expect(reading.barcode?.text).toBe(DNI_PAYLOAD);
+      expect(reading.barcode_fields).toMatchObject({ number: '26756539', surname: 'PEREZ', cuil: '20-26756539-3' });
+      expect(reading.detected_type).toBe('dni');
+    },
+  );
+});
+
+describe('readSide on the reference specimens', () => {
+  it('when the 2012 DNI front is read, then its PDF417 gives the specimen payload and the portrait is cropped', async () => {
+    const reading = await readSide(referenceImage('dni/ar_dni_2012_specimen_front_villareal.jpg'), {
+      side: 'front',
+      acceptedTypes: ['dni'],
+      today: TODAY,
+    });
+
+    expect(reading.barcode?.text).toBe('00000010532@VILLAREAL@MARIA VICTORIA@F@99999999@A@01/11/1969@31/10/2009');
+    expect(reading.barcode?.layout).toBe('new_2012');
+    expect(reading.detected_face).toBe('front');
+    expect(reading.problems).not.toContain('other_side');
+    const crop = await sharp(reading.face_crop ?? Buffer.alloc(0)).metadata();
+    expect(crop.height).toBeGreaterThan(crop.width);
+  });
+
+  it('when the 2009 DNI is read, then its TD1 MRZ lines are read and fail only the number check', async () => {
+    const reading = await readSide(referenceImage('dni/ar_dni_2009_specimen_villareal.jpg'), {
+      side: 'front',
+      acceptedTypes: ['dni'],
+      today: TODAY,
+    });
+
+    expect(reading.mrz?.lines).toEqual([
+      'IDARG999999972<<<<<<<<<<<<<<<<',
+      '6911029F2409294ARG<<<<<<<<<<<6',
+      'VILLAREAL<<MARIA<VICTORIA<<<<<',
+    ]);
+    expect(reading.mrz?.check_digits).toEqual({ document_number: false, birth_date: true, expiry_date: true, composite: true });
+    expect(reading.detected_type).toBe('dni');
+  });
+
+  it('when the TD3 passport specimen is read upside down, then its MRZ is valid and the photo is cropped', async () => {
+    const upsideDown = await sharp(referenceImage('mrz/passporteye_passport-td3.jpg')).rotate(180).jpeg().toBuffer();
+    const reading = await readSide(upsideDown, { side: 'front', acceptedTypes: ['passport'], today: TODAY });
+
+    expect(reading.mrz?.valid).toBe(true);
+    expect(reading.mrz?.lines[1]).toBe('L898902C36UTO7408122F1204159ZE184226B<<<<<10');
+    expect(reading.detected_type).toBe('passport');
+    expect(reading.detected_face).toBe('data_page');
+    expect(reading.face_crop).not.toBeNull();
+  });
+
+  it('when an upload is not an image, then readSide reports it and does not throw', async () => {
+    const reading = await readSide(Buffer.from('not an image'), { side: 'back', acceptedTypes: ['dni'], today: TODAY });
+
+    expect(reading.problems).toEqual(['unreadable_image']);
+    expect(reading.refusal).toBe('unsupported_type');
+  });
+});

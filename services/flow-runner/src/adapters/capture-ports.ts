@@ -1,0 +1,75 @@
+import type { DocumentData } from '@idv/contracts';
+import { combineSides, prepareUpload, type DocumentFields, type SideReading } from '@idv/verification';
+import type { ArtefactStore } from '../domain/artefacts';
+import type { CapturePorts } from '../domain/flow-service';
+import type { DocumentVerdict } from '../domain/steps/document';
+import { REASON_CODES, type ReasonCode } from '../domain/reason-codes';
+import type { CaptureKind, DocumentKind, PreparedCapture } from '../domain/steps/types';
+import { todayInArgentina, type StoredSideReading } from './capture-reader';
+import type { SampleCatalog } from './samples';
+
+/** Uploads at most this big; the HTTP layer refuses larger ones before reading them (413). */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+const DOCUMENT_REASONS = new Set<string>(Object.values(REASON_CODES));
+
+/** `result.document` from what was read: every field the spec lists, empty where the document has none. */
+export function toDocumentData(fields: DocumentFields): DocumentData {
+  return {
+    doc_type: fields.doc_type ?? '',
+    series: fields.series ?? '',
+    number: fields.number ?? '',
+    surname: fields.surname ?? '',
+    given_names: fields.given_names ?? '',
+    sex: fields.sex ?? '',
+    birth_date: fields.birth_date ?? '',
+    cuil: fields.cuil ?? '',
+    expiry_date: fields.expiry_date ?? '',
+  };
+}
+
+/** The document step's ports, over the verification engine and the artefact store. */
+export class EngineCapturePorts implements CapturePorts {
+  constructor(
+    private readonly artefacts: ArtefactStore,
+    private readonly samplesCatalog: SampleCatalog,
+  ) {}
+
+  async prepare(bytes: Buffer): Promise<PreparedCapture> {
+    const prepared = await prepareUpload(bytes, { maxBytes: MAX_UPLOAD_BYTES });
+    return prepared.ok ? { ok: true, jpeg: prepared.jpeg, width: prepared.width, height: prepared.height } : prepared;
+  }
+
+  samples(type: DocumentKind, side: CaptureKind) {
+    return this.samplesCatalog.list(type, side);
+  }
+
+  sampleImage(type: DocumentKind, side: CaptureKind, sampleId: string): Promise<Buffer | null> {
+    return this.samplesCatalog.image(type, side, sampleId);
+  }
+
+  /** The cross-checks over the stored readings of every accepted side (no image is read again). */
+  async decideDocument(input: Parameters<CapturePorts['decideDocument']>[0]): Promise<DocumentVerdict> {
+    const readings: SideReading[] = [];
+    for (const capture of Object.values(input.progress.captures)) {
+      if (!capture) continue;
+      const stored = (await this.artefacts.reading(capture.artefactId)) as StoredSideReading | null;
+      if (!stored) throw new Error(`no reading stored for ${capture.artefactId}`);
+      readings.push({ ...stored, face_crop: null });
+    }
+    const reading = combineSides(readings, {
+      acceptedTypes: input.acceptedTypes,
+      today: todayInArgentina(),
+      ...(input.progress.type ? { expectedType: input.progress.type } : {}),
+    });
+    const checks = reading.checks.map((check) => ({
+      name: check.name,
+      verdict: check.verdict,
+      ...(check.reason ? { reason: check.reason } : {}),
+      ...(check.fields ? { fields: [...check.fields] } : {}),
+    }));
+    const reason = reading.reasons.find((code) => DOCUMENT_REASONS.has(code)) as ReasonCode | undefined;
+    if (reason) return { kind: 'failed', reason, checks };
+    return { kind: 'passed', document: toDocumentData(reading.fields), checks };
+  }
+}

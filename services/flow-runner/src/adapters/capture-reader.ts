@@ -1,0 +1,79 @@
+import type { CaptureStoredData } from '@idv/contracts';
+import type { Logger } from '@idv/kit';
+import type { SideReading } from '@idv/verification';
+import type { ArtefactStore } from '../domain/artefacts';
+import type { FlowService } from '../domain/flow-service';
+import type { CaptureProblem } from '../domain/steps/document';
+import type { VerificationPool } from './verification-pool';
+
+/** A side's reading as kept in the database: everything but the image bytes (the face crop). */
+export type StoredSideReading = Omit<SideReading, 'face_crop'> & { has_face_crop: boolean };
+
+export function toStoredReading(reading: SideReading): StoredSideReading {
+  const { face_crop: faceCrop, ...rest } = reading;
+  return { ...rest, has_face_crop: faceCrop !== null };
+}
+
+/** Problems that mean the photo shows something else: told first, whatever else is wrong. */
+const WRONG_THING: readonly CaptureProblem[] = ['wrong_type', 'other_side', 'no_document', 'unreadable_image'];
+/** Problems of the photo itself: they matter only when nothing could be read through them. */
+const PHOTO_QUALITY: readonly CaptureProblem[] = ['blurry', 'glare', 'too_dark'];
+
+/**
+ * Whether a side is good enough to go on with, and if not what the person should change. A side is
+ * taken when what identifies the document on it was read (barcode or MRZ, or for the angled front
+ * anything at all), even if the photo is not perfect.
+ */
+export function captureProblems(reading: StoredSideReading): CaptureProblem[] {
+  const problems = reading.problems as CaptureProblem[];
+  const wrong = WRONG_THING.filter((problem) => problems.includes(problem));
+  if (wrong.length > 0) return wrong;
+  const identified =
+    reading.barcode_fields !== null ||
+    reading.mrz_fields !== null ||
+    (reading.side === 'front_angle' && reading.printed !== null && Object.keys(reading.printed.fields).length > 0);
+  if (identified) return [];
+  const quality = PHOTO_QUALITY.filter((problem) => problems.includes(problem));
+  const rest = problems.filter((problem) => !PHOTO_QUALITY.includes(problem));
+  const ordered = [...quality, ...rest];
+  return ordered.length > 0 ? ordered : ['no_document'];
+}
+
+/** Argentina's calendar day: document expiry is judged on the holder's date, not UTC's. */
+export function todayInArgentina(now: Date = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Argentina/Buenos_Aires' }).format(now);
+}
+
+/**
+ * The durable job of one capture: read it in the worker pool (once: a redelivered job reuses the
+ * stored reading), keep the reading, then hand the verdict to the flow. A capture replaced or deleted
+ * meanwhile is skipped. A failure of the engine itself on this image counts as an unreadable photo
+ * rather than a job retried forever; a failure of the database is thrown and the job is retried.
+ */
+export class CaptureReader {
+  constructor(private readonly deps: { artefacts: ArtefactStore; pool: VerificationPool; flows: FlowService; logger: Logger }) {}
+
+  async handle(job: CaptureStoredData): Promise<void> {
+    const { artefacts, pool, flows, logger } = this.deps;
+    const artefact = await artefacts.get(job.artefact_id);
+    if (!artefact) return;
+    let reading = (await artefacts.reading(job.artefact_id)) as StoredSideReading | null;
+    if (!reading) {
+      if (artefact.kind === 'selfie') return;
+      try {
+        const read = await pool.readSide(artefact.bytes, {
+          side: artefact.kind,
+          acceptedTypes: job.accepted_types ?? ['dni', 'passport', 'licence'],
+          today: todayInArgentina(),
+        });
+        reading = toStoredReading(read);
+      } catch (error) {
+        logger.error({ err: error, artefact_id: job.artefact_id }, 'the verification engine failed on a capture');
+        await flows.applyReading(job.session_id, job.step_id, job.artefact_id, ['unreadable_image']);
+        return;
+      }
+      await artefacts.saveReading(job.artefact_id, reading);
+    }
+    await flows.applyReading(job.session_id, job.step_id, job.artefact_id, captureProblems(reading));
+  }
+}

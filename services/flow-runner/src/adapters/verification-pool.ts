@@ -1,0 +1,42 @@
+import type { DocumentType, Side, SideReading, VerificationResult, VerificationTask } from '@idv/verification';
+import { Piscina } from 'piscina';
+
+export interface VerificationPoolOptions {
+  /** Worker threads (each loads zxing and the OCR models once). */
+  threads: number;
+  /** Heap limit of each worker thread: one job's memory is bounded by it. */
+  maxHeapMb: number;
+}
+
+/**
+ * The verification engine in a pool of worker threads, so image work never runs on the event loop
+ * that answers the person's pages. Jobs wait in the pool's queue when every thread is busy.
+ */
+export class VerificationPool {
+  private readonly pool: Piscina<VerificationTask, VerificationResult>;
+
+  constructor(options: VerificationPoolOptions) {
+    this.pool = new Piscina({
+      filename: require.resolve('@idv/verification/dist/worker.js'),
+      minThreads: options.threads,
+      maxThreads: options.threads,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
+    });
+  }
+
+  async readSide(image: Buffer, options: { side: Side; acceptedTypes: DocumentType[]; today: string }): Promise<SideReading> {
+    const result = await this.pool.run({ kind: 'read_side', image, ...options });
+    if (result.kind !== 'read_side') throw new Error('the verification worker answered another task');
+    return result.reading;
+  }
+
+  /** Jobs waiting for a free thread (for the metrics). */
+  get queued(): number {
+    return this.pool.queueSize;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}

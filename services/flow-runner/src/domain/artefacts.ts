@@ -1,0 +1,32 @@
+import type { Queryable } from '@idv/kit';
+
+/** What the person captures: document sides and, for the face step, a selfie frame. */
+export const ARTEFACT_KINDS = ['front', 'back', 'front_angle', 'selfie'] as const;
+export type ArtefactKind = (typeof ARTEFACT_KINDS)[number];
+
+export interface StoredArtefact {
+  id: string;
+  sessionId: string;
+  kind: ArtefactKind;
+  contentType: string;
+  bytes: Buffer;
+  createdAt: Date;
+}
+
+/**
+ * Where captures live, encrypted at rest (PostgreSQL by default). Only the latest capture of each kind
+ * per session is kept: storing a new one replaces the previous one and what was read from it.
+ */
+export interface ArtefactStore {
+  /** Stores a capture in the caller's transaction, replacing the session's previous one of that kind. */
+  put(
+    db: Queryable,
+    input: { id: string; sessionId: string; kind: ArtefactKind; bytes: Buffer; contentType: string },
+  ): Promise<void>;
+  get(id: string): Promise<StoredArtefact | null>;
+  latest(sessionId: string, kind: ArtefactKind): Promise<StoredArtefact | null>;
+  /** Keeps what the readers made of an artefact; a second reading of the same artefact is ignored. */
+  saveReading(artefactId: string, reading: unknown): Promise<void>;
+  reading(artefactId: string): Promise<unknown>;
+  deleteCapturedBefore(cutoff: Date, batch: number): Promise<number>;
+}

@@ -1,0 +1,235 @@
+import type { DocumentData, DocumentStepSchema } from '@idv/contracts';
+import type { z } from 'zod';
+import { REASON_CODES, type ReasonCode } from '../reason-codes';
+import { alertBox, html, type SafeHtml } from '../view';
+import type { CaptureKind, DocumentKind, StepContext, StepModule, StepOutcome, StepState } from './types';
+
+type DocumentStep = z.infer<typeof DocumentStepSchema>;
+
+/** Why a capture was not taken, as the pipeline says it (problems of the side) or the upload check (refusals). */
+export type CaptureProblem =
+  | 'blurry'
+  | 'glare'
+  | 'too_dark'
+  | 'barcode_not_found'
+  | 'mrz_not_found'
+  | 'no_document'
+  | 'other_side'
+  | 'wrong_type'
+  | 'unreadable_image';
+
+export interface CaptureState {
+  artefactId: string;
+  status: 'reading' | 'accepted' | 'refused';
+  /** Captures of this side so far (each refused one counts against `maxAttempts`). */
+  attempts: number;
+  problem?: CaptureProblem;
+}
+
+/** The document step's progress, inside the step's state. */
+export interface DocumentProgress {
+  type?: DocumentKind;
+  captures: Partial<Record<CaptureKind, CaptureState>>;
+  /** The names and verdicts of the cross-checks once decided: evidence for support, no personal data. */
+  checks?: { name: string; verdict: string; reason?: string; fields?: string[] }[];
+}
+
+export type DocumentSide = Exclude<CaptureKind, 'selfie'>;
+
+/** The sides each document type needs, in the order they are asked for. */
+export const SIDES_OF: Record<DocumentKind, readonly DocumentSide[]> = {
+  dni: ['front', 'back', 'front_angle'],
+  passport: ['front', 'front_angle'],
+  licence: ['front', 'back', 'front_angle'],
+};
+
+/** What the step decided once every side was read (computed by the service from the stored readings). */
+export type DocumentVerdict =
+  | { kind: 'passed'; document: DocumentData; checks: DocumentProgress['checks'] }
+  | { kind: 'failed'; reason: ReasonCode; checks: DocumentProgress['checks'] };
+
+const progressOf = (state: StepState): DocumentProgress => (state.document ??= { captures: {} });
+
+export function documentTypeOf(step: DocumentStep, progress: DocumentProgress): DocumentKind | null {
+  if (progress.type) return progress.type;
+  return step.documents.length === 1 ? step.documents[0]! : null;
+}
+
+/** The side to capture now: the first one not accepted yet (null: every side is in). */
+export function currentSide(step: DocumentStep, progress: DocumentProgress): DocumentSide | null {
+  const type = documentTypeOf(step, progress);
+  if (!type) return null;
+  return SIDES_OF[type].find((side) => progress.captures[side]?.status !== 'accepted') ?? null;
+}
+
+/** The reason a side's last refusal gives the step when its attempts run out. */
+export function reasonOfProblem(problem: CaptureProblem | undefined): ReasonCode {
+  return problem === 'wrong_type' || problem === 'other_side'
+    ? REASON_CODES.documentTypeMismatch
+    : REASON_CODES.documentUnreadable;
+}
+
+/**
+ * Applies what the readers said of one capture. Stale readings (a newer capture of the side was sent
+ * meanwhile) change nothing. Returns the step's outcome: stay (ask for the next side or a retry),
+ * failed (the side's attempts ran out), or 'complete' when every side is accepted and the service
+ * must decide the document from the stored readings.
+ */
+export function applyCaptureReading(
+  step: DocumentStep,
+  state: StepState,
+  artefactId: string,
+  problems: readonly CaptureProblem[],
+): StepOutcome | { kind: 'complete' } | { kind: 'stale' } {
+  const progress = progressOf(state);
+  const entry = Object.entries(progress.captures).find(([, capture]) => capture?.artefactId === artefactId);
+  if (!entry || entry[1]?.status !== 'reading') return { kind: 'stale' };
+  const [side, capture] = entry as [CaptureKind, CaptureState];
+  if (problems.length === 0) {
+    progress.captures[side] = { ...capture, status: 'accepted' };
+    delete progress.captures[side].problem;
+    return currentSide(step, progress) === null ? { kind: 'complete' } : { kind: 'stay' };
+  }
+  const problem = problems[0]!;
+  progress.captures[side] = { ...capture, status: 'refused', problem };
+  if (capture.attempts >= step.maxAttempts) return { kind: 'failed', reason: reasonOfProblem(problem) };
+  return { kind: 'stay' };
+}
+
+/** The pages and submissions of `document_ar`: choose the type, send each side, wait for the reading. */
+export const documentStep: StepModule<DocumentStep> = {
+  type: 'document_ar',
+  render(ctx, feedback) {
+    const t = ctx.t.document;
+    const progress = progressOf({ ...ctx.state, document: structuredClone(ctx.state.document) });
+    const type = documentTypeOf(ctx.step, progress);
+    if (!type) {
+      return {
+        title: t.title,
+        body: html`${alertBox(feedback)}${ctx.form(
+          html`<fieldset>
+              <legend>${t.chooseType}</legend>
+              ${ctx.step.documents.map(
+                (kind, i) =>
+                  html`<div class="choice">
+                    <input type="radio" id="f-type-${kind}" name="type" value="${kind}" ${i === 0 ? 'checked' : ''} />
+                    <label for="f-type-${kind}">${t.typeNames[kind]}</label>
+                  </div>`,
+              )}
+            </fieldset>
+            <div class="actions">
+              <button type="submit" name="action" value="choose_type" class="primary">${t.continue}</button>
+            </div>`,
+        )}`,
+      };
+    }
+    const side = currentSide(ctx.step, progress);
+    const capture = side ? progress.captures[side] : undefined;
+    if (!side || capture?.status === 'reading') {
+      return {
+        title: t.processingTitle,
+        refreshSeconds: 2,
+        body: html`<p role="status" class="processing">${t.processingBody}</p>
+          <p><a href="/s/${ctx.sessionId}" class="button secondary">${t.refresh}</a></p>`,
+      };
+    }
+    const sideName = type === 'passport' && side === 'front' ? 'data_page' : side;
+    const attempts = capture?.attempts ?? 0;
+    const problem = capture?.status === 'refused' && capture.problem ? t.problems[capture.problem] : undefined;
+    const alert = feedback.alert ?? problem;
+    const samples = ctx.mode === 'test' ? ctx.samples(type, side) : [];
+    return {
+      title: t.sideTitles[sideName],
+      capture: { side },
+      body: html`${alert ? html`<p class="alert" role="alert">${alert}</p>` : ''}
+        <p>${t.sideHints[sideName]}</p>
+        ${attempts > 0 ? html`<p class="hint">${t.attemptsLeft(ctx.step.maxAttempts - attempts)}</p>` : ''}
+        ${ctx.form(
+          html`<input type="hidden" name="side" value="${side}" />
+            <div
+              class="field capture"
+              data-capture="${side}"
+              data-shoot="${t.camera.shoot}"
+              data-hint-start="${t.camera.start}"
+              data-hint-closer="${t.camera.closer}"
+              data-hint-focus="${t.camera.focus}"
+              data-hint-dark="${t.camera.dark}"
+              data-hint-glare="${t.camera.glare}"
+              data-hint-ready="${t.camera.ready}"
+              data-uploading="${t.camera.uploading}"
+              data-upload-failed="${t.camera.uploadFailed}"
+            >
+              <label for="f-capture">${t.fileLabel}</label>
+              <p class="hint" id="h-capture">${t.fileHint}</p>
+              <input
+                type="file"
+                id="f-capture"
+                name="capture"
+                accept="image/*"
+                capture="environment"
+                required
+                aria-describedby="h-capture"
+              />
+            </div>
+            <div class="actions">
+              <button type="submit" name="action" value="upload" class="primary">${t.upload}</button>
+            </div>`,
+          { multipart: true },
+        )}
+        ${samples.length > 0 ? samplesList(ctx, side, samples) : ''}`,
+    };
+  },
+
+  async accept(ctx, input) {
+    const t = ctx.t.document;
+    const progress = progressOf(ctx.state);
+    if (input.action === 'choose_type') {
+      const chosen = ctx.step.documents.find((kind) => kind === input.type);
+      if (chosen && !documentTypeOf(ctx.step, progress)) progress.type = chosen;
+      return { kind: 'stay' };
+    }
+    const type = documentTypeOf(ctx.step, progress);
+    const side = currentSide(ctx.step, progress);
+    if (!type || !side || input.side !== side) return { kind: 'stay' };
+    const previous = progress.captures[side];
+    if (previous?.status === 'reading') return { kind: 'stay' };
+
+    let bytes: Buffer | null = null;
+    if (input.action === 'upload') bytes = ctx.upload ?? null;
+    else if (input.action === 'sample' && ctx.mode === 'test')
+      bytes = await ctx.ports.sampleImage(type, side, input.sample ?? '');
+    else return { kind: 'stay' };
+    if (!bytes || bytes.length === 0) return { kind: 'stay', feedback: { alert: t.refusals[bytes ? 'empty' : 'missing'] } };
+
+    const prepared = await ctx.ports.prepareCapture(bytes);
+    // A file that is not a readable photo costs no attempt: the person is told what to send instead.
+    if (!prepared.ok) return { kind: 'stay', feedback: { alert: t.refusals[prepared.reason] } };
+    const artefactId = ctx.ports.stageCapture(side, prepared.jpeg, { type, acceptedTypes: ctx.step.documents });
+    progress.captures[side] = { artefactId, status: 'reading', attempts: (previous?.attempts ?? 0) + 1 };
+    return { kind: 'stay' };
+  },
+};
+
+function samplesList(
+  ctx: StepContext<DocumentStep>,
+  side: CaptureKind,
+  samples: readonly { id: string; label: string }[],
+): SafeHtml {
+  const t = ctx.t.document;
+  return html`<section class="samples" aria-labelledby="samples-title">
+    <h2 id="samples-title">${t.samplesTitle}</h2>
+    <p class="hint">${t.samplesHint}</p>
+    <ul>
+      ${samples.map(
+        (sample) =>
+          html`<li>
+            ${ctx.form(
+              html`<input type="hidden" name="side" value="${side}" /><input type="hidden" name="sample" value="${sample.id}" />
+                <button type="submit" name="action" value="sample" class="secondary">${t.useSample}: ${sample.label}</button>`,
+              { novalidate: true },
+            )}
+          </li>`,
+      )}
+    </ul>
+  </section>`;
+}
