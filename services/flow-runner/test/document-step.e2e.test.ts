@@ -1,6 +1,8 @@
 import { DEFAULT_GENERATE_OPTIONS, generateDocumentImages, type DocumentVariant } from '@idv/corpus';
 import { buildTenant, testEnv } from '@idv/testkit';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import pg from 'pg';
 import { FormData, request } from 'undici';
 import { buildConfig, createSession, eventually, getSession } from './fixtures';
@@ -205,3 +207,56 @@ async function generateBlank(): Promise<Buffer> {
     .jpeg()
     .toBuffer();
 }
+
+interface CatalogEntry {
+  id: string;
+  label: string;
+  type: string;
+  outcome: string;
+  sides: Record<string, string>;
+}
+
+describe('test mode sample documents', () => {
+  const catalog = JSON.parse(
+    readFileSync(path.join(__dirname, '..', 'assets', 'samples', 'catalog.json'), 'utf8'),
+  ) as CatalogEntry[];
+
+  test('when the catalogue is read, then it offers an approved sample and rejections of several kinds', () => {
+    expect(catalog.map((entry) => entry.outcome)).toEqual(expect.arrayContaining(['approved', 'document_expired']));
+    expect(new Set(catalog.map((entry) => entry.outcome)).size).toBeGreaterThanOrEqual(4);
+  });
+
+  test.each(catalog.map((entry) => [entry.id, entry] as const))(
+    'when the sample %s is chosen for every side, then the real pipeline gives its outcome',
+    async (_id, entry) => {
+      const { tenant, session, person } = await startDocumentFlow([entry.type]);
+      for (const side of ['front', 'back', 'front_angle']) {
+        if (!entry.sides[side]) continue;
+        expect(person.last!.text).toContain(`value="${entry.id}"`);
+        await person.submit({ action: 'sample', side, sample: entry.id });
+        await waitForReading(person, session.id);
+      }
+      const resolved = await eventually(async () => {
+        const current = await getSession(tenant.testKey, session.id);
+        return current.status === 'in_progress' ? undefined : current;
+      });
+      if (entry.outcome === 'approved') expect(resolved.status).toBe('approved');
+      else expect(resolved.result.reason_codes).toEqual([entry.outcome]);
+    },
+  );
+
+  test('when a live session reaches the document step, then no sample is offered', async () => {
+    const tenant = await buildTenant({
+      config: buildConfig([{ id: 'doc', type: 'document_ar', documents: ['passport'] }]),
+      modes: ['live'],
+      tokens: 2,
+    });
+    const session = await createSession(tenant.liveKey, tenant.project.id);
+    const person = new Person(flowUrl());
+    await person.get(session.url);
+    const page = await person.submit({ action: 'accept' });
+    expect(h1Of(page)).toBe('Página de datos del pasaporte');
+    expect(page.text).not.toContain('Documentos de prueba');
+    expect(page.text).not.toContain('name="sample"');
+  });
+});

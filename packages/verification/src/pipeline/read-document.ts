@@ -198,11 +198,15 @@ export function combineSides(sides: readonly SideReading[], options: ReadDocumen
   );
 
   // Invalid MRZs are left out: their own check already fails, and a misread would be reported twice.
-  const sources: NamedSource[] = sides.flatMap((side) =>
-    sourcesOf(side)
-      .filter((source) => !(source.name.startsWith('mrz:') && side.mrz?.valid !== true))
-      .map((source) => ({ name: source.name, fields: { ...source.fields, names_truncated: source.truncated } })),
-  );
+  // The angled front is compared with the front by the angle check: a photo of another card is an
+  // angle mismatch, not a disagreement inside one document.
+  const sources: NamedSource[] = sides
+    .filter((side) => side.side !== 'front_angle')
+    .flatMap((side) =>
+      sourcesOf(side)
+        .filter((source) => !(source.name.startsWith('mrz:') && side.mrz?.valid !== true))
+        .map((source) => ({ name: source.name, fields: { ...source.fields, names_truncated: source.truncated } })),
+    );
   checks.push(fromVerdict('data_consistency', checkDataConsistency(sources, CROSS_CHECKED_FIELDS)));
 
   const angle = angleCheck(

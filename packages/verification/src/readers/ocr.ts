@@ -78,6 +78,8 @@ export async function recognise(png: Buffer, options: OcrOptions): Promise<OcrRe
       tessedit_char_whitelist: options.whitelist,
       tessedit_pageseg_mode: MODES[options.mode],
       user_defined_dpi: '300',
+      // The legacy engine prints statistics to stdout, which is the service's JSON log stream.
+      debug_file: '/dev/null',
     });
     const { data } = await engine.recognize(png, {}, { text: true, blocks: true });
     const lines: OcrLine[] = [];

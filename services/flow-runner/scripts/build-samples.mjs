@@ -1,0 +1,153 @@
+#!/usr/bin/env node
+// Builds test mode's sample documents (assets/samples: JPEGs and catalog.json) from the corpus, from a
+// fixed seed, and keeps a sample only when the real pipeline (the service's own readSide and
+// combineSides) gives it the outcome it is offered for. Run after changing the corpus or the readers:
+//   node services/flow-runner/scripts/build-samples.mjs
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const OUT = path.join(HERE, '..', 'assets', 'samples');
+const require = createRequire(import.meta.url);
+const corpus = require('@idv/corpus');
+const engine = require('@idv/verification');
+// The service's own rule for taking a side (built: run `pnpm build` first).
+const { captureProblems, toStoredReading } = require('../dist/adapters/capture-reader.js');
+
+const SEED = 20261123;
+const TODAY = '2026-11-23';
+const BASE = { ...corpus.DEFAULT_GENERATE_OPTIONS, seed: SEED, width: 1400, height: 1000, referenceDate: TODAY };
+
+/** What each sample is, how to find one in the corpus, and the outcome it must give. */
+const WANTED = [
+  {
+    id: 'dni-ok',
+    type: 'dni',
+    variant: 'dni_2012_9',
+    label: 'DNI válido',
+    outcome: 'approved',
+    want: (d) => !d.expired && d.defects.length === 0,
+  },
+  {
+    id: 'passport-ok',
+    type: 'passport',
+    variant: 'passport_arg',
+    label: 'Pasaporte válido',
+    outcome: 'approved',
+    want: (d) => !d.expired && d.defects.length === 0,
+  },
+  {
+    id: 'passport-expired',
+    type: 'passport',
+    variant: 'passport_arg',
+    label: 'Pasaporte vencido',
+    outcome: 'document_expired',
+    expired: 1,
+    want: (d) => d.expired && d.defects.length === 0,
+  },
+  {
+    id: 'passport-mrz',
+    type: 'passport',
+    variant: 'passport_foreign',
+    label: 'Pasaporte con MRZ adulterada',
+    outcome: 'document_mrz_invalid',
+    defects: 1,
+    want: (d) => !d.expired && d.defects.includes('mrz_check_digit'),
+  },
+  {
+    id: 'dni-cuil',
+    type: 'dni',
+    variant: 'dni_2012_9',
+    label: 'DNI con CUIL inválido',
+    outcome: 'document_cuil_invalid',
+    defects: 1,
+    want: (d) => !d.expired && d.defects.includes('cuil_check_digit'),
+  },
+  {
+    id: 'dni-angle',
+    type: 'dni',
+    variant: 'dni_2012_9',
+    label: 'Foto inclinada de otro DNI',
+    outcome: 'document_angle_mismatch',
+    angleFrom: 1,
+    want: (d) => !d.expired && d.defects.length === 0,
+  },
+];
+
+async function photos(variant, index, profile, overrides = {}) {
+  return corpus.generateDocumentImages(index, {
+    ...BASE,
+    variants: [variant],
+    profiles: [profile],
+    defectRate: 0,
+    expiredRate: 0,
+    ...overrides,
+  });
+}
+
+async function verdict(type, sides) {
+  const readings = [];
+  for (const [side, image] of Object.entries(sides)) {
+    readings.push(await engine.readSide(image, { side, acceptedTypes: [type], today: TODAY, budgetMs: 4000 }));
+  }
+  const reading = engine.combineSides(readings, { acceptedTypes: [type], today: TODAY, expectedType: type });
+  const refused = readings
+    .map((r) => [r.side, captureProblems(toStoredReading(r))])
+    .filter(([, problems]) => problems.length > 0)
+    .map(([side, problems]) => `${side}:${problems.join('+')}`);
+  return { reasons: reading.reasons, refused };
+}
+
+rmSync(OUT, { recursive: true, force: true });
+mkdirSync(OUT, { recursive: true });
+const catalog = [];
+for (const wanted of WANTED) {
+  const overrides = { defectRate: wanted.defects ?? 0, expiredRate: wanted.expired ?? 0 };
+  let built = null;
+  for (let index = 0; index < 12 && !built; index++) {
+    const clean = await photos(wanted.variant, index, 'clean', overrides);
+    const content = corpus.generateDocumentContent(index, {
+      ...BASE,
+      variants: [wanted.variant],
+      profiles: ['clean'],
+      ...overrides,
+    });
+    if (!wanted.want(content)) continue;
+    const angleIndex = index + (wanted.angleFrom ?? 0);
+    const angled = await photos(wanted.variant, angleIndex, 'perspective', overrides);
+    const sides = {};
+    for (const image of clean) sides[image.label.side] = image.image;
+    sides.front_angle = angled.find((image) => image.label.side === 'front').image;
+    const result = await verdict(wanted.type, sides);
+    const outcome = result.reasons[0] ?? 'approved';
+    process.stdout.write(
+      `${wanted.id} #${index}: ${outcome}${result.refused.length ? ` (refused ${result.refused.join(', ')})` : ''}\n`,
+    );
+    if (outcome !== wanted.outcome || result.refused.length > 0) continue;
+    built = { index, sides };
+  }
+  if (!built) {
+    process.stdout.write(`${wanted.id}: no corpus document gives ${wanted.outcome}; left out\n`);
+    continue;
+  }
+  const files = {};
+  for (const [side, image] of Object.entries(built.sides)) {
+    const file = `${wanted.id}-${side}.jpg`;
+    writeFileSync(path.join(OUT, file), image);
+    files[side] = file;
+  }
+  catalog.push({
+    id: wanted.id,
+    label: wanted.label,
+    type: wanted.type,
+    outcome: wanted.outcome,
+    seed: SEED,
+    index: built.index,
+    sides: files,
+  });
+}
+writeFileSync(path.join(OUT, 'catalog.json'), `${JSON.stringify(catalog, null, 2)}\n`);
+await engine.stopReaders();
+process.stdout.write(`${catalog.length} samples in ${path.relative(process.cwd(), OUT)}\n`);
