@@ -7,6 +7,8 @@
   var field = document.querySelector('[data-capture]');
   if (!field || !navigator.mediaDevices || !navigator.mediaDevices.getUserMedia || !window.FormData) return;
   var form = field.closest('form');
+  // Not `form.action`: the form's submit button is named "action" and would shadow it.
+  var target = form.getAttribute('action');
   var input = field.querySelector('input[type=file]');
   var text = field.dataset;
   var LONG_SIDE = 1600;
@@ -122,7 +124,7 @@
     data.append('capture', blob, 'capture.jpg');
     data.set('action', 'upload');
     var request = new XMLHttpRequest();
-    request.open('POST', form.action);
+    request.open('POST', target);
     progress.hidden = false;
     hint.textContent = text.uploading;
     request.upload.addEventListener('progress', function (event) {
@@ -137,7 +139,7 @@
         return;
       }
       // The server answered with the next page (after its redirect): go where it leads.
-      window.location.assign(request.responseURL || form.action);
+      window.location.assign(request.responseURL || target);
     });
     request.addEventListener('error', function () {
       progress.hidden = true;
