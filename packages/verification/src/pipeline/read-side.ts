@@ -123,6 +123,10 @@ function mrzAngles(skew: number | null, known: number | null): number[] {
   // Each turn also covers the page upside down (the locator reads blocks in the top half turned 180°).
   const angles = [0];
   if (skew !== null) angles.push(-skew);
+  // A page tilted by a couple of degrees slants its MRZ lines into each other at the locator's scale,
+  // and the skew estimate misses it when straight edges around the page dominate (a camera frame's
+  // letterbox): small turns are cheap to try (the locator costs milliseconds when it finds nothing).
+  for (const turn of [2, -2, 4, -4]) if (!angles.includes(turn)) angles.push(turn);
   angles.push(90);
   if (skew !== null) angles.push(90 - skew);
   return angles;
