@@ -6,7 +6,10 @@
 // BENCH_PERSONS (default 30) scripted persons, each with its own cookie jar, complete BENCH_FLOWS
 // (default 1500) flows over HTTP: open link → consent → choose e-mail → send code → code (read from
 // the SMTP sink) → form → approved. Prints complete flows/s and the p50/p99 of each step submission,
-// and writes them to docs/flow-runner.md between the bench markers. BENCH_NODE_OPTIONS passes extra
+// and writes them to docs/flow-runner.md between the bench markers. BENCH_READERS (default 0) more
+// persons go through a DNI document step at the same time, uploading the test-mode sample's three
+// photos again and again, so that the flow pages are measured while documents are being read (their
+// figures go between the bench:flow-reading markers instead). BENCH_NODE_OPTIONS passes extra
 // NODE_OPTIONS to the flow-runner only (e.g. `--require` of a profiler).
 import { fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -19,10 +22,13 @@ import { machineReference } from '../machine-reference.mjs';
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const testkit = require(path.join(ROOT, 'packages/testkit/dist/index.js'));
-const { Agent, request } = require('undici');
+const { Agent, FormData, request } = require('undici');
 
 const PERSONS = Number(process.env.BENCH_PERSONS ?? 30);
 const FLOWS = Number(process.env.BENCH_FLOWS ?? 1500);
+const READERS = Number(process.env.BENCH_READERS ?? 0);
+const SAMPLES = path.join(ROOT, 'services', 'flow-runner', 'assets', 'samples');
+const DOCUMENT_CONFIG = { steps: [{ id: 'doc', type: 'document_ar', documents: ['dni'] }], options: { webhookEvents: [] } };
 const DOC = path.join(ROOT, 'docs', 'flow-runner.md');
 
 const CONFIG = {
@@ -137,6 +143,35 @@ class Person {
     this.page = res.text;
     return res;
   }
+  /** A photo sent as a browser without JavaScript sends it: one multipart form per side. */
+  async upload(step, bytes) {
+    const form = new FormData();
+    for (const name of ['_csrf', 'step', 'side']) {
+      form.set(name, new RegExp(`name="${name}" value="([^"]+)"`).exec(this.page)?.[1] ?? '');
+    }
+    form.set('action', 'upload');
+    form.set('capture', new Blob([bytes], { type: 'image/jpeg' }), 'foto.jpg');
+    const action = /<form method="post" action="([^"]+)"/.exec(this.page)?.[1];
+    const headers = { 'accept-language': 'es-AR', cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
+    const started = performance.now();
+    const response = await request(this.origin + action, { method: 'POST', body: form, headers, dispatcher: agent });
+    const text = await response.body.text();
+    record(step, performance.now() - started);
+    if (response.statusCode === 303) return this.get(response.headers.location);
+    if (response.statusCode !== 200) throw new Error(`upload: ${response.statusCode} ${text.slice(0, 300)}`);
+    this.page = text;
+  }
+  /** Reloads the progress page as its meta refresh would, each view timed. */
+  async awaitReading(url) {
+    for (let polls = 0; polls < 240; polls++) {
+      if (!this.page.includes('http-equiv="refresh"')) return;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const started = performance.now();
+      await this.get(url);
+      record('progress page', performance.now() - started);
+    }
+    throw new Error('the reading did not end in 2 minutes');
+  }
   async submit(step, fields) {
     const action = /<form method="post" action="([^"]+)"/.exec(this.page)?.[1];
     const csrf = /name="_csrf" value="([^"]+)"/.exec(this.page)?.[1];
@@ -182,6 +217,9 @@ async function main() {
       TIME_SCALE: '1',
       RATE_LIMIT_PER_SECOND: '1000000',
       RATE_LIMIT_BURST: '1000000',
+      // Every scripted person opens its links from 127.0.0.1: the per-address throttle would stop them.
+      THROTTLE_LINK_OPENS_PER_SECOND: '1000000',
+      THROTTLE_LINK_OPENS_BURST: '1000000',
       SMTP_HOST: '127.0.0.1',
       SMTP_PORT: String(sink.port),
       SMTP_SECURE: 'false',
@@ -211,6 +249,9 @@ async function main() {
     await Promise.all(creators);
 
     const flowUrl = stack.url('flow-runner');
+    const documents = { read: 0, failed: 0, times: [] };
+    let flowsDone = false;
+    const readers = READERS > 0 ? startReaders(flowUrl, documents, () => flowsDone) : null;
     const cpuBefore = await cpuSeconds(stack);
     let next = 0;
     let completed = 0;
@@ -247,6 +288,8 @@ async function main() {
       }),
     );
     const seconds = (performance.now() - started) / 1000;
+    flowsDone = true;
+    await readers;
     const cpuAfter = await cpuSeconds(stack);
     const cpuPerFlow = Object.entries(cpuAfter)
       .map(([name, value]) => `${name} ${(((value - (cpuBefore[name] ?? 0)) * 1000) / Math.max(1, completed)).toFixed(1)}`)
@@ -256,7 +299,7 @@ async function main() {
       return { step, n: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
     });
     const submissions = [...latencies]
-      .filter(([step]) => step !== 'open link')
+      .filter(([step]) => !['open link', 'upload', 'progress page'].includes(step))
       .flatMap(([, v]) => v)
       .sort((a, b) => a - b);
     const flowSorted = flowTimes.sort((a, b) => a - b);
@@ -279,6 +322,16 @@ async function main() {
       `a bare node HTTP server answers ${Math.round(yardstick).toLocaleString('en-US')} requests/s over loopback here (16 connections, best second of three; \`bench/machine-reference.mjs\`, the yardstick between machines);`,
       `${PERSONS} concurrent persons, ${FLOWS} live flows`,
       `(consent → choice of e-mail → send code over SMTP to a local sink → code → one-field form → approved).`,
+      ...(READERS > 0
+        ? [
+            `Meanwhile ${READERS} more persons went through a DNI document step again and again (front, back, angled front of the`,
+            `test-mode sample, read by the flow-runner's worker pool of VERIFICATION_THREADS=${process.env.VERIFICATION_THREADS ?? 1}):`,
+            `${documents.read} documents read (${documents.failed} failed), median ${percentile(
+              documents.times.sort((a, b) => a - b),
+              50,
+            ).toFixed(0)} ms from the last upload to the verdict.`,
+          ]
+        : []),
       '',
       `- **${result.flowsPerSecond.toFixed(1)} complete flows/s** (${completed} completed, ${failed} failed, ${seconds.toFixed(1)} s; ${result.mails} mails)`,
       `- p99 of every step submission together: **${result.p99Submission.toFixed(1)} ms**; median time of a whole flow ${result.p50Flow.toFixed(0)} ms`,
@@ -292,8 +345,9 @@ async function main() {
 
     try {
       const doc = readFileSync(DOC, 'utf8');
-      const begin = '<!-- bench:flow:begin -->';
-      const end = '<!-- bench:flow:end -->';
+      const marker = READERS > 0 ? 'bench:flow-reading' : 'bench:flow';
+      const begin = `<!-- ${marker}:begin -->`;
+      const end = `<!-- ${marker}:end -->`;
       const a = doc.indexOf(begin);
       const b = doc.indexOf(end);
       if (a >= 0 && b > a) {
@@ -308,6 +362,44 @@ async function main() {
     await sink.close();
     await agent.close();
   }
+}
+
+/**
+ * Persons reading documents until the measured flows are done: each opens a session of a DNI project,
+ * consents, and sends the sample's front, back and angled front, waiting on the progress page after each.
+ */
+async function startReaders(flowUrl, documents, done) {
+  const photos = ['front', 'back', 'front_angle'].map((side) => readFileSync(path.join(SAMPLES, `dni-ok-${side}.jpg`)));
+  const tenant = await testkit.buildTenant({ config: DOCUMENT_CONFIG, modes: ['live'], tokens: 10_000 });
+  return Promise.all(
+    Array.from({ length: READERS }, async () => {
+      while (!done()) {
+        try {
+          const created = await testkit.api('POST', '/v1/verification-sessions', {
+            key: tenant.liveKey,
+            body: { project_id: tenant.project.id },
+          });
+          if (created.status !== 201) throw new Error(`create: ${created.status}`);
+          const person = new Person(flowUrl);
+          await person.get(created.body.url);
+          const page = `/s/${created.body.id}`;
+          await person.submit('consent', { action: 'accept' });
+          let lastUpload = 0;
+          for (const photo of photos) {
+            lastUpload = performance.now();
+            await person.upload('upload', photo);
+            await person.awaitReading(page);
+          }
+          if (!person.page.includes('data-page="approved"')) throw new Error('the document flow did not end approved');
+          documents.read++;
+          documents.times.push(performance.now() - lastUpload);
+        } catch (error) {
+          documents.failed++;
+          if (documents.failed <= 5) process.stderr.write(`document flow failed: ${error.message}\n`);
+        }
+      }
+    }),
+  );
 }
 
 main().then(

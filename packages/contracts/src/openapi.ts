@@ -94,7 +94,7 @@ const GENERIC_ERRORS: Record<number, string> = {
   429: 'Rate limited (`rate_limited`): above 20 requests per second per account (burst of 40), or too many failed authentications from this client address. Wait `Retry-After` seconds.',
   500: 'Unexpected error (`internal_error`); it never carries internals: quote the `request_id`.',
   502: 'The service behind the gateway is unreachable (`upstream_unavailable`); retry after `Retry-After`.',
-  503: 'Authentication is temporarily unavailable (`service_unavailable`); retry after `Retry-After`.',
+  503: 'Authentication, or a service this answer needs (the evidence links of a session), is temporarily unavailable (`service_unavailable`); retry after `Retry-After`.',
 };
 
 function mapValues<T extends Record<string, unknown>, R>(object: T, map: (value: T[keyof T]) => R): { [K in keyof T]: R } {

@@ -119,7 +119,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     tag: 'Verification sessions',
     summary: 'Get one session, with its result when resolved',
     description:
-      '`url`, `qr` and `expires_at` are present while the session is `pending` and its link has not expired; `result` and `completed_at` once it is terminal. An id of another account or mode is 404, never 403.',
+      '`url`, `qr` and `expires_at` are present while the session is `pending` and its link has not expired; `result` and `completed_at` once it is terminal; `evidence_links` (fresh, valid 5 minutes) when the configuration opted in. An id of another account or mode is 404, never 403.',
     params: sessionIdParams,
     responses: {
       200: { description: 'The session', schema: VerificationSessionSchema, headers: ['Cache-Control'] },
@@ -159,7 +159,10 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     responses: {
       200: { description: 'SVG image', contentType: 'image/svg+xml', headers: ['Cache-Control'] },
       404: { description: 'No such link (`not_found`)' },
-      410: { description: 'The link was already opened and redeemed (`link_redeemed`) or is no longer valid (`link_expired`)' },
+      410: {
+        description: 'The link was already opened and redeemed (`link_redeemed`) or is no longer valid (`link_expired`)',
+        codes: ['link_redeemed', 'link_expired'],
+      },
     },
   },
   {
@@ -176,7 +179,10 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     responses: {
       200: { description: 'PNG image', contentType: 'image/png', headers: ['Cache-Control'] },
       404: { description: 'No such link (`not_found`)' },
-      410: { description: 'The link was already opened and redeemed (`link_redeemed`) or is no longer valid (`link_expired`)' },
+      410: {
+        description: 'The link was already opened and redeemed (`link_redeemed`) or is no longer valid (`link_expired`)',
+        codes: ['link_redeemed', 'link_expired'],
+      },
     },
   },
   {

@@ -57,11 +57,23 @@ export const SessionResultSchema = z
   .openapi('SessionResult');
 export type SessionResult = z.infer<typeof SessionResultSchema>;
 
-export const EvidenceLinkSchema = z.object({
-  artifact: z.enum(['front', 'back', 'front_angle']),
-  url: z.string(),
-  expires_at: TimestampSchema,
-});
+/** The captures an evidence link can point at (the selfie is not evidence of the document). */
+export const EVIDENCE_ARTIFACTS = ['front', 'back', 'front_angle'] as const;
+export type EvidenceArtifact = (typeof EVIDENCE_ARTIFACTS)[number];
+
+export const EvidenceLinkSchema = z
+  .object({
+    artifact: z.enum(EVIDENCE_ARTIFACTS),
+    url: z.string().openapi({
+      description:
+        'Signed download of the latest capture of this artifact (an image, served with `Cache-Control: no-store`); every download is logged.',
+    }),
+    expires_at: TimestampSchema,
+  })
+  .openapi('EvidenceLink', {
+    description: 'Generated when the session is sent (GET answer or webhook attempt) and valid 5 minutes.',
+  });
+export type EvidenceLink = z.infer<typeof EvidenceLinkSchema>;
 
 export const VerificationSessionSchema = z
   .object({
@@ -78,7 +90,10 @@ export const VerificationSessionSchema = z
     external_ref: z.string().optional(),
     result: SessionResultSchema.optional(),
     completed_at: TimestampSchema.optional(),
-    evidence_links: z.array(EvidenceLinkSchema).optional(),
+    evidence_links: z.array(EvidenceLinkSchema).optional().openapi({
+      description:
+        'Only when the frozen configuration has `evidenceLinks`: one signed link per captured artifact (the latest capture of each), generated when this answer or webhook attempt is made; empty before any capture. Absent from the creation response.',
+    }),
   })
   .openapi('VerificationSession');
 export type VerificationSession = z.infer<typeof VerificationSessionSchema>;
@@ -155,6 +170,19 @@ export const ActivityReportResultSchema = z.object({
 export type ActivityReportResult = z.infer<typeof ActivityReportResultSchema>;
 
 /**
+ * The flow-runner's hold on abandonment (`POST /internal/sessions/{id}/hold`) while the session's
+ * verdict waits on a background check (the registry): `until` keeps the session from being abandoned
+ * up to that instant whatever the person does; `null` releases the hold (the idle period starts again
+ * now). Answers `{state}` as an activity report does.
+ */
+export const HoldSessionBodySchema = z.strictObject({
+  until: TimestampSchema.nullable(),
+});
+export type HoldSessionBody = z.infer<typeof HoldSessionBodySchema>;
+export const HoldSessionResultSchema = z.object({ state: z.enum(['active', 'terminal']) });
+export type HoldSessionResult = z.infer<typeof HoldSessionResultSchema>;
+
+/**
  * `data` of every `verification_session.*` domain event on the broker: the session snapshot (result
  * already filtered by the frozen config's opt-in options) plus what the webhooks service needs to
  * fan out without asking anyone: the frozen `webhookEvents` and options.
@@ -171,6 +199,18 @@ export const SessionEventDataSchema = z.object({
   }),
 });
 export type SessionEventData = z.infer<typeof SessionEventDataSchema>;
+
+/** Flow-runner internal: fresh evidence links of up to 100 sessions (the callers already checked ownership). */
+export const EVIDENCE_LINKS_BATCH_MAX = 100;
+export const EvidenceLinksBodySchema = z.strictObject({
+  session_ids: z.array(idSchema('session')).min(1).max(EVIDENCE_LINKS_BATCH_MAX),
+});
+export type EvidenceLinksBody = z.infer<typeof EvidenceLinksBodySchema>;
+/** One entry per asked session; a session with no capture (or an unknown one) has an empty list. */
+export const EvidenceLinksResultSchema = z.object({
+  sessions: z.record(z.string(), z.array(EvidenceLinkSchema)),
+});
+export type EvidenceLinksResult = z.infer<typeof EvidenceLinksResultSchema>;
 
 /** Internal (operator) operations of the sessions service: projects, configuration versions, balance. */
 export const ProjectSchema = z.object({

@@ -2,6 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { SCREEN_FEATURE_NAMES, screenScore, type ScreenFeatureName, type ScreenModel } from '@idv/verification';
+
+type ModelFeatures = Record<ScreenFeatureName, number>;
+
+// The fit's loops call these millions of times: aliased once, because a global lookup per call is slow
+// wherever the global object is not the realm's own (jest runs tests in such a context).
+const { exp, log, max, min, sqrt } = Math;
 import type { CalibrationRow, CalibrationTask } from './calibration-worker';
 import { DEFAULT_GENERATE_OPTIONS, assignment, documentId, type GenerateOptions } from './generate';
 
@@ -13,9 +19,13 @@ import { DEFAULT_GENERATE_OPTIONS, assignment, documentId, type GenerateOptions 
  * images are cached (cache.ts) and so are the read results (the slow part), so that a change to the
  * features only costs measuring them again.
  *
- * - Recapture: a logistic model over the standardised features (class-balanced, L2), and the threshold
- *   that keeps false alarms at or below `maxFalseAlarm` while detecting at least `minDetection` of the
- *   recaptures on the calibration split (midway between the two limits when both can be met).
+ * - Recapture (see packages/verification/src/quality/screen.ts for the two kinds of evidence): the
+ *   periodic-peak threshold that spends at most `periodicFalseAlarm` of the false alarms; then, for each
+ *   candidate sharpness below which the colour-and-tone model does not judge, a class-balanced logistic
+ *   model (L2) fitted on the photos it judges, and its threshold between the lowest that keeps all
+ *   false alarms at or below `maxFalseAlarm` and the highest that still detects `minDetection` of the
+ *   recaptures (midway in the logit when both can be met). The candidate that detects most at the
+ *   false-alarm limit is kept. All of it on the calibration split.
  * - Blur, glare, darkness: the limit that flags at most `maxFlaggedReadable` of the photos whose
  *   barcode and MRZ were read by the service's own `readSide`; the report says how many unreadable ones
  *   it catches and the read rate along each measure.
@@ -35,6 +45,8 @@ export interface CalibrationOptions {
   width: number;
   height: number;
   maxFalseAlarm: number;
+  /** The share of originals the periodic evidence alone may flag (part of `maxFalseAlarm`). */
+  periodicFalseAlarm: number;
   minDetection: number;
   maxFlaggedReadable: number;
   log: (line: string) => void;
@@ -43,12 +55,13 @@ export interface CalibrationOptions {
 export const DEFAULT_CALIBRATION: Omit<CalibrationOptions, 'cacheDir' | 'corpusRoot' | 'log'> = {
   calibrationSeed: 1001,
   heldOutSeed: 2002,
-  count: 240,
+  count: 400,
   jobs: 2,
   readProfiles: ['clean', 'blur', 'glare', 'low_light'],
   width: DEFAULT_GENERATE_OPTIONS.width,
   height: DEFAULT_GENERATE_OPTIONS.height,
   maxFalseAlarm: 0.02,
+  periodicFalseAlarm: 0.005,
   minDetection: 0.9,
   maxFlaggedReadable: 0.02,
 };
@@ -95,7 +108,7 @@ async function runPool(
       });
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, tasks.length)) }, runWorker));
+  await Promise.all(Array.from({ length: max(1, min(jobs, tasks.length)) }, runWorker));
   return results;
 }
 
@@ -123,20 +136,29 @@ export async function collectRows(seed: number, options: CalibrationOptions): Pr
     .map((row) => (row.read === null && cachedReads.has(row.id) ? { ...row, read: cachedReads.get(row.id) ?? null } : row));
   fs.mkdirSync(options.cacheDir, { recursive: true });
   fs.writeFileSync(readsFile, `${rows.map((row) => JSON.stringify({ id: row.id, read: row.read })).join('\n')}\n`);
+  // The measured rows too, for looking into the figures (not read back: features are always measured afresh).
+  fs.writeFileSync(
+    path.join(options.cacheDir, `rows-s${seed}-n${options.count}.jsonl`),
+    `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`,
+  );
   return rows;
 }
 
+const featuresOf = (row: CalibrationRow): ModelFeatures => row.quality.features as ModelFeatures;
+const logit = (p: number): number => log(max(p, 1e-12) / max(1 - p, 1e-12));
+const sigmoid = (z: number): number => 1 / (1 + exp(-z));
+
 /** Class-balanced logistic regression with an L2 penalty, by plain gradient descent (deterministic). */
-export function fitScreenModel(rows: readonly CalibrationRow[]): Omit<ScreenModel, 'threshold'> {
+export function fitLogistic(rows: readonly CalibrationRow[]): Pick<ScreenModel, 'bias' | 'features'> {
   const names = SCREEN_FEATURE_NAMES;
   const stats = names.map((name) => {
-    const values = rows.map((row) => row.quality.features[name] ?? 0);
+    const values = rows.map((row) => featuresOf(row)[name]);
     const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
     const variance = values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / values.length;
-    return { mean, scale: Math.sqrt(variance) || 1 };
+    return { mean, scale: sqrt(variance) || 1 };
   });
   const x = rows.map((row) =>
-    names.map((name, column) => ((row.quality.features[name] ?? 0) - (stats[column]?.mean ?? 0)) / (stats[column]?.scale ?? 1)),
+    names.map((name, column) => (featuresOf(row)[name] - (stats[column]?.mean ?? 0)) / (stats[column]?.scale ?? 1)),
   );
   const y = rows.map((row) => (row.recapture === null ? 0 : 1));
   const positives = y.reduce<number>((sum, value) => sum + value, 0);
@@ -152,7 +174,7 @@ export function fitScreenModel(rows: readonly CalibrationRow[]): Omit<ScreenMode
     x.forEach((features, row) => {
       let z = bias;
       features.forEach((value, column) => (z += value * (weights[column] ?? 0)));
-      const error = (1 / (1 + Math.exp(-z)) - (y[row] ?? 0)) * (sampleWeight[row] ?? 1);
+      const error = (sigmoid(z) - (y[row] ?? 0)) * (sampleWeight[row] ?? 1);
       biasGradient += error;
       features.forEach((value, column) => (gradient[column] = (gradient[column] ?? 0) + error * value));
     });
@@ -166,7 +188,7 @@ export function fitScreenModel(rows: readonly CalibrationRow[]): Omit<ScreenMode
       name,
       { mean: stats[column]?.mean ?? 0, scale: stats[column]?.scale ?? 1, weight: weights[column] ?? 0 },
     ]),
-  ) as Record<ScreenFeatureName, { mean: number; scale: number; weight: number }>;
+  ) as ScreenModel['features'];
   return { bias, features };
 }
 
@@ -179,13 +201,20 @@ export interface Rates {
   false_alarm_rate: number;
 }
 
-export function rates(rows: readonly CalibrationRow[], scores: readonly number[], threshold: number): Rates {
+/** Whether the model flags the row, as `screenVerdict` decides. */
+export function flags(row: CalibrationRow, model: ScreenModel): boolean {
+  const features = featuresOf(row);
+  if (features.luma_periodic >= model.periodicThreshold) return true;
+  return features.log_blur >= model.minLogBlur && screenScore(features, model) >= model.threshold;
+}
+
+export function rates(rows: readonly CalibrationRow[], model: ScreenModel): Rates {
   let detected = 0;
   let recaptures = 0;
   let falseAlarms = 0;
   let originals = 0;
-  rows.forEach((row, index) => {
-    const flagged = (scores[index] ?? 0) >= threshold;
+  for (const row of rows) {
+    const flagged = flags(row, model);
     if (row.recapture === null) {
       originals += 1;
       if (flagged) falseAlarms += 1;
@@ -193,7 +222,7 @@ export function rates(rows: readonly CalibrationRow[], scores: readonly number[]
       recaptures += 1;
       if (flagged) detected += 1;
     }
-  });
+  }
   return {
     detected,
     recaptures,
@@ -204,28 +233,50 @@ export function rates(rows: readonly CalibrationRow[], scores: readonly number[]
   };
 }
 
-/** The threshold between the lowest that keeps false alarms ≤ max and the highest that keeps detection ≥ min. */
-export function chooseThreshold(
+/** The lowest value strictly above all but `allowed` of `values`. */
+function aboveAllBut(values: readonly number[], allowed: number): number {
+  const sorted = [...values].sort((a, b) => b - a);
+  return (sorted[allowed] ?? 0) + 1e-9;
+}
+
+const SHARPNESS_CANDIDATES = [0, 1.8, 2, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6];
+
+/** The recapture model fitted and thresholded on the calibration rows (see the module's comment). */
+export function fitScreenModel(
   rows: readonly CalibrationRow[],
-  scores: readonly number[],
-  maxFalseAlarm: number,
-  minDetection: number,
-): { threshold: number; met: boolean } {
-  const originals = rows.flatMap((row, index) => (row.recapture === null ? [scores[index] ?? 0] : [])).sort((a, b) => b - a);
-  const recaptures = rows.flatMap((row, index) => (row.recapture === null ? [] : [scores[index] ?? 0])).sort((a, b) => b - a);
-  const allowedFalseAlarms = Math.floor(maxFalseAlarm * originals.length);
-  // Strictly above the (allowed + 1)-th highest original score.
-  const falseAlarmLimit = (originals[allowedFalseAlarms] ?? 0) + 1e-9;
-  const needed = Math.ceil(minDetection * recaptures.length);
-  // At or below the needed-th highest recapture score.
-  const detectionLimit = recaptures[needed - 1] ?? 0;
-  if (detectionLimit >= falseAlarmLimit) {
-    // Midway in the logit, so both margins are alike on the model's own scale.
-    const logit = (p: number): number => Math.log(Math.max(p, 1e-12) / Math.max(1 - p, 1e-12));
-    const middle = (logit(falseAlarmLimit) + logit(detectionLimit)) / 2;
-    return { threshold: 1 / (1 + Math.exp(-middle)), met: true };
+  options: Pick<CalibrationOptions, 'maxFalseAlarm' | 'periodicFalseAlarm' | 'minDetection'>,
+): { model: ScreenModel; met: boolean } {
+  const originals = rows.filter((row) => row.recapture === null);
+  const recaptures = rows.filter((row) => row.recapture !== null);
+  const periodicThreshold = aboveAllBut(
+    originals.map((row) => featuresOf(row).luma_periodic),
+    Math.floor(options.periodicFalseAlarm * originals.length),
+  );
+  let best: { model: ScreenModel; met: boolean; detection: number } | null = null;
+  for (const minLogBlur of SHARPNESS_CANDIDATES) {
+    const judged = rows.filter((row) => featuresOf(row).log_blur >= minLogBlur);
+    if (judged.filter((row) => row.recapture !== null).length < 5) continue;
+    const fitted = fitLogistic(judged);
+    const base: ScreenModel = { ...fitted, periodicThreshold, minLogBlur, threshold: 0.5 };
+    const periodic = (row: CalibrationRow): boolean => featuresOf(row).luma_periodic >= periodicThreshold;
+    const colourScore = (row: CalibrationRow): number =>
+      featuresOf(row).log_blur >= minLogBlur ? screenScore(featuresOf(row), base) : -1;
+    // False alarms the colour model may add to the periodic ones, and recaptures it must add to reach the target.
+    const falseAlarmsLeft = Math.floor(options.maxFalseAlarm * originals.length) - originals.filter(periodic).length;
+    const toDetect = Math.ceil(options.minDetection * recaptures.length) - recaptures.filter(periodic).length;
+    const falseAlarmLimit = aboveAllBut(originals.filter((row) => !periodic(row)).map(colourScore), max(0, falseAlarmsLeft));
+    const missed = recaptures
+      .filter((row) => !periodic(row))
+      .map(colourScore)
+      .sort((a, b) => b - a);
+    const detectionLimit = toDetect <= 0 ? 1 : (missed[toDetect - 1] ?? -1);
+    const met = falseAlarmsLeft >= 0 && detectionLimit >= falseAlarmLimit;
+    const threshold = met ? sigmoid((logit(falseAlarmLimit) + logit(min(detectionLimit, 1 - 1e-9))) / 2) : falseAlarmLimit;
+    const atLimit = rates(rows, { ...base, threshold: falseAlarmLimit }).detection_rate;
+    if (best === null || atLimit > best.detection + 1e-12) best = { model: { ...base, threshold }, met, detection: atLimit };
   }
-  return { threshold: falseAlarmLimit, met: false };
+  if (best === null) throw new Error('no recaptures to calibrate on');
+  return { model: best.model, met: best.met };
 }
 
 type Measure = 'blur' | 'glare' | 'brightness';
@@ -249,7 +300,7 @@ function readable(row: CalibrationRow): boolean | null {
 
 function quantile(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.floor(q * (sorted.length - 1))))] ?? 0;
+  return sorted[min(sorted.length - 1, max(0, Math.floor(q * (sorted.length - 1))))] ?? 0;
 }
 
 export function chooseLimit(
@@ -306,7 +357,11 @@ export interface CalibrationReport {
     calibration: Rates;
     held_out: Rates;
     held_out_by_kind: Record<'screen' | 'print', Rates>;
+    /** The periodic evidence alone. */
+    held_out_periodic_only: Rates;
     held_out_false_alarms_by_profile: Record<string, [number, number]>;
+    /** Originals too blurred for the colour-and-tone model and without periodic evidence (not judged). */
+    held_out_unjudged_originals: [number, number];
   };
   limits: LimitReport[];
   /** Milliseconds per `assessQuality` call (held-out): p50, p99. */
@@ -316,30 +371,30 @@ export interface CalibrationReport {
 export async function calibrate(options: CalibrationOptions): Promise<CalibrationReport> {
   const calibration = await collectRows(options.calibrationSeed, options);
   const heldOut = await collectRows(options.heldOutSeed, options);
-  const fitted = fitScreenModel(calibration);
-  const provisional: ScreenModel = { ...fitted, threshold: 0.5 };
-  const calibrationScores = calibration.map((row) =>
-    screenScore(row.quality.features as Record<ScreenFeatureName, number>, provisional),
-  );
-  const { threshold, met } = chooseThreshold(calibration, calibrationScores, options.maxFalseAlarm, options.minDetection);
-  const model: ScreenModel = { ...fitted, threshold };
-  const heldOutScores = heldOut.map((row) => screenScore(row.quality.features as Record<ScreenFeatureName, number>, model));
-  const byKind = (kind: 'screen' | 'print'): Rates => {
-    const keep = heldOut.map((row) => row.recapture === null || row.recapture === kind);
-    return rates(
-      heldOut.filter((_, index) => keep[index]),
-      heldOutScores.filter((_, index) => keep[index]),
-      threshold,
+  const { model, met } = fitScreenModel(calibration, options);
+  const byKind = (kind: 'screen' | 'print'): Rates =>
+    rates(
+      heldOut.filter((row) => row.recapture === null || row.recapture === kind),
+      model,
     );
-  };
   const falseAlarmsByProfile: Record<string, [number, number]> = {};
-  heldOut.forEach((row, index) => {
-    if (row.recapture !== null) return;
+  for (const row of heldOut) {
+    if (row.recapture !== null) continue;
     const entry = falseAlarmsByProfile[row.profile] ?? [0, 0];
-    if ((heldOutScores[index] ?? 0) >= threshold) entry[0] += 1;
+    if (flags(row, model)) entry[0] += 1;
     entry[1] += 1;
     falseAlarmsByProfile[row.profile] = entry;
-  });
+  }
+  const periodicOnly: ScreenModel = { ...model, minLogBlur: Infinity };
+  const unjudged = (rows: readonly CalibrationRow[]): [number, number] => {
+    const originals = rows.filter((row) => row.recapture === null);
+    return [
+      originals.filter(
+        (row) => featuresOf(row).log_blur < model.minLogBlur && featuresOf(row).luma_periodic < model.periodicThreshold,
+      ).length,
+      originals.length,
+    ];
+  };
   const times = heldOut.map((row) => row.quality.ms).sort((a, b) => a - b);
   const { log: _log, cacheDir: _cacheDir, corpusRoot: _corpusRoot, ...reported } = options;
   return {
@@ -347,10 +402,12 @@ export async function calibrate(options: CalibrationOptions): Promise<Calibratio
     model,
     threshold_met_on_calibration: met,
     screen: {
-      calibration: rates(calibration, calibrationScores, threshold),
-      held_out: rates(heldOut, heldOutScores, threshold),
+      calibration: rates(calibration, model),
+      held_out: rates(heldOut, model),
       held_out_by_kind: { screen: byKind('screen'), print: byKind('print') },
+      held_out_periodic_only: rates(heldOut, periodicOnly),
       held_out_false_alarms_by_profile: falseAlarmsByProfile,
+      held_out_unjudged_originals: unjudged(heldOut),
     },
     limits: [
       chooseLimit('blur', 'below', 'blur', calibration, heldOut, options.maxFlaggedReadable, [

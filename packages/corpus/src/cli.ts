@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_CALIBRATION, calibrate, modelSource, type CalibrationReport } from './calibrate';
+import { DEFAULT_CALIBRATION, calibrate, modelSource, type CalibrationReport, type Rates } from './calibrate';
 import { DOCUMENT_VARIANTS, type DocumentVariant } from './documents';
 import {
   DEFAULT_GENERATE_OPTIONS,
@@ -147,18 +147,20 @@ const percent = (value: number): string => `${(100 * value).toFixed(1)}%`;
 
 function printReport(report: CalibrationReport): void {
   const out = (line: string): boolean => process.stdout.write(`${line}\n`);
-  const { calibration, held_out: heldOut, held_out_by_kind: byKind } = report.screen;
+  const { calibration, held_out: heldOut, held_out_by_kind: byKind, held_out_periodic_only: periodic } = report.screen;
+  const rates = (r: Rates): string =>
+    `detection ${r.detected}/${r.recaptures} (${percent(r.detection_rate)}), false alarms ${r.false_alarms}/${r.originals} (${percent(r.false_alarm_rate)})`;
+  const model = report.model;
   out(
-    `recapture threshold ${report.model.threshold.toPrecision(4)} (met on the calibration split: ${report.threshold_met_on_calibration})`,
+    `recapture model: periodic peak ≥ ${model.periodicThreshold.toPrecision(3)}, or colour-and-tone score ≥ ${model.threshold.toPrecision(4)} on photos with log10(1 + blur) ≥ ${model.minLogBlur} (targets met on the calibration split: ${report.threshold_met_on_calibration})`,
   );
-  out(
-    `  calibration seed ${report.options.calibrationSeed}: detection ${calibration.detected}/${calibration.recaptures} (${percent(calibration.detection_rate)}), false alarms ${calibration.false_alarms}/${calibration.originals} (${percent(calibration.false_alarm_rate)})`,
-  );
-  out(
-    `  held-out seed ${report.options.heldOutSeed}: detection ${heldOut.detected}/${heldOut.recaptures} (${percent(heldOut.detection_rate)}), false alarms ${heldOut.false_alarms}/${heldOut.originals} (${percent(heldOut.false_alarm_rate)})`,
-  );
+  out(`  calibration seed ${report.options.calibrationSeed}: ${rates(calibration)}`);
+  out(`  held-out seed ${report.options.heldOutSeed}: ${rates(heldOut)}`);
   for (const kind of ['screen', 'print'] as const)
     out(`    ${kind}: ${byKind[kind].detected}/${byKind[kind].recaptures} (${percent(byKind[kind].detection_rate)})`);
+  out(`    periodic evidence alone: ${rates(periodic)}`);
+  const [unjudged, originals] = report.screen.held_out_unjudged_originals;
+  out(`    originals not judged (too blurred for the colour model, no periodic peak): ${unjudged}/${originals}`);
   out(
     `    false alarms by profile: ${Object.entries(report.screen.held_out_false_alarms_by_profile)
       .map(([profile, [flagged, total]]) => `${profile} ${flagged}/${total}`)

@@ -40,7 +40,14 @@ import {
   type Surface,
 } from './photo';
 import { createRgbImage, encodeJpeg, fromUint8Rgb, rasteriseSvg, type RgbImage } from './raster';
-import { drawPrintParameters, drawScreenParameters, recaptureFromPrint, recaptureFromScreen, type Recapture } from './recapture';
+import {
+  autoExpose,
+  drawPrintParameters,
+  drawScreenParameters,
+  recaptureFromPrint,
+  recaptureFromScreen,
+  type Recapture,
+} from './recapture';
 import { Random } from './random';
 import { drawSide, sideSvg, type RegionName } from './render/layouts';
 
@@ -350,9 +357,10 @@ async function renderSide(
     const recaptured =
       degradation.recapture.kind === 'screen'
         ? await recaptureFromScreen(shown, degradation.recapture, width, height)
-        : await recaptureFromPrint(random.fork('print'), shown, degradation.recapture, random.pick(SURFACES), width, height);
+        : recaptureFromPrint(random.fork('print'), shown, degradation.recapture, random.pick(SURFACES), width, height);
     cardToOutput = multiplyHomographies(recaptured.contentToPhoto, photo.cardToPhoto);
     photo = { image: recaptured.image, cardToPhoto: cardToOutput };
+    autoExpose(photo.image, degradation.recapture.exposure_target);
     // The second camera's exposure: a neutral gain and white balance around the screen's or paper's own.
     applyLighting(photo.image, { ...baseLighting(random.fork('second-camera')), noise_sigma: 0 });
   } else {

@@ -55,9 +55,9 @@ export interface Cuil {
 }
 
 /**
- * The CUIL of a person: 20 for men and 27 for women as assigned until 2021, a random person prefix for X
- * (and for some holders, as since Resolución 286/2021), and 23 when the usual prefix cannot carry the
- * number (check digit 10). `broken` gives the same number with a wrong check digit.
+ * The CUIL of a person: 20 for men and 27 for women as assigned until 2021, one of the person prefixes
+ * (drawn by `prefixChoice`) for X, as since Resolución 286/2021, and 23 when the usual prefix cannot
+ * carry the number (check digit 10). `broken` gives the same number with a wrong check digit.
  */
 export function cuilFor(dniNumber: string, sex: Sex, prefixChoice: number, broken: boolean): Cuil {
   const number = dniNumber.padStart(8, '0');

@@ -3,7 +3,7 @@ import type { Homography } from './geometry';
 
 // Pixel loops call these millions of times: aliased once here, because a global lookup per call is
 // slow wherever the global object is not the realm's own (jest runs tests in such a context).
-const { ceil, floor, max, min } = Math;
+const { ceil, floor, max, min, round, sqrt } = Math;
 
 /**
  * Images as plain arrays: `RgbImage` (float RGB, 0-255, the working space of the degradations, so that
@@ -167,4 +167,79 @@ export function sampleRgb(source: RgbImage, x: number, y: number, out: Float32Ar
     const bottom = (data[o01 + channel] ?? 0) * (1 - tx) + (data[o11 + channel] ?? 0) * tx;
     out[channel] = top * (1 - ty) + bottom * ty;
   }
+}
+
+/** Widths of `passes` box filters whose succession approximates a Gaussian of `sigma` (Kovesi, 2010). */
+function boxWidths(sigma: number, passes: number): number[] {
+  const ideal = sqrt((12 * sigma * sigma) / passes + 1);
+  let lower = floor(ideal);
+  if (lower % 2 === 0) lower -= 1;
+  const upper = lower + 2;
+  const lowerCount = round((12 * sigma * sigma - passes * lower * lower - 4 * passes * lower - 3 * passes) / (-4 * lower - 4));
+  return Array.from({ length: passes }, (_, index) => (index < lowerCount ? lower : upper));
+}
+
+/** One box filter of odd `boxWidth` along every row, with the edges extended. */
+function boxRows(source: Float32Array, target: Float32Array, width: number, height: number, boxWidth: number): void {
+  const radius = (boxWidth - 1) / 2;
+  const scale = 1 / boxWidth;
+  // The row with `radius + 1` copies of its end values on each side, so the running sum needs no checks.
+  const padded = new Float32Array(width + 2 * radius + 2);
+  for (let row = 0; row < height; row += 1) {
+    const base = row * width * 3;
+    for (let channel = 0; channel < 3; channel += 1) {
+      const first = source[base + channel] ?? 0;
+      const last = source[base + (width - 1) * 3 + channel] ?? 0;
+      for (let index = 0; index <= radius; index += 1) {
+        padded[index] = first;
+        padded[width + radius + 1 + index] = last;
+      }
+      for (let x = 0; x < width; x += 1) padded[x + radius + 1] = source[base + x * 3 + channel] ?? 0;
+      let sum = 0;
+      for (let index = 1; index <= boxWidth; index += 1) sum += padded[index] ?? 0;
+      target[base + channel] = sum * scale;
+      for (let x = 1; x < width; x += 1) {
+        sum += (padded[x + boxWidth] ?? 0) - (padded[x] ?? 0);
+        target[base + x * 3 + channel] = sum * scale;
+      }
+    }
+  }
+}
+
+/** The same along every column, row by row with one running sum per column (memory stays in order). */
+function boxColumns(source: Float32Array, target: Float32Array, width: number, height: number, boxWidth: number): void {
+  const radius = (boxWidth - 1) / 2;
+  const scale = 1 / boxWidth;
+  const rowLength = width * 3;
+  const sums = new Float64Array(rowLength);
+  const rowAt = (y: number): number => min(height - 1, max(0, y)) * rowLength;
+  for (let y = -radius; y <= radius; y += 1) {
+    const offset = rowAt(y);
+    for (let index = 0; index < rowLength; index += 1) sums[index] = (sums[index] ?? 0) + (source[offset + index] ?? 0);
+  }
+  for (let y = 0; y < height; y += 1) {
+    const out = y * rowLength;
+    for (let index = 0; index < rowLength; index += 1) target[out + index] = (sums[index] ?? 0) * scale;
+    const entering = rowAt(y + radius + 1);
+    const leaving = rowAt(y - radius);
+    for (let index = 0; index < rowLength; index += 1)
+      sums[index] = (sums[index] ?? 0) + (source[entering + index] ?? 0) - (source[leaving + index] ?? 0);
+  }
+}
+
+/**
+ * Gaussian blur in floating point (three box passes each way): for light that is not yet on the 0-255
+ * scale, such as a screen's sub-pixels seen before the camera's exposure, which 8-bit libvips would clip.
+ */
+export function gaussianBlurFloat(image: RgbImage, sigma: number): RgbImage {
+  if (sigma < 0.3) return image;
+  let current = Float32Array.from(image.data);
+  let spare = new Float32Array(current.length);
+  for (const width of boxWidths(sigma, 3)) {
+    boxRows(current, spare, image.width, image.height, width);
+    [current, spare] = [spare, current];
+    boxColumns(current, spare, image.width, image.height, width);
+    [current, spare] = [spare, current];
+  }
+  return { width: image.width, height: image.height, data: current };
 }

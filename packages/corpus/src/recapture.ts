@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import {
   homographyFromQuads,
   invertHomography,
@@ -9,7 +8,7 @@ import {
   type Quad,
 } from './geometry';
 import { paintSurface, type Surface } from './photo';
-import { createRgbImage, resizeRgb, sampleRgb, toUint8Rgb, type RgbImage } from './raster';
+import { createRgbImage, gaussianBlurFloat, resizeRgb, sampleRgb, type RgbImage } from './raster';
 import type { Random } from './random';
 
 // Pixel loops call these millions of times: aliased once here, because a global lookup per call is
@@ -59,6 +58,8 @@ export interface ScreenRecapture extends Placement3d {
   reflection: { cx: number; cy: number; rx: number; ry: number; strength: number } | null;
   /** The camera's optical blur (sigma in output pixels). */
   optics_sigma: number;
+  /** Luma the second camera's auto-exposure puts the 98th percentile at. */
+  exposure_target: number;
 }
 
 export interface PrintRecapture extends Placement3d {
@@ -72,6 +73,7 @@ export interface PrintRecapture extends Placement3d {
   /** Dot gain: how much larger a printed dot is than its nominal coverage (−0.1 … +0.2). */
   dot_gain: number;
   optics_sigma: number;
+  exposure_target: number;
 }
 
 export type Recapture = ScreenRecapture | PrintRecapture;
@@ -105,6 +107,7 @@ export function drawScreenParameters(random: Random): ScreenRecapture {
         }
       : null,
     optics_sigma: random.uniform(0.4, 1.6),
+    exposure_target: random.uniform(200, 245),
   };
 }
 
@@ -123,6 +126,7 @@ export function drawPrintParameters(random: Random): PrintRecapture {
     offset_x: random.uniform(-0.5, 0.5),
     offset_y: random.uniform(-0.5, 0.5),
     optics_sigma: random.uniform(0.4, 1.6),
+    exposure_target: random.uniform(200, 245),
   };
 }
 
@@ -151,12 +155,9 @@ function placePlane(width: number, height: number, placement: Placement3d, photo
 
 const OVERSAMPLING = 2;
 
-/** Optical blur at the oversampled resolution, then the sensor's 2×2 average. */
-async function throughCamera(hiRes: RgbImage, opticsSigma: number, width: number, height: number): Promise<RgbImage> {
-  const blurred = await sharp(toUint8Rgb(hiRes), { raw: { width: hiRes.width, height: hiRes.height, channels: 3 } })
-    .blur(max(0.3, opticsSigma * OVERSAMPLING))
-    .raw()
-    .toBuffer();
+/** Optical blur at the oversampled resolution (in floating point: light is not clipped yet), then the sensor's 2×2 average. */
+function throughCamera(hiRes: RgbImage, opticsSigma: number, width: number, height: number): RgbImage {
+  const blurred = gaussianBlurFloat(hiRes, max(0.3, opticsSigma * OVERSAMPLING)).data;
   const out = createRgbImage(width, height);
   for (let y = 0; y < height; y += 1) {
     for (let x = 0; x < width; x += 1) {
@@ -172,6 +173,34 @@ async function throughCamera(hiRes: RgbImage, opticsSigma: number, width: number
     }
   }
   return out;
+}
+
+/**
+ * The second camera's auto-exposure: a phone meters the scene and exposes so that its highlights sit
+ * near the top of the range, whatever the screen's brightness or the paper's. Scales the light so that
+ * the 98th percentile of luma lands on `target`; returns the gain used.
+ */
+export function autoExpose(image: RgbImage, target: number): number {
+  const histogram = new Uint32Array(1024);
+  const { data } = image;
+  let count = 0;
+  for (let offset = 0; offset < data.length; offset += 3 * 7) {
+    const luma = 0.299 * (data[offset] ?? 0) + 0.587 * (data[offset + 1] ?? 0) + 0.114 * (data[offset + 2] ?? 0);
+    histogram[min(1023, max(0, floor(luma)))] = (histogram[min(1023, max(0, floor(luma)))] ?? 0) + 1;
+    count += 1;
+  }
+  let seen = 0;
+  let level = 1023;
+  for (let index = 0; index < 1024; index += 1) {
+    seen += histogram[index] ?? 0;
+    if (seen >= 0.98 * count) {
+      level = index;
+      break;
+    }
+  }
+  const gain = min(4, max(0.25, target / max(1, level)));
+  for (let index = 0; index < data.length; index += 1) data[index] = (data[index] ?? 0) * gain;
+  return gain;
 }
 
 export interface RecaptureResult {
@@ -220,6 +249,7 @@ export async function recaptureFromScreen(
   for (let y = 0; y < hiRes.height; y += 1) {
     for (let x = 0; x < hiRes.width; x += 1) {
       const offset = (y * hiRes.width + x) * 3;
+      let light = params.veiling_glare;
       // Two samples per oversampled pixel along x: the stripes are three to a screen pixel.
       for (let sample = 0; sample < 2; sample += 1) {
         const px = x + 0.25 + sample * 0.5;
@@ -233,27 +263,27 @@ export async function recaptureFromScreen(
             hiRes.data[offset + channel] = (hiRes.data[offset + channel] ?? 0) + 4.5;
           continue;
         }
+        if (sample === 0 && reflection !== null) {
+          // The reflection is smooth: once per oversampled pixel is enough.
+          const a = (u / screenWidth - reflection.cx) / reflection.rx;
+          const b = (v / screenHeight - reflection.cy) / reflection.ry;
+          light += 255 * reflection.strength * exp(-(a * a + b * b) * 1.5);
+        }
         const column = floor(u);
         const row = floor(v);
         const withinRow = v - row;
         const stripePosition = (u - column) * 3;
         const stripe = min(2, floor(stripePosition));
         const withinStripe = stripePosition - stripe;
-        let light = params.veiling_glare;
-        if (reflection !== null) {
-          const a = (u / screenWidth - reflection.cx) / reflection.rx;
-          const b = (v / screenHeight - reflection.cy) / reflection.ry;
-          light += 255 * reflection.strength * exp(-(a * a + b * b) * 1.5);
-        }
         const channel = order[stripe] ?? 0;
         const lit = withinRow < params.row_fill && withinStripe < params.stripe_fill;
         const value = lit ? (emitted[(row * screenWidth + column) * 3 + channel] ?? 0) * 255 * 3 * emissionGain : 0;
         hiRes.data[offset + channel] = (hiRes.data[offset + channel] ?? 0) + value / 2;
-        for (let other = 0; other < 3; other += 1) hiRes.data[offset + other] = (hiRes.data[offset + other] ?? 0) + light / 2;
       }
+      for (let channel = 0; channel < 3; channel += 1) hiRes.data[offset + channel] = (hiRes.data[offset + channel] ?? 0) + light;
     }
   }
-  const image = await throughCamera(hiRes, params.optics_sigma, width, height);
+  const image = throughCamera(hiRes, params.optics_sigma, width, height);
   const contentToScreen = homographyFromQuads(
     rectQuad(0, 0, content.width, content.height),
     rectQuad(0, 0, screenWidth, screenHeight),
@@ -277,14 +307,14 @@ function cosTurns(turns: number): number {
 }
 
 /** `content` printed with an AM halftone on paper lying on `surface`, photographed into `width`×`height`. */
-export async function recaptureFromPrint(
+export function recaptureFromPrint(
   random: Random,
   content: RgbImage,
   params: PrintRecapture,
   surface: Surface,
   width: number,
   height: number,
-): Promise<RecaptureResult> {
+): RecaptureResult {
   const corners = placePlane(content.width, content.height, params, width, height);
   const contentToPhoto = homographyFromQuads(rectQuad(0, 0, content.width, content.height), corners);
   const hiRes = createRgbImage(width * OVERSAMPLING, height * OVERSAMPLING);
@@ -341,6 +371,6 @@ export async function recaptureFromPrint(
         hiRes.data[offset + channel] = (params.paper[channel] ?? 255) * (reflectance[channel] ?? 1);
     }
   }
-  const image = await throughCamera(hiRes, params.optics_sigma, width, height);
+  const image = throughCamera(hiRes, params.optics_sigma, width, height);
   return { image, contentToPhoto };
 }

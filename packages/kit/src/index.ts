@@ -18,3 +18,4 @@ export * from './http/client-address';
 export * from './throttle';
 export * from './token-bucket';
 export * from './keyring';
+export * from './evidence-links.client';

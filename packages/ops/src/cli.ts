@@ -5,6 +5,7 @@ import { SCOPES, type Mode, type Scope } from '@idv/contracts';
 import { OpsError, opsClientFromEnv } from './client';
 import { createDemo } from './demo';
 import { DOCUMENT_READ_USAGE, DocumentReadUsageError, documentRead, formatDocumentLine } from './document-read';
+import { FACE_USAGE, FaceUsageError, faceCompare, faceLiveness, formatFaceLine } from './face';
 
 const USAGE = `Usage: pnpm ops <command> [options] [--json]
 
@@ -20,6 +21,7 @@ const USAGE = `Usage: pnpm ops <command> [options] [--json]
   balance:show --account ID
   demo
 ${DOCUMENT_READ_USAGE}
+${FACE_USAGE}
 
 Environment: KEYS_URL, SESSIONS_URL, INTERNAL_TOKEN (defaults match the local stack).`;
 
@@ -164,19 +166,51 @@ async function runDocumentRead(args: string[]): Promise<void> {
   for (const line of lines) process.stdout.write(values.json ? `${JSON.stringify(line)}\n` : `${formatDocumentLine(line)}\n\n`);
 }
 
+/** `face:compare` and `face:liveness` work offline too, one line per object. */
+async function runFace(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      threshold: { type: 'string' },
+      challenge: { type: 'string' },
+      'interval-ms': { type: 'string' },
+      'hold-ms': { type: 'string' },
+    },
+  });
+  const files = positionals.slice(1);
+  const lines =
+    positionals[0] === 'face:compare'
+      ? await faceCompare({ files, ...(values.threshold === undefined ? {} : { threshold: values.threshold }) })
+      : await faceLiveness({
+          files,
+          ...(values.challenge === undefined ? {} : { challenge: values.challenge }),
+          ...(values['interval-ms'] === undefined ? {} : { intervalMs: values['interval-ms'] }),
+          ...(values['hold-ms'] === undefined ? {} : { holdMs: values['hold-ms'] }),
+        });
+  for (const line of lines) process.stdout.write(values.json ? `${JSON.stringify(line)}\n` : `${formatFaceLine(line)}\n`);
+}
+
 const argv = process.argv.slice(2).filter((arg) => arg !== '--');
 const json = argv.includes('--json');
 if (argv.includes('--help') || argv.length === 0) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(argv.length === 0 ? 1 : 0);
 }
-const pending = argv[0] === 'document:read' ? runDocumentRead(argv).then(() => ({})) : run(argv);
+const offline = argv[0] === 'document:read' || argv[0] === 'face:compare' || argv[0] === 'face:liveness';
+const pending =
+  argv[0] === 'document:read'
+    ? runDocumentRead(argv).then(() => ({}))
+    : argv[0] === 'face:compare' || argv[0] === 'face:liveness'
+      ? runFace(argv).then(() => ({}))
+      : run(argv);
 pending.then(
   (result) => {
-    if (argv[0] !== 'document:read') print(result, json);
+    if (!offline) print(result, json);
   },
   (error: unknown) => {
-    const usage = error instanceof UsageError || error instanceof DocumentReadUsageError;
+    const usage = error instanceof UsageError || error instanceof DocumentReadUsageError || error instanceof FaceUsageError;
     const message = usage ? `${error.message}\n\n${USAGE}` : (error as Error).message;
     if (json)
       process.stdout.write(

@@ -112,6 +112,7 @@ function sideSummary(file: string, reading: SideReading) {
             check_digits: reading.mrz.check_digits,
           },
     printed: reading.printed?.fields ?? null,
+    quality: reading.quality,
     problems: reading.problems,
     refusal: reading.refusal,
     face_crop_bytes: reading.face_crop?.length ?? 0,

@@ -184,6 +184,11 @@ export class Stack {
       WHATSAPP_API_URL: 'http://127.0.0.1:9/v21.0',
       WHATSAPP_PHONE_NUMBER_ID: '000000000000000',
       WHATSAPP_TOKEN: 'test-whatsapp-token',
+      // The national registry likewise: nothing listens there (a registryCheck step waits and retries);
+      // registry tests start their own stack pointed at their stand-in.
+      REGISTRY_URL: 'http://127.0.0.1:9',
+      REGISTRY_TOKEN: 'test-registry-token',
+      REGISTRY_TIMEOUT_MS: '2000',
       ...options.env,
     };
     const stack = new Stack(options, env, ports);

@@ -35,11 +35,13 @@ export {
   SCREEN_MODEL,
   SCREEN_FEATURE_NAMES,
   screenScore,
+  screenVerdict,
   type QualityReport,
   type QualityOptions,
   type ScreenFeatureName,
   type ScreenFeatures,
   type ScreenModel,
+  type ScreenVerdict,
   type RawImage as QualityRawImage,
   type Region as QualityRegion,
 } from './quality';

@@ -5,6 +5,7 @@ import {
   checkExpiry,
   checkMrz,
   checkReadable,
+  computeMrzCheckDigit,
   parseMrz,
 } from '../src';
 import { readReferenceJson, type MrzReferenceEntry } from './reference-data';
@@ -105,6 +106,24 @@ describe('checkMrz', () => {
       reason_code: 'document_mrz_invalid',
       detail: 'document_number: check_digit_mismatch',
     });
+  });
+
+  test('when a DNI MRZ carries letters in its number, then it is invalid even though the mod-10 check digit holds', () => {
+    const digit = (text: string) => String(computeMrzCheckDigit(text));
+    const td1 = (number: string) => {
+      const field = number.padEnd(9, '<');
+      const line1 = `IDARG${field}${digit(field)}${'<'.repeat(15)}`;
+      const body = `681110${digit('681110')}F340515${digit('340515')}ARG${'<'.repeat(11)}`;
+      const composite = digit(`${line1.slice(5, 30)}${body.slice(0, 7)}${body.slice(8, 15)}${body.slice(18, 29)}`);
+      return [line1, `${body}${composite}`, 'LOPEZ<<NOELIA'.padEnd(30, '<')];
+    };
+    const genuine = parseMrz(td1('52549298'));
+    const misread = parseMrz(td1('SZ549298'));
+
+    expect(genuine.ok && genuine.valid).toBe(true);
+    expect(misread.ok && misread.valid).toBe(true);
+    expect(checkMrz(genuine)).toEqual({ status: 'passed', check: 'mrz' });
+    expect(checkMrz(misread)).toMatchObject({ status: 'failed', reason_code: 'document_mrz_invalid' });
   });
 
   test('when the text is not an MRZ, then the document is unreadable rather than its MRZ invalid', () => {

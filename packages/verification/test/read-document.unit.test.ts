@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { combineSides, readDocument, stopReaders, type SideReading } from '../src';
+import { blankSideReading, combineSides, readDocument, stopReaders, type SideReading } from '../src';
 import { REFERENCE_DOCUMENTS_DIR } from './reference-data';
 
 const TODAY = '2026-11-23';
@@ -15,31 +15,7 @@ function referenceImage(relative: string): Buffer {
 
 /** A side as readSide reports it, with only what a test sets. */
 function buildSide(overrides: Partial<SideReading>): SideReading {
-  return {
-    side: 'front',
-    detected_type: null,
-    detected_face: null,
-    barcode: null,
-    barcode_fields: null,
-    mrz: null,
-    mrz_fields: null,
-    printed: null,
-    quality: {
-      blur: null,
-      glare: null,
-      brightness: null,
-      screen: { score: null, detected: false },
-      problems: [],
-      assessed: false,
-    },
-    problems: [],
-    refusal: null,
-    face_crop: null,
-    image_hash: null,
-    timings: { barcode_ms: 0, mrz_ms: 0, printed_ms: 0 },
-    ms: 0,
-    ...overrides,
-  };
+  return { ...blankSideReading(overrides.side ?? 'front'), ...overrides };
 }
 
 const BARCODE_FIELDS = {
@@ -109,6 +85,23 @@ describe('combineSides', () => {
     ]);
   });
 
+  it('when the angled front agrees on one name only, then the angle check is inconclusive rather than passed', () => {
+    const front = buildSide({ detected_type: 'dni', barcode_fields: BARCODE_FIELDS });
+    const surnameOnly = buildSide({
+      side: 'front_angle',
+      printed: { layout: 'dni_2012_front', fields: { surname: BARCODE_FIELDS.surname }, raw: {} },
+    });
+    const numberToo = buildSide({
+      side: 'front_angle',
+      printed: { layout: 'dni_2012_front', fields: { surname: BARCODE_FIELDS.surname, number: BARCODE_FIELDS.number }, raw: {} },
+    });
+    const angleOf = (angled: SideReading) =>
+      combineSides([front, angled], { acceptedTypes: ['dni'], today: TODAY }).checks.find((check) => check.name === 'angle');
+
+    expect(angleOf(surnameOnly)).toEqual({ name: 'angle', verdict: 'inconclusive', detail: 'only surname read on both' });
+    expect(angleOf(numberToo)).toMatchObject({ verdict: 'passed' });
+  });
+
   it('when front and front_angle carry different DNI numbers, then document_angle_mismatch', () => {
     const front = buildSide({ detected_type: 'dni', barcode_fields: BARCODE_FIELDS });
     const angled = buildSide({
@@ -127,10 +120,45 @@ describe('combineSides', () => {
     const front = buildSide({
       detected_type: 'dni',
       barcode_fields: BARCODE_FIELDS,
-      quality: { blur: 1, glare: 0, brightness: 128, screen: { score: 12, detected: true }, problems: [], assessed: true },
+      quality: {
+        blur: 1,
+        glare: 0,
+        brightness: 128,
+        screen: { score: 0.9, detected: true, judged: true, evidence: 'colour' },
+        problems: [],
+        assessed: true,
+      },
     });
 
     expect(combineSides([front], { acceptedTypes: ['dni'], today: TODAY }).reasons).toContain('document_screen_detected');
+  });
+
+  it('when a side was too blurred to judge for recapture, then the screen check is inconclusive, not passed', () => {
+    const quality = (judged: boolean) => ({
+      blur: 40,
+      glare: 0,
+      brightness: 128,
+      screen: { score: 0.1, detected: false, judged, evidence: null },
+      problems: [],
+      assessed: true,
+    });
+    const judgedFront = buildSide({ detected_type: 'dni', barcode_fields: BARCODE_FIELDS, quality: quality(true) });
+    const blurredBack = buildSide({
+      side: 'back',
+      detected_type: 'dni',
+      barcode_fields: BARCODE_FIELDS,
+      quality: quality(false),
+    });
+
+    expect(combineSides([judgedFront], { acceptedTypes: ['dni'], today: TODAY }).checks).toContainEqual({
+      name: 'screen',
+      verdict: 'passed',
+    });
+    expect(
+      combineSides([judgedFront, blurredBack], { acceptedTypes: ['dni'], today: TODAY }).checks.find(
+        (check) => check.name === 'screen',
+      ),
+    ).toEqual({ name: 'screen', verdict: 'inconclusive', detail: 'too blurred to judge: back' });
   });
 });
 

@@ -107,7 +107,12 @@
     var canvas = document.createElement('canvas');
     canvas.width = Math.round(width * scale);
     canvas.height = Math.round(height * scale);
-    canvas.getContext('2d').drawImage(video, 0, 0, canvas.width, canvas.height);
+    var context = canvas.getContext('2d');
+    // A cheap downscale aliases the card's fine print into the same periodic ripples a photo of a
+    // screen shows: the recapture check would then refuse a genuine card.
+    context.imageSmoothingEnabled = true;
+    context.imageSmoothingQuality = 'high';
+    context.drawImage(video, 0, 0, canvas.width, canvas.height);
     shoot.disabled = true;
     canvas.toBlob(
       function (blob) {

@@ -74,6 +74,59 @@ const WANTED = [
     angleFrom: 1,
     want: (d) => !d.expired && d.defects.length === 0,
   },
+  {
+    id: 'dni-data',
+    type: 'dni',
+    variant: 'dni_2012_9',
+    label: 'DNI con el número impreso alterado',
+    outcome: 'document_data_mismatch',
+    defects: 1,
+    want: (d) => !d.expired && d.defects.includes('printed_data_mismatch'),
+  },
+  {
+    // Test mode's registry answers by the number's last two digits (97 mismatch, 99 never answers):
+    // the document itself passes, and the registry step decides.
+    id: 'dni-registry-mismatch',
+    type: 'dni',
+    variant: 'dni_2012_9',
+    label: 'DNI que el registro no reconoce',
+    outcome: 'document_registry_mismatch',
+    pipelineOutcome: 'approved',
+    registry: true,
+    searchTo: 3000,
+    want: (d) => !d.expired && d.defects.length === 0 && d.fields.number.endsWith('97'),
+  },
+  {
+    id: 'dni-registry-unavailable',
+    type: 'dni',
+    variant: 'dni_2012_9',
+    label: 'DNI con el registro sin responder',
+    outcome: 'document_registry_unavailable',
+    pipelineOutcome: 'approved',
+    registry: true,
+    searchTo: 3000,
+    want: (d) => !d.expired && d.defects.length === 0 && d.fields.number.endsWith('99'),
+  },
+  {
+    // A refused side: chosen once per attempt, it fails the step when the attempts run out.
+    id: 'dni-screen',
+    type: 'dni',
+    variant: 'dni_2012_9',
+    label: 'Frente fotografiado de una pantalla',
+    outcome: 'document_screen_detected',
+    frontProfile: 'screen',
+    refused: { front: 'screen' },
+    want: (d) => !d.expired && d.defects.length === 0,
+  },
+  {
+    id: 'dni-wrong-type',
+    type: 'dni',
+    variant: 'passport_arg',
+    label: 'Un pasaporte en lugar del DNI',
+    outcome: 'document_type_mismatch',
+    refused: { front: 'wrong_type' },
+    want: (d) => !d.expired && d.defects.length === 0,
+  },
 ];
 
 async function photos(variant, index, profile, overrides = {}) {
@@ -106,8 +159,7 @@ const catalog = [];
 for (const wanted of WANTED) {
   const overrides = { defectRate: wanted.defects ?? 0, expiredRate: wanted.expired ?? 0 };
   let built = null;
-  for (let index = 0; index < 12 && !built; index++) {
-    const clean = await photos(wanted.variant, index, 'clean', overrides);
+  for (let index = 0; index < (wanted.searchTo ?? 12) && !built; index++) {
     const content = corpus.generateDocumentContent(index, {
       ...BASE,
       variants: [wanted.variant],
@@ -115,17 +167,36 @@ for (const wanted of WANTED) {
       ...overrides,
     });
     if (!wanted.want(content)) continue;
+    const clean = await photos(wanted.variant, index, 'clean', overrides);
+    if (wanted.frontProfile) {
+      const front = (await photos(wanted.variant, index, wanted.frontProfile, overrides)).find(
+        (image) => image.label.side === 'front',
+      );
+      clean.splice(
+        clean.findIndex((image) => image.label.side === 'front'),
+        1,
+        front,
+      );
+    }
     const angleIndex = index + (wanted.angleFrom ?? 0);
     const angled = await photos(wanted.variant, angleIndex, 'perspective', overrides);
     const sides = {};
     for (const image of clean) sides[image.label.side] = image.image;
     sides.front_angle = angled.find((image) => image.label.side === 'front').image;
+    // A refused side leaves nothing for the document's other sides to do: only it is offered.
+    if (wanted.refused) for (const side of Object.keys(sides)) if (!(side in wanted.refused)) delete sides[side];
     const result = await verdict(wanted.type, sides);
     const outcome = result.reasons[0] ?? 'approved';
     process.stdout.write(
       `${wanted.id} #${index}: ${outcome}${result.refused.length ? ` (refused ${result.refused.join(', ')})` : ''}\n`,
     );
-    if (outcome !== wanted.outcome || result.refused.length > 0) continue;
+    // A sample offered for a refusal must be refused for that reason first, and the others taken.
+    const expectedRefusals = Object.entries(wanted.refused ?? {}).map(([side, problem]) => `${side}:${problem}`);
+    const refusedAsExpected =
+      result.refused.length === expectedRefusals.length &&
+      result.refused.every((refusal) => expectedRefusals.some((expected) => refusal.startsWith(expected)));
+    const expectedOutcome = wanted.pipelineOutcome ?? wanted.outcome;
+    if (expectedRefusals.length > 0 ? !refusedAsExpected : outcome !== expectedOutcome || result.refused.length > 0) continue;
     built = { index, sides };
   }
   if (!built) {
@@ -143,6 +214,7 @@ for (const wanted of WANTED) {
     label: wanted.label,
     type: wanted.type,
     outcome: wanted.outcome,
+    ...(wanted.registry ? { registry_check: true } : {}),
     seed: SEED,
     index: built.index,
     sides: files,

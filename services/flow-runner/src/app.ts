@@ -8,7 +8,9 @@ import {
   type Pool,
 } from '@idv/kit';
 import type { RequestListener } from 'node:http';
+import type { EvidenceLinks } from './domain/evidence';
 import type { FlowService } from './domain/flow-service';
+import { evidenceRoutes } from './http/evidence';
 import { flowPages } from './http/routes';
 
 export interface FlowRunnerDeps {
@@ -20,6 +22,8 @@ export interface FlowRunnerDeps {
   throttle: AddressThrottle;
   clientAddresses: ClientAddresses;
   isShuttingDown?: () => boolean;
+  /** Evidence downloads and the internal link builder; both need the internal token to be served. */
+  evidence?: { links: EvidenceLinks; internalToken: string };
 }
 
 /**
@@ -37,7 +41,10 @@ export function createApp(deps: FlowRunnerDeps): RequestListener {
     routes: () => undefined,
   });
   const pages = flowPages(deps);
+  const evidence = deps.evidence
+    ? evidenceRoutes({ ...deps, evidence: deps.evidence.links, internalToken: deps.evidence.internalToken })
+    : () => false;
   return (req, res) => {
-    if (!pages(req, res)) void app(req, res);
+    if (!pages(req, res) && !evidence(req, res)) void app(req, res);
   };
 }

@@ -35,6 +35,8 @@ export const configSchema = baseEnvSchema
     /** Test mode's sample documents (catalog.json and images). */
     SAMPLES_DIR: z.string().optional(),
     SESSIONS_URL: env.url().default('http://127.0.0.1:8082'),
+    /** This service's public base (the person's flow host): evidence links are `${FLOW_BASE_URL}/evidence/…`. */
+    FLOW_BASE_URL: env.url().default('http://localhost:8083'),
     /** SMTP relay for e-mail codes (nodemailer). TLS from the first byte when SMTP_SECURE, else STARTTLS when offered. */
     SMTP_HOST: z.string().min(1).default('127.0.0.1'),
     SMTP_PORT: env.port(25),
@@ -56,10 +58,24 @@ export const configSchema = baseEnvSchema
     THROTTLE_LINK_OPENS_BURST: z.coerce.number().int().positive().default(100),
     /** Timeout of every outbound call (sessions service, SMTP, WhatsApp). */
     OUTBOUND_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+    /**
+     * The national registry (`registryCheck` of `document_ar`): `POST ${REGISTRY_URL}/v1/identities/verify`
+     * with `Authorization: Bearer ${REGISTRY_TOKEN}` (docs/documents.md). Unset: a step asking for the
+     * check is rejected with document_registry_unavailable at once (docs/decisions.md).
+     */
+    REGISTRY_URL: env.url().optional(),
+    REGISTRY_TOKEN: z.string().min(1).optional(),
+    /** Whole-call timeout of one registry attempt (not scaled: it is the registry's, not the spec's). */
+    REGISTRY_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+    /** How long a registry that does not answer is asked again before the step is rejected (scaled by TIME_SCALE). */
+    REGISTRY_RETRY_HOURS: z.coerce.number().positive().max(168).default(24),
   })
   .superRefine((config, ctx) => {
     if (config.NODE_ENV === 'production' && !config.ARTEFACT_KEYS) {
       ctx.addIssue({ code: 'custom', path: ['ARTEFACT_KEYS'], message: 'is required in production' });
+    }
+    if (config.REGISTRY_URL && !config.REGISTRY_TOKEN) {
+      ctx.addIssue({ code: 'custom', path: ['REGISTRY_TOKEN'], message: 'is required when REGISTRY_URL is set' });
     }
   });
 export type Config = z.infer<typeof configSchema>;
@@ -68,6 +84,14 @@ export const readConfig = (source: NodeJS.ProcessEnv = process.env): Config => l
 
 /** The binding cookie is `Secure` everywhere except local development and tests (plain http there). */
 export const secureCookies = (config: Pick<Config, 'NODE_ENV'>): boolean => config.NODE_ENV === 'production';
+
+/**
+ * The key signing evidence links, derived from INTERNAL_TOKEN: only this service signs and checks them,
+ * and a change of the token only cuts links that live minutes anyway.
+ */
+export function evidenceLinkKey(config: Pick<Config, 'INTERNAL_TOKEN'>): Buffer {
+  return Buffer.from(hkdfSync('sha256', config.INTERNAL_TOKEN, 'idv-flow-runner', 'evidence-links', 32));
+}
 
 /** The artefact key ring: from ARTEFACT_KEYS, or (development and tests only) derived from INTERNAL_TOKEN. */
 export function artefactKeyring(config: Pick<Config, 'ARTEFACT_KEYS' | 'INTERNAL_TOKEN'>): Keyring {

@@ -4,6 +4,7 @@ import {
   AddressThrottle,
   ClientAddresses,
   DAY,
+  HOUR,
   MINUTE,
   connectBroker,
   createRedis,
@@ -13,6 +14,7 @@ import {
   startRuntime,
 } from '@idv/kit';
 import { PgArtefactStore } from './adapters/artefact.store';
+import { PgEvidenceRepository } from './adapters/evidence.repository';
 import { EngineCapturePorts } from './adapters/capture-ports';
 import { CaptureReader } from './adapters/capture-reader';
 import { ChannelCodeSender, SmtpMailer, WhatsappSender } from './adapters/code-sender';
@@ -20,9 +22,13 @@ import { RetentionSweeper } from './adapters/retention-sweeper';
 import { SampleCatalog } from './adapters/samples';
 import { VerificationPool } from './adapters/verification-pool';
 import { PgFlowStore } from './adapters/flow.repository';
+import { RegistryClient } from './adapters/registry.client';
+import { RegistryCheckRunner } from './adapters/registry-check-runner';
+import { RegistryChecksRepository } from './adapters/registry-checks.repository';
 import { SessionsClient } from './adapters/sessions.client';
 import { createApp } from './app';
-import { artefactKeyring, readConfig, secureCookies } from './config';
+import { artefactKeyring, evidenceLinkKey, readConfig, secureCookies } from './config';
+import { EvidenceLinks, EvidenceSigner } from './domain/evidence';
 import { FlowService } from './domain/flow-service';
 import { OTP_RULES } from './domain/steps/otp';
 
@@ -80,6 +86,13 @@ runMain(SERVICE, async () => {
     'result',
   ] as const);
   const resolved = metrics.counter('flow_sessions_resolved_total', 'Flows finished, by outcome', ['outcome'] as const);
+  const registry =
+    config.REGISTRY_URL && config.REGISTRY_TOKEN
+      ? new RegistryClient({ url: config.REGISTRY_URL, token: config.REGISTRY_TOKEN, timeoutMs: config.REGISTRY_TIMEOUT_MS })
+      : null;
+  if (registry) lifecycle.onStop('registry', () => registry.close());
+  else logger.warn('no registry configured (REGISTRY_URL): document steps with registryCheck are rejected');
+  let registryRunner: RegistryCheckRunner | null = null;
   const samples = new SampleCatalog(config.SAMPLES_DIR ?? path.join(__dirname, '..', 'assets', 'samples'));
   const flows = new FlowService({
     store: new PgFlowStore(pool, artefacts),
@@ -88,7 +101,16 @@ runMain(SERVICE, async () => {
     sender: new ChannelCodeSender(mailer, whatsapp, logger, { inc: (labels) => codesSent.inc(labels) }),
     timeScale: config.TIME_SCALE,
     onResolved: (outcome) => resolved.inc({ outcome }),
+    registryRetryWindowMs: config.REGISTRY_RETRY_HOURS * HOUR * config.TIME_SCALE,
+    onRegistryCheckScheduled: () => registryRunner?.wake(),
   });
+  registryRunner = new RegistryCheckRunner(
+    { checks: new RegistryChecksRepository(pool), flows, registry, sessions, logger, metrics },
+    { timeScale: config.TIME_SCALE, timeoutMs: config.REGISTRY_TIMEOUT_MS },
+  );
+  registryRunner.start();
+  const runner = registryRunner;
+  lifecycle.onStop('registry-checks', () => runner.stop());
 
   if (verification) {
     const reader = new CaptureReader({ artefacts, pool: verification, flows, logger });
@@ -131,6 +153,17 @@ runMain(SERVICE, async () => {
     metrics,
     secureCookies: secureCookies(config),
     isShuttingDown: () => lifecycle.shuttingDown,
+    evidence: {
+      links: new EvidenceLinks(
+        {
+          port: new PgEvidenceRepository(pool, artefacts),
+          signer: new EvidenceSigner(evidenceLinkKey(config)),
+          publicBaseUrl: config.FLOW_BASE_URL,
+        },
+        { timeScale: config.TIME_SCALE },
+      ),
+      internalToken: config.INTERNAL_TOKEN,
+    },
   });
   await lifecycle.listen(app, config.PORT, config.HOST);
   return lifecycle;

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildTenant, testEnv } from '@idv/testkit';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
-import { CHROMIUM_PATH, axeViolations } from './browser';
+import { axeViolations, launchBrowser } from './browser';
 import { buildConfig, createSession } from './fixtures';
 
 /**
@@ -51,21 +51,11 @@ beforeAll(async () => {
   directory = mkdtempSync(path.join(os.tmpdir(), 'idv-camera-'));
   const video = path.join(directory, 'document.y4m');
   await writeY4m(readFileSync(SAMPLE), video);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--use-fake-device-for-media-stream',
-      '--use-fake-ui-for-media-stream',
-      `--use-file-for-fake-video-capture=${video}`,
-    ],
-  });
+  browser = await launchBrowser([
+    '--use-fake-device-for-media-stream',
+    '--use-fake-ui-for-media-stream',
+    `--use-file-for-fake-video-capture=${video}`,
+  ]);
 }, 60_000);
 
 afterAll(async () => {

@@ -149,3 +149,79 @@ export async function startPrivateStack(options: StackOptions) {
     },
   };
 }
+
+export type RegistryBehaviour = 'match' | 'mismatch' | 'not_found' | 'unavailable' | 'hang' | 'malformed';
+
+export interface RegistryRequest {
+  path: string;
+  authorization: string | undefined;
+  idempotencyKey: string | undefined;
+  body: any;
+  answered: RegistryBehaviour;
+}
+
+/**
+ * A stand-in of the national registry's HTTP API on 127.0.0.1 (docs/documents.md, "Registry check"):
+ * records every request and answers as `behave` says (`hang` never answers; `unavailable` is a 503).
+ */
+export async function startRegistry() {
+  const requests: RegistryRequest[] = [];
+  const state: { behaviour: RegistryBehaviour; delayMs: number } = { behaviour: 'match', delayMs: 0 };
+  const hanging = new Set<http.ServerResponse>();
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const answered = state.behaviour;
+      requests.push({
+        path: req.url ?? '',
+        authorization: req.headers.authorization,
+        idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+        body: text ? JSON.parse(text) : null,
+        answered,
+      });
+      const send = () => {
+        res.setHeader('content-type', 'application/json');
+        switch (answered) {
+          case 'hang':
+            hanging.add(res);
+            return;
+          case 'unavailable':
+            res.statusCode = 503;
+            res.end(JSON.stringify({ error: 'maintenance' }));
+            return;
+          case 'malformed':
+            res.end('<html>502 Bad Gateway</html>');
+            return;
+          case 'mismatch':
+            res.end(JSON.stringify({ result: 'mismatch', fields: ['birth_date'] }));
+            return;
+          case 'match':
+          case 'not_found':
+            res.end(JSON.stringify({ result: answered }));
+        }
+      };
+      if (state.delayMs > 0) setTimeout(send, state.delayMs);
+      else send();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    behave(behaviour: RegistryBehaviour, delayMs = 0) {
+      state.behaviour = behaviour;
+      state.delayMs = delayMs;
+    },
+    /** The requests about one document number, in order. */
+    requestsFor: (number: string) => requests.filter((r) => r.body?.number === number),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of hanging) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

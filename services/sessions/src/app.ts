@@ -10,6 +10,7 @@ import {
 } from '@idv/kit';
 import type express from 'express';
 import { internalRouter, publicRouter, qrHandler } from './http/routes';
+import type { SessionEvidence } from './use-cases/evidence-links';
 import type { SessionsService } from './use-cases/sessions.service';
 
 export interface SessionsDeps {
@@ -18,6 +19,7 @@ export interface SessionsDeps {
   logger: Logger;
   metrics: Metrics;
   service: SessionsService;
+  evidence: SessionEvidence;
   internalToken: string;
   isShuttingDown?: () => boolean;
 }
@@ -32,7 +34,7 @@ export function createApp(deps: SessionsDeps): express.Express {
       app.use('/internal', requireInternalToken(deps.internalToken), internalRouter(deps.service));
       // The only public route without a key: the gateway proxies it without an identity.
       app.get('/v1/qr/:file', qrHandler(deps.service));
-      app.use('/v1', requireIdentity(deps.internalToken), publicRouter(deps.service, deps.pool));
+      app.use('/v1', requireIdentity(deps.internalToken), publicRouter(deps.service, deps.pool, deps.evidence));
     },
   });
 }

@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { idPattern } from '@idv/contracts';
-import { connectBroker, cursorCodec, openDatabase, runMain, startOutboxRelay, startRuntime } from '@idv/kit';
+import { connectBroker, cursorCodec, EvidenceLinksClient, openDatabase, runMain, startOutboxRelay, startRuntime } from '@idv/kit';
 import { createApp } from './app';
 import { readConfig } from './config';
+import { SessionEvidence } from './use-cases/evidence-links';
 import { SessionsService } from './use-cases/sessions.service';
 import { TimerSweeper } from './use-cases/timer-sweeper';
 
@@ -48,6 +49,11 @@ runMain(SERVICE, async () => {
     logger,
     metrics,
     service,
+    evidence: new SessionEvidence({
+      config: (projectId, version) => service.config(pool, projectId, version),
+      source: new EvidenceLinksClient(config.FLOW_URL, config.INTERNAL_TOKEN, config.EVIDENCE_LINKS_TIMEOUT_MS),
+      logger,
+    }),
     internalToken: config.INTERNAL_TOKEN,
     isShuttingDown: () => lifecycle.shuttingDown,
   });

@@ -87,6 +87,38 @@ test('when the flow-runner keeps reporting activity, then the session is not aba
   );
 });
 
+test('when the flow-runner holds a session for a background check, then neither idleness nor activity abandons it before the hold ends, and a release restarts the idle period', async () => {
+  const { project, testKey } = await buildTenant();
+  const session = (await createSession(testKey, project.id)).body;
+  await internal('POST', `/internal/links/${tokenOf(session.url)}/redeem`);
+  const holdUntil = new Date(Date.now() + ABANDON_MS * 6);
+  const held = await internal('POST', `/internal/sessions/${session.id}/hold`, { until: holdUntil.toISOString() });
+  expect(held.status).toBe(200);
+  expect(held.body).toEqual({ state: 'active' });
+
+  // Activity during the hold (a stale page posting) must not bring the deadline closer.
+  expect((await internal('POST', '/internal/sessions/activity', { session_ids: [session.id] })).status).toBe(200);
+  await new Promise((r) => setTimeout(r, ABANDON_MS * 2.5)); // past the idle period: the hold is what is being tested
+  expect((await getSession(testKey, session.id)).body.status).toBe('in_progress');
+
+  const released = await internal('POST', `/internal/sessions/${session.id}/hold`, { until: null });
+  expect(released.body).toEqual({ state: 'active' });
+  const abandoned = await until(
+    () => getSession(testKey, session.id),
+    (r) => r.body.status === 'abandoned',
+  );
+  expect(abandoned.body.result.outcome).toBe('abandoned');
+  // Abandoned by the idle period the release started, not by the end of the hold.
+  expect(Date.now()).toBeLessThan(holdUntil.getTime());
+
+  const late = await internal('POST', `/internal/sessions/${session.id}/hold`, { until: holdUntil.toISOString() });
+  expect(late.body).toEqual({ state: 'terminal' });
+  const unknown = await internal('POST', `/internal/sessions/vs_01JZZZZZZZZZZZZZZZZZZZZZZZ/hold`, { until: null });
+  expect(unknown.status).toBe(404);
+  const malformed = await internal('POST', `/internal/sessions/${session.id}/hold`, { until: 'tomorrow' });
+  expect(malformed.status).toBe(422);
+});
+
 async function firedCount(url: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith('session_timers_fired_total') && l.includes('kind="expiry"'));

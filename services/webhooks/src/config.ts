@@ -22,6 +22,10 @@ export const configSchema = baseEnvSchema
       .string()
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes encoded in base64')
       .optional(),
+    /** The flow-runner's internal address: it builds the evidence links an attempt carries. */
+    FLOW_URL: env.url().default('http://127.0.0.1:8083'),
+    /** Timeout of the call for evidence links (an attempt waits on it before it is sent). */
+    EVIDENCE_LINKS_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
     /** The API, the fan-out and the dispatcher share the work: a larger pool than the other services'. */
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
   })

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { connectBroker, openDatabase, runMain, startRuntime } from '@idv/kit';
+import { connectBroker, EvidenceLinksClient, openDatabase, runMain, startRuntime } from '@idv/kit';
 import { Dispatcher } from './adapters/dispatcher';
 import { SESSION_EVENTS_BINDING, SESSION_EVENTS_QUEUE, sessionEventHandler } from './adapters/event-consumer';
 import { HttpSender } from './adapters/http-sender';
@@ -56,6 +56,7 @@ runMain(SERVICE, async () => {
     concurrency: config.WEBHOOKS_CONCURRENCY,
     endpointConcurrency: config.WEBHOOKS_ENDPOINT_CONCURRENCY,
     pollMs: config.WEBHOOKS_POLL_MS,
+    evidence: new EvidenceLinksClient(config.FLOW_URL, config.INTERNAL_TOKEN, config.EVIDENCE_LINKS_TIMEOUT_MS),
   });
   await dispatcher.start();
   lifecycle.onStop('dispatcher', () => dispatcher.stop());

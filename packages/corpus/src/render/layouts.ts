@@ -154,17 +154,7 @@ function dni2012Front(random: Random, doc: DocumentContent, side: SideContent): 
     text(62, 512, p.number ?? '', { size: 40, weight: 'bold', font: FONTS.arial }),
     rect(barcodeBox.x - 6, barcodeBox.y - 6, barcodeBox.width + 12, barcodeBox.height + 12, '#ffffff', 'opacity="0.92"'),
   ];
-  if (side.barcode !== null)
-    parts.push(
-      pdf417(
-        side.barcode,
-        barcodeBox.x,
-        barcodeBox.y,
-        barcodeBox.width,
-        barcodeBox.height,
-        side.barcode.field_count === 9 ? 6 : 6,
-      ),
-    );
+  if (side.barcode !== null) parts.push(pdf417(side.barcode, barcodeBox.x, barcodeBox.y, barcodeBox.width, barcodeBox.height, 6));
   return {
     width,
     height,

@@ -1,7 +1,7 @@
 import type { DocumentReasonCode, DocumentType, FieldName, IsoDate, Sex } from '../model';
 import { cuilHolderProblems, parseCuil } from '../parsers/cuil.parser';
 import { assertIsoDate } from '../parsers/dates';
-import type { MrzParseResult } from '../parsers/mrz.parser';
+import { documentTypeOfMrz, type MrzParseResult } from '../parsers/mrz.parser';
 import { compareFields, type ComparableFields } from './compare-fields';
 
 /**
@@ -94,6 +94,11 @@ export function checkExpiry(expiryDate: IsoDate | null, today: IsoDate): CheckVe
 export function checkMrz(mrz: MrzParseResult): CheckVerdict {
   if (!mrz.ok) {
     return { status: 'failed', check: 'mrz', reason_code: 'document_unreadable', detail: `no MRZ: ${mrz.detail}` };
+  }
+  // A check digit is mod 10: an OCR slip turning one digit into a letter (5 → S) can still satisfy it.
+  // A DNI's document number is its 7 or 8 digits, so letters there are never genuine.
+  if (mrz.valid && documentTypeOfMrz(mrz) === 'dni' && !/^\d{7,8}$/.test(mrz.fields.document_number)) {
+    return { status: 'failed', check: 'mrz', reason_code: 'document_mrz_invalid', detail: 'document_number: not a DNI number' };
   }
   if (mrz.valid) return passed('mrz');
   return {

@@ -3,8 +3,9 @@ import sharp from 'sharp';
 /**
  * A 64-bit difference hash (dHash): the image shrunk to 9×8 grey pixels, one bit per horizontal
  * neighbour pair (left brighter than right). Photos of the same card stay within a few bits of each
- * other under re-encoding and light changes; a photo taken at an angle moves more bits, so the
- * distance is reported, not judged, until a threshold is calibrated on labelled pairs.
+ * other under re-encoding and light changes; a photo taken at an angle moves more bits. Measured on
+ * labelled pairs (docs/documents.md "The angled front") the distance does not tell one card from another
+ * of the same layout, so it is reported, never judged.
  */
 export async function perceptualHash(image: Buffer): Promise<string> {
   const pixels = await sharp(image).greyscale().resize(9, 8, { fit: 'fill' }).raw().toBuffer();

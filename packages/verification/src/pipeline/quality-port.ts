@@ -1,23 +1,26 @@
+import { assessQuality as assessImageQuality, type QualityProblem } from '../quality';
+
 /**
- * The port through which the pipeline asks about image quality and screen recapture. The assessment
- * itself (blur, glare, brightness, moiré) is written in `src/quality/` by its own author; until it is
- * wired in, `assessQuality` below says nothing (every score null, nothing detected), so no capture is
- * rejected for quality. Wiring it in is replacing the body of `assessQuality` with a call to the quality
- * module and mapping its result onto `QualityAssessment`.
+ * What the pipeline needs to know about a capture's quality: the calibrated measures of `src/quality/`
+ * (blur, glare, brightness, screen or print recapture), reduced to what a side's reading keeps.
  */
-export type QualityProblem = 'blurry' | 'glare' | 'too_dark';
+export type { QualityProblem };
 
 export interface QualityAssessment {
-  /** Higher is sharper; null when not measured. */
+  /** Variance of the Laplacian at 800 px on the long side: higher is sharper. */
   blur: number | null;
-  /** Share of the image washed out by reflections; null when not measured. */
+  /** Share of the image washed out by reflections. */
   glare: number | null;
-  /** Mean brightness 0–255; null when not measured. */
+  /** Mean brightness 0–255. */
   brightness: number | null;
-  screen: { score: number | null; detected: boolean };
-  /** What the quality module, with its calibrated thresholds, says is wrong with the capture. */
+  /**
+   * The recapture verdict. `judged` is false when the photo was too blurred for the colour-and-tone
+   * model and showed no periodic peak: the screen check is then inconclusive rather than passed.
+   */
+  screen: { score: number | null; detected: boolean; judged: boolean; evidence: 'periodic' | 'colour' | null };
+  /** What the calibrated limits say is wrong with the capture, in the order a person should fix it. */
   problems: QualityProblem[];
-  /** False until the quality module is wired in: verdicts then say the screen check was not run. */
+  /** False only for a reading that never got as far as decoding the image. */
   assessed: boolean;
 }
 
@@ -29,12 +32,24 @@ export interface QualityInput {
 
 export type QualityAssessor = (image: QualityInput) => Promise<QualityAssessment>;
 
-export const assessQuality: QualityAssessor = () =>
-  Promise.resolve({
-    blur: null,
-    glare: null,
-    brightness: null,
-    screen: { score: null, detected: false },
-    problems: [],
-    assessed: false,
-  });
+export const assessQuality: QualityAssessor = async (image) => {
+  const report = await assessImageQuality(image.jpeg);
+  return {
+    blur: round(report.blur, 1),
+    glare: round(report.glare, 4),
+    brightness: round(report.brightness, 1),
+    screen: {
+      score: round(report.screen.score, 4),
+      detected: report.screen.detected,
+      judged: report.screen.judged,
+      evidence: report.screen.evidence,
+    },
+    problems: report.problems,
+    assessed: true,
+  };
+};
+
+function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}

@@ -132,7 +132,14 @@ function angleCheck(front: SideReading | undefined, angled: SideReading | undefi
   const shared = a === null || b === null ? [] : IDENTITY_FIELDS.filter((field) => a[field] != null && b[field] != null);
   if (a !== null && b !== null && shared.length > 0) {
     const mismatched = compareFields(a, b, IDENTITY_FIELDS);
-    if (mismatched.length === 0) return { name: 'angle', verdict: 'passed', detail: `same ${shared.join(', ')}` };
+    // One name or one date alone is shared by relatives and strangers: agreement needs the number or
+    // two fields. A disagreement on any field read on both is already a different document.
+    const identifying = shared.includes('number') || shared.length >= 2;
+    if (mismatched.length === 0) {
+      return identifying
+        ? { name: 'angle', verdict: 'passed', detail: `same ${shared.join(', ')}` }
+        : { name: 'angle', verdict: 'inconclusive', detail: `only ${shared.join(', ')} read on both` };
+    }
     return {
       name: 'angle',
       verdict: 'failed',
@@ -141,7 +148,8 @@ function angleCheck(front: SideReading | undefined, angled: SideReading | undefi
       detail: `front and front_angle differ on ${mismatched.join(', ')}`,
     };
   }
-  // No data on one of them: the perceptual distance is reported, not judged, until it is calibrated.
+  // No data on one of them: the perceptual distance is reported, not judged. Measured on the corpus it
+  // does not separate (docs/documents.md "The angled front"): it says "same layout", not "same card".
   const distance =
     front.image_hash !== null && angled.image_hash !== null ? hashDistance(front.image_hash, angled.image_hash) : null;
   return {
@@ -224,9 +232,16 @@ export function combineSides(sides: readonly SideReading[], options: ReadDocumen
           reason: 'document_screen_detected',
           detail: `screen recapture on ${screened.map((side) => side.side).join(', ')}`,
         }
-      : sides.every((side) => side.quality.assessed)
+      : sides.every((side) => side.quality.assessed && side.quality.screen.judged)
         ? { name: 'screen', verdict: 'passed' }
-        : { name: 'screen', verdict: 'inconclusive', detail: 'image quality was not assessed' },
+        : {
+            name: 'screen',
+            verdict: 'inconclusive',
+            detail: `too blurred to judge: ${sides
+              .filter((side) => !(side.quality.assessed && side.quality.screen.judged))
+              .map((side) => side.side)
+              .join(', ')}`,
+          },
   );
 
   const failed = new Set(

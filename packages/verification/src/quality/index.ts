@@ -1,6 +1,14 @@
 import { glareFraction, laplacianVariance, meanBrightness } from './measures';
 import { boxOf, loadPixels, type RawImage, type Region, type RgbPixels } from './pixels';
-import { SCREEN_FEATURE_NAMES, screenFeatures, screenScore, type ScreenFeatureName, type ScreenFeatures } from './screen';
+import {
+  SCREEN_FEATURE_NAMES,
+  screenFeatures,
+  screenScore,
+  screenVerdict,
+  type ScreenFeatureName,
+  type ScreenFeatures,
+  type ScreenVerdict,
+} from './screen';
 import { QUALITY_LIMITS, SCREEN_MODEL, type ScreenModel } from './thresholds';
 
 /**
@@ -20,7 +28,7 @@ export interface QualityReport {
   glare: number;
   /** Mean luma 0–255 in the document's box, or the image. */
   brightness: number;
-  screen: { score: number; detected: boolean; features: ScreenFeatures };
+  screen: ScreenVerdict;
   /** What the limits flag, in the order a person should fix them. */
   problems: QualityProblem[];
   ms: number;
@@ -39,9 +47,7 @@ export function assessPixels(pixels: RgbPixels, options: QualityOptions = {}): Q
   const blur = laplacianVariance(pixels, box);
   const glare = glareFraction(pixels, box);
   const brightness = meanBrightness(pixels, box);
-  const features = screenFeatures(pixels, box, { glare, blur });
-  const model = options.screenModel ?? SCREEN_MODEL;
-  const score = screenScore(features, model);
+  const screen = screenVerdict(screenFeatures(pixels, box, { glare, blur }), options.screenModel ?? SCREEN_MODEL);
   const problems: QualityProblem[] = [];
   if (brightness < QUALITY_LIMITS.brightnessBelow) problems.push('too_dark');
   if (glare > QUALITY_LIMITS.glareAbove) problems.push('glare');
@@ -52,7 +58,7 @@ export function assessPixels(pixels: RgbPixels, options: QualityOptions = {}): Q
     blur,
     glare,
     brightness,
-    screen: { score, detected: score >= model.threshold, features },
+    screen,
     problems,
     ms: performance.now() - started,
   };
@@ -70,9 +76,11 @@ export {
   SCREEN_MODEL,
   SCREEN_FEATURE_NAMES,
   screenScore,
+  screenVerdict,
   type RawImage,
   type Region,
   type ScreenFeatureName,
   type ScreenFeatures,
   type ScreenModel,
+  type ScreenVerdict,
 };

@@ -1,24 +1,33 @@
 import { colourFeatures } from './colour';
 import type { PixelBox, RgbPixels } from './pixels';
-import { chromaTiles, lumaTiles, spectrumFeatures, tileOrigins } from './spectrum';
+import { chromaTiles, lumaTiles, spectrumFeatures, tileOrigins, type SpectrumFeatures } from './spectrum';
 import { SCREEN_MODEL, type ScreenModel } from './thresholds';
 
 const { exp, log10 } = Math;
 
 /**
- * The recapture detector: a photo of a screen or of a print (`document_screen_detected`). It combines
- * three kinds of evidence, none enough alone (TOOLING.md: periodic peaks separate simulated recaptures,
- * but a card has periodic structure of its own, and face anti-spoofing scores did not separate them):
- * point peaks in the luma and chroma spectra (pixel grid, halftone, their moiré), colour and tone
- * (raised blacks, white point, saturation, colour in fine detail) and glare. A logistic model over the
- * standardised features, fitted and thresholded on the corpus (thresholds.ts says on what).
+ * The recapture detector: a photo of a screen or of a print (`document_screen_detected`). Two kinds of
+ * evidence, decided in two ways (thresholds.ts says how each was fitted):
+ *
+ * - Periodic evidence: a point peak in the luma spectrum that no harmonic comb of the card's own text
+ *   explains (spectrum.ts) is the pixel grid or the halftone itself. Above its threshold it decides
+ *   alone, at any sharpness.
+ * - Colour and tone: a display re-emits the photo with its own black level, white point and colour
+ *   fringes, a print with a warm paper and muted inks (colour.ts, and the chroma-to-luma power in the
+ *   spectra). A logistic model over these and the peak features scores them; it judges only photos
+ *   sharp enough to tell a blurred card from a blurred screen (`minLogBlur`): below, without periodic
+ *   evidence, the photo is not judged, and the capture is better retaken as too blurred anyway.
+ *
+ * Neither alone is enough (TOOLING.md: periodic peaks separate many simulated recaptures, but a card
+ * has periodic print of its own, and face anti-spoofing scores did not separate them at all).
  */
 export const SCREEN_FEATURE_NAMES = [
   'luma_peak_prominence',
-  'luma_peak_count',
-  'luma_high_mid_ratio',
+  'luma_periodic',
   'chroma_peak_prominence',
-  'chroma_peak_count',
+  'chroma_periodic',
+  'chroma_low_ratio',
+  'chroma_mid_ratio',
   'saturation',
   'black_level',
   'white_level',
@@ -28,7 +37,27 @@ export const SCREEN_FEATURE_NAMES = [
   'log_blur',
 ] as const;
 export type ScreenFeatureName = (typeof SCREEN_FEATURE_NAMES)[number];
-export type ScreenFeatures = Record<ScreenFeatureName, number>;
+/** The model's inputs, plus two descriptive measures reported beside them. */
+export type ScreenFeatures = Record<ScreenFeatureName, number> & { luma_peak_count: number; luma_high_mid_ratio: number };
+
+export interface ScreenVerdict {
+  /** The colour-and-tone model's probability that the photo is a recapture (0–1). */
+  score: number;
+  detected: boolean;
+  /**
+   * `colour` when the colour-and-tone model decided; `periodic` when only a periodic peak was seen, which
+   * is reported and does not decide: genuine fine print resampled by a camera or a downscale shows one too
+   * (docs/documents.md "In the pipeline, and on the real-world reference set").
+   */
+  evidence: 'periodic' | 'colour' | null;
+  /** False when the photo was too blurred for the colour-and-tone model. */
+  judged: boolean;
+  features: ScreenFeatures;
+}
+
+function bandRatio(chroma: SpectrumFeatures, luma: SpectrumFeatures, band: 0 | 1): number {
+  return log10((chroma.band_power[band] + 1e-6) / (luma.band_power[band] + 1e-6));
+}
 
 export function screenFeatures(pixels: RgbPixels, box: PixelBox, measures: { glare: number; blur: number }): ScreenFeatures {
   const origins = tileOrigins(box);
@@ -37,10 +66,11 @@ export function screenFeatures(pixels: RgbPixels, box: PixelBox, measures: { gla
   const colour = colourFeatures(pixels, box);
   return {
     luma_peak_prominence: luma.peak_prominence,
-    luma_peak_count: luma.peak_count,
-    luma_high_mid_ratio: luma.high_mid_ratio,
+    luma_periodic: luma.periodic_prominence,
     chroma_peak_prominence: chroma.peak_prominence,
-    chroma_peak_count: chroma.peak_count,
+    chroma_periodic: chroma.periodic_prominence,
+    chroma_low_ratio: bandRatio(chroma, luma, 0),
+    chroma_mid_ratio: bandRatio(chroma, luma, 1),
     saturation: colour.saturation,
     black_level: colour.black_level,
     white_level: colour.white_level,
@@ -48,15 +78,25 @@ export function screenFeatures(pixels: RgbPixels, box: PixelBox, measures: { gla
     chroma_detail: colour.chroma_detail,
     glare: measures.glare,
     log_blur: log10(1 + measures.blur),
+    luma_peak_count: luma.peak_count,
+    luma_high_mid_ratio: luma.high_mid_ratio,
   };
 }
 
-/** The model's probability that the photo is a recapture, 0–1. */
-export function screenScore(features: ScreenFeatures, model: ScreenModel = SCREEN_MODEL): number {
+/** The colour-and-tone model's probability, 0–1. */
+export function screenScore(features: Record<ScreenFeatureName, number>, model: ScreenModel = SCREEN_MODEL): number {
   let z = model.bias;
   for (const name of SCREEN_FEATURE_NAMES) {
     const { mean, scale, weight } = model.features[name];
     z += (weight * (features[name] - mean)) / scale;
   }
   return 1 / (1 + exp(-z));
+}
+
+export function screenVerdict(features: ScreenFeatures, model: ScreenModel = SCREEN_MODEL): ScreenVerdict {
+  const score = screenScore(features, model);
+  const periodic = features.luma_periodic >= model.periodicThreshold;
+  const judged = features.log_blur >= model.minLogBlur;
+  const colour = judged && score >= model.threshold;
+  return { score, detected: colour, evidence: colour ? 'colour' : periodic ? 'periodic' : null, judged, features };
 }

@@ -49,13 +49,28 @@ function fft(): FftEngine {
 
 const HANN = Float32Array.from({ length: TILE }, (_, index) => 0.5 - 0.5 * cos((2 * PI * index) / (TILE - 1)));
 
+/**
+ * A text line is periodic too: an MRZ's runs of '<' and its fixed pitch make a comb of harmonics of a low
+ * fundamental (about 6 cycles per tile for OCR-B at 2.54 mm), and the upper harmonics fall in the band
+ * as point peaks. A screen's grid or a print's halftone has its fundamental in the band and no
+ * sub-harmonics. So a peak at k that has a comparable peak at k·(n−1)/n for some n (the previous
+ * harmonic of a comb whose n-th member it is) is a comb member and not evidence of a recapture.
+ * "Comparable": within `COMB_DECADES` of its power.
+ */
+const COMB_DECADES = 1;
+const COMB_HARMONICS = 12;
+
 export interface SpectrumFeatures {
   /** Highest prominence of a point peak in the band, in decades of power above its ring. */
   peak_prominence: number;
   /** Number of point peaks at least `COUNTED_PEAK_DECADES` above their ring. */
   peak_count: number;
+  /** The highest prominence among the peaks that are not members of a harmonic comb (0 when none). */
+  periodic_prominence: number;
   /** Mean log-power at high frequencies (64-120 cycles) minus at mid frequencies (16-48): the spectrum's tilt. */
   high_mid_ratio: number;
+  /** Summed power in the bands [4, 16), [16, 64) and [64, 128) cycles per tile, per tile. */
+  band_power: [number, number, number];
   /** Number of tiles the spectrum was averaged over. */
   tiles: number;
 }
@@ -174,8 +189,25 @@ const RING = Array.from({ length: RING_POINTS }, (_, index): [number, number] =>
   return [round(RING_RADIUS * cos(angle)), round(RING_RADIUS * sin(angle))];
 });
 
+function isCombMember(logPower: Float64Array, kx: number, ky: number, value: number): boolean {
+  for (let n = 2; n <= COMB_HARMONICS; n += 1) {
+    const qx = round((kx * (n - 1)) / n);
+    const qy = round((ky * (n - 1)) / n);
+    // Past this, the previous harmonic would merge with the peak itself.
+    if (hypot(kx - qx, ky - qy) < 3) return false;
+    for (let dx = -1; dx <= 1; dx += 1) {
+      for (let dy = -1; dy <= 1; dy += 1) {
+        if (logPowerAt(logPower, qx + dx, qy + dy) >= value - COMB_DECADES) return true;
+      }
+    }
+  }
+  return false;
+}
+
+/** Peak features of the spectrum averaged over `tiles` (Welch), see the module's comment. */
 export function spectrumFeatures(tiles: readonly Tile[]): SpectrumFeatures {
-  if (tiles.length === 0) return { peak_prominence: 0, peak_count: 0, high_mid_ratio: 0, tiles: 0 };
+  if (tiles.length === 0)
+    return { peak_prominence: 0, peak_count: 0, periodic_prominence: 0, high_mid_ratio: 0, band_power: [0, 0, 0], tiles: 0 };
   const half = TILE / 2;
   const power = new Float64Array((half + 1) * TILE);
   for (const tile of tiles) addTileSpectrum(tile, power);
@@ -184,15 +216,21 @@ export function spectrumFeatures(tiles: readonly Tile[]): SpectrumFeatures {
 
   let best = 0;
   let counted = 0;
+  let periodic = 0;
   let highSum = 0;
   let highCount = 0;
   let midSum = 0;
   let midCount = 0;
+  const bands: [number, number, number] = [0, 0, 0];
   for (let kx = 0; kx <= half; kx += 1) {
     for (let signedY = -half + 1; signedY < half; signedY += 1) {
       // Each frequency once: the kx = 0 column is symmetric in ky.
       if (kx === 0 && signedY < 0) continue;
       const radius = hypot(kx, signedY);
+      const linear = (power[kx * TILE + ((signedY + TILE) % TILE)] ?? 0) / tiles.length;
+      if (radius >= 4 && radius < 16) bands[0] += linear;
+      else if (radius >= 16 && radius < 64) bands[1] += linear;
+      else if (radius >= 64 && radius < 128) bands[2] += linear;
       if (radius < BAND_LOW || radius > BAND_HIGH) continue;
       const value = logPowerAt(logPower, kx, signedY);
       if (radius >= 64) {
@@ -218,12 +256,15 @@ export function spectrumFeatures(tiles: readonly Tile[]): SpectrumFeatures {
       const prominence = value - ring;
       if (prominence > best) best = prominence;
       if (prominence >= COUNTED_PEAK_DECADES) counted += 1;
+      if (prominence > periodic && !isCombMember(logPower, kx, signedY, value)) periodic = prominence;
     }
   }
   return {
     peak_prominence: best,
     peak_count: counted,
+    periodic_prominence: periodic,
     high_mid_ratio: highCount === 0 || midCount === 0 ? 0 : highSum / highCount - midSum / midCount,
+    band_power: bands,
     tiles: tiles.length,
   };
 }

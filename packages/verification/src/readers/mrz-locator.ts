@@ -1,4 +1,5 @@
 import type { GreyRaster } from '../image/raster';
+import { inkMask } from './ink';
 
 /**
  * Finds where an MRZ may be in a band of the page before any OCR runs: OCR of a band full of photo,
@@ -10,6 +11,10 @@ import type { GreyRaster } from '../image/raster';
  * form text lines; a line whose ink runs unbroken across at least half the width (printed labels and
  * values leave wide gaps; a PDF417 covers a third) and whose height is that of a text line (a barcode is far taller)
  * is MRZ-like. Neighbouring MRZ-like lines form a block.
+ *
+ * Ink is what is darker than its surroundings (`inkMask`): a threshold below the band's mean made the
+ * page's own text vanish when a dark table filled the rest of the band, and counted the table as ink
+ * when it did not.
  */
 export interface TextBlock {
   top: number;
@@ -21,12 +26,12 @@ export interface TextBlock {
 
 const COLUMN_BINS = 60;
 
+// The local mean's box, in shares of the band's width: about an MRZ character at the analysis width.
+const INK_RADIUS_SHARE = 0.012;
+
 export function locateMrzBlocks(band: GreyRaster): TextBlock[] {
-  const { data, width, height } = band;
-  let sum = 0;
-  for (let index = 0; index < data.length; index += 1) sum += data[index] ?? 0;
-  const mean = sum / Math.max(1, data.length);
-  const dark = Math.min(120, mean * 0.65);
+  const { width, height } = band;
+  const ink = inkMask(band, { radius: Math.max(3, Math.round(width * INK_RADIUS_SHARE)) });
 
   // Per row: transitions, and which column bins hold ink.
   const transitions = new Int32Array(height);
@@ -37,7 +42,7 @@ export function locateMrzBlocks(band: GreyRaster): TextBlock[] {
     let count = 0;
     const row = y * width;
     for (let x = 0; x < width; x += 1) {
-      const isDark = (data[row + x] ?? 255) < dark;
+      const isDark = ink[row + x] === 1;
       if (isDark) bins[Math.min(COLUMN_BINS - 1, Math.floor((x * COLUMN_BINS) / width))] = 1;
       if (isDark !== previous) count += 1;
       previous = isDark;
@@ -102,10 +107,10 @@ export function locateMrzBlocks(band: GreyRaster): TextBlock[] {
       const left = Math.floor((Math.max(0, first) * width) / COLUMN_BINS);
       const right = Math.ceil(((last + 1) * width) / COLUMN_BINS);
       for (let y = line.top; y <= line.bottom; y += 1) {
-        for (let x = left; x < right; x += 1) if ((data[y * width + x] ?? 255) < dark) inked += 1;
+        for (let x = left; x < right; x += 1) inked += ink[y * width + x] ?? 0;
       }
-      const ink = inked / Math.max(1, (right - left) * (line.bottom - line.top + 1));
-      return { ...line, first, last, ink };
+      const share = inked / Math.max(1, (right - left) * (line.bottom - line.top + 1));
+      return { ...line, first, last, ink: share };
     })
     .filter((line) => {
       const lineHeight = line.bottom - line.top + 1;

@@ -1,9 +1,17 @@
 import { boundingBox, rotatePoint, type Quad } from '../image/geometry';
-import { greyVariant, pngVariant, rotateRaster, type GreyRaster, type PixelRegion } from '../image/raster';
+import {
+  greyVariant,
+  pngVariant,
+  rotateRaster,
+  toPixels,
+  type GreyRaster,
+  type PixelRegion,
+  type RelativeRegion,
+} from '../image/raster';
 import type { MrzData } from '../parsers/mrz.parser';
 import { locateMrzBlocks } from './mrz-locator';
-import { bestMrz, better, hasMrzSignal, type ScoredMrz } from './mrz-text';
-import { MRZ_WHITELIST, recognise, type OcrLine } from './ocr';
+import { bestMrz, better, hasMrzSignal, mrzCandidates, type ScoredMrz } from './mrz-text';
+import { MRZ_WHITELIST, OcrTimeoutError, recognise, type OcrLine } from './ocr';
 
 /**
  * Reads the machine readable zone by OCR. The MRZ is the bottom of the page when the page is upright
@@ -28,6 +36,17 @@ export interface MrzReading {
   quad: Quad;
   /** The OCR's mean confidence over the zone's lines (0–100). */
   confidence: number;
+  /**
+   * The OCR's lowest confidence in a letter of the line holding the names (0–100). No check digit covers
+   * the names: a blurred M read as H passes every check, so a low one means the names are not to be given.
+   */
+  name_confidence: number;
+  /**
+   * A second OCR pass of the zone (another variant) read the names line the same. Check digits make a
+   * misread of the rest of a valid MRZ unlikely; of the names, only a second reading does (a blurred Q
+   * read as G in one variant and not in the other).
+   */
+  names_corroborated: boolean;
 }
 
 export interface MrzSearch {
@@ -57,6 +76,8 @@ const VARIANTS: readonly OcrVariant[] = [
   { name: 'wide', width: 1600 },
 ];
 
+const SLOW_OCR_MS = 2500;
+
 // Blocks OCR'd per turn, nearest the page's bottom (or top) edge first: the MRZ is the page's last text.
 const MAX_BLOCKS = 2;
 
@@ -68,6 +89,10 @@ export interface MrzSearchOptions {
 
 interface ZoneCrop extends PixelRegion {
   /** The block was in the top half: the page is upside down at this turn, so the crop is read turned 180°. */
+  flipped: boolean;
+}
+
+interface RelativeZone extends RelativeRegion {
   flipped: boolean;
 }
 
@@ -98,10 +123,15 @@ function zoneQuad(
   };
 }
 
-/** Blocks of two or three MRZ-like lines in the turned image, in its pixels, nearest an edge first. */
-async function zoneCrops(turned: GreyRaster): Promise<ZoneCrop[]> {
-  const analysisScale = ANALYSIS_WIDTH / turned.width;
-  const grey = await greyVariant(turned, { scale: analysisScale, normalise: true });
+/**
+ * Blocks of two or three MRZ-like lines in the image turned by `angle`, as shares of the turned image
+ * (the same at any resolution), nearest an edge first. The analysis turns a copy already at the
+ * analysis width: turning the full photo for every angle tried cost more than the analysis itself, and
+ * most angles find nothing.
+ */
+async function zoneCrops(analysis: GreyRaster, angle: number): Promise<RelativeZone[]> {
+  const turned = await rotateRaster(analysis, angle);
+  const grey = await greyVariant(turned, { normalise: true });
   return (
     locateMrzBlocks(grey)
       // Two or three lines (TD1, TD2, TD3), or four where a line of the page's text joined them.
@@ -112,19 +142,74 @@ async function zoneCrops(turned: GreyRaster): Promise<ZoneCrop[]> {
       .map(({ block, flipped }) => {
         const lineHeight = (block.bottom - block.top + 1) / block.lines;
         const margin = lineHeight * 1.2;
-        const left = Math.max(0, block.left - grey.width * 0.06) / analysisScale;
-        const right = Math.min(grey.width, block.right + grey.width * 0.06) / analysisScale;
-        const top = Math.max(0, block.top - margin) / analysisScale;
-        const bottom = Math.min(grey.height, block.bottom + margin) / analysisScale;
+        const left = Math.max(0, block.left - grey.width * 0.06);
+        const right = Math.min(grey.width, block.right + grey.width * 0.06);
+        const top = Math.max(0, block.top - margin);
+        const bottom = Math.min(grey.height, block.bottom + margin);
         return {
-          left: Math.round(left),
-          top: Math.round(top),
-          width: Math.max(1, Math.min(turned.width - Math.round(left), Math.round(right - left))),
-          height: Math.max(1, Math.min(turned.height - Math.round(top), Math.round(bottom - top))),
+          left: left / grey.width,
+          top: top / grey.height,
+          width: (right - left) / grey.width,
+          height: (bottom - top) / grey.height,
           flipped,
         };
       })
   );
+}
+
+/** A relative zone in pixels of the full-resolution turned image. */
+function zonePixels(zone: RelativeZone, turned: GreyRaster): ZoneCrop {
+  const pixels = toPixels(zone, turned.width, turned.height);
+  return { ...pixels, flipped: zone.flipped };
+}
+
+/** Which line holds the names: the third of a TD1 card, the first of TD2 and TD3. */
+function nameLineIndex(mrz: MrzData): number {
+  return mrz.format === 'TD1' ? 2 : 0;
+}
+
+/** Reads the zone once more with another variant and says whether its names line came out the same. */
+async function corroborateNames(
+  scored: ScoredMrz,
+  turned: GreyRaster,
+  region: RelativeRegion,
+  crop: ZoneCrop,
+  variantIndex: number,
+): Promise<boolean> {
+  // 'wide' checks 'plain' and 'binarised'; 'plain' checks 'wide'. The binarised variant is the noisiest
+  // reader of letters, so it only ever is the one checked.
+  const other = VARIANTS[variantIndex === VARIANTS.length - 1 ? 0 : VARIANTS.length - 1];
+  if (other === undefined) return false;
+  const png = await pngVariant(turned, {
+    region,
+    scale: other.width / crop.width,
+    normalise: true,
+    threshold: other.threshold,
+    upsideDown: crop.flipped,
+  });
+  const ocr = await recognise(png, { whitelist: MRZ_WHITELIST, mode: 'block' }).catch((error: unknown) => {
+    if (error instanceof OcrTimeoutError) return null;
+    throw error;
+  });
+  if (ocr === null) return false;
+  const index = nameLineIndex(scored.mrz);
+  const names = scored.mrz.lines[index];
+  // Any candidate of the second pass will do: its other lines may be misread, its names need not be.
+  return mrzCandidates(ocr.lines.map((line) => line.text)).some(
+    (candidate) => candidate.lines.length === scored.mrz.lines.length && candidate.lines[index] === names,
+  );
+}
+
+function nameConfidence(scored: ScoredMrz, lines: readonly OcrLine[]): number {
+  const source = lines[scored.candidate.source_lines[nameLineIndex(scored.mrz)] ?? -1];
+  if (source === undefined) return 0;
+  let lowest = 100;
+  for (const word of source.words) {
+    // A mark beside the zone read as a lone letter is not part of any candidate line.
+    if (word.text.length < 4) continue;
+    for (const symbol of word.symbols) if (/^[A-Z]$/.test(symbol.text)) lowest = Math.min(lowest, symbol.confidence);
+  }
+  return lowest;
 }
 
 function edgeDistance(block: { top: number; bottom: number }, flipped: boolean, height: number): number {
@@ -144,13 +229,16 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
     signal,
   });
 
+  const analysis = await greyVariant(raster, { scale: Math.min(1, ANALYSIS_WIDTH / Math.max(raster.width, raster.height)) });
   for (const [angleIndex, angle] of options.angles.entries()) {
     // The first turn is always read whole (every variant): what the photo most likely is, it decides
     // the outcome whatever the machine's load; the deadline bounds the turns after it.
     const overBudget = () => angleIndex > 0 && Date.now() > options.deadline;
     if (overBudget()) return finish(true);
+    const zones = await zoneCrops(analysis, angle);
+    if (zones.length === 0) continue;
     const turned = await rotateRaster(raster, angle);
-    for (const crop of await zoneCrops(turned)) {
+    for (const crop of zones.map((zone) => zonePixels(zone, turned))) {
       const region = {
         left: crop.left / turned.width,
         top: crop.top / turned.height,
@@ -168,12 +256,28 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
           upsideDown: crop.flipped,
         });
         attempts += 1;
-        const ocr = await recognise(png, { whitelist: MRZ_WHITELIST, mode: 'block' });
+        const ocrStarted = Date.now();
+        const ocr = await recognise(png, { whitelist: MRZ_WHITELIST, mode: 'block' }).catch((error: unknown) => {
+          if (error instanceof OcrTimeoutError) return null;
+          throw error;
+        });
+        // An OCR pass that had to be cut short read a screen's moiré: the rest of the photo is no better.
+        if (ocr === null) return finish(false);
+        const ocrMs = Date.now() - ocrStarted;
         const texts = ocr.lines.map((line) => line.text);
         const sawMrz = hasMrzSignal(texts);
         signal ||= sawMrz;
         const scored = bestMrz(texts);
-        if (scored !== null && (best === null || better(scored, best.scored))) {
+        // Between reads the check digits cannot tell apart, the one whose names were read surer wins:
+        // the names are what no check digit covers (the 2009 specimen's M read as H by one variant only).
+        // (Scores within 1 differ only by the '<' added or removed to fit the line length.)
+        const surer =
+          scored !== null &&
+          best !== null &&
+          scored.mrz.valid === best.scored.mrz.valid &&
+          Math.abs(scored.score - best.scored.score) < 1 &&
+          nameConfidence(scored, ocr.lines) > best.reading.name_confidence;
+        if (scored !== null && (best === null || better(scored, best.scored) || surer)) {
           const zoneLines = scored.candidate.source_lines
             .map((lineIndex) => ocr.lines[lineIndex])
             .filter((line): line is OcrLine => line !== undefined);
@@ -188,12 +292,22 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
               angle: (angle + (crop.flipped ? 180 : 0)) % 360,
               quad: zoneQuad(zoneLines, crop, scale, turned, raster, angle),
               confidence: zoneLines.reduce((sum, line) => sum + line.confidence, 0) / Math.max(1, zoneLines.length),
+              name_confidence: nameConfidence(scored, ocr.lines),
+              names_corroborated: false,
             },
           };
-          if (scored.mrz.valid) return finish(false);
+          if (scored.mrz.valid) {
+            best.reading.names_corroborated = await corroborateNames(scored, turned, region, crop, index);
+            return finish(false);
+          }
         }
-        // Other variants only where the first read showed an MRZ: elsewhere they would read noise.
-        if (index === 0 && !sawMrz && scored === null) break;
+        // Other variants only where the first read showed an MRZ: elsewhere they would read noise. A
+        // candidate of the right shape is not enough (noise of the right length parses), two check digits are.
+        const checked = scored === null ? 0 : Object.values(scored.mrz.check_digits).filter(Boolean).length;
+        if (index === 0 && !sawMrz && checked < 2) break;
+        // The legacy engine takes tens of seconds on a screen's moiré read as text, and only there: an
+        // OCR pass this slow is noise, not an MRZ worth another variant.
+        if (ocrMs > SLOW_OCR_MS) break;
       }
     }
   }

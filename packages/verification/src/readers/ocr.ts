@@ -49,7 +49,7 @@ export interface OcrLine {
   /** Tesseract's confidence, 0–100. */
   confidence: number;
   bbox: OcrBox;
-  words: { text: string; confidence: number; bbox: OcrBox }[];
+  words: { text: string; confidence: number; bbox: OcrBox; symbols: { text: string; confidence: number }[] }[];
 }
 
 export interface OcrResult {
@@ -70,7 +70,23 @@ const MODES: Record<OcrOptions['mode'], PSM> = {
   sparse: PSM.SPARSE_TEXT,
 };
 
-export async function recognise(png: Buffer, options: OcrOptions): Promise<OcrResult> {
+export class OcrTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`OCR gave no answer within ${ms} ms`);
+    this.name = 'OcrTimeoutError';
+  }
+}
+
+/**
+ * The legacy engine, shown a screen's moiré as text, takes 20–50 s over one crop (measured on the
+ * corpus's screen recaptures) where a real MRZ takes 0.1–0.4 s; a job cannot be cancelled, so past
+ * `timeoutMs` the worker is ended (the next call starts a new one, about a second) and the call rejects
+ * with `OcrTimeoutError`.
+ */
+export const DEFAULT_OCR_TIMEOUT_MS = 3000;
+
+export async function recognise(png: Buffer, options: OcrOptions & { timeoutMs?: number }): Promise<OcrResult> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_OCR_TIMEOUT_MS;
   const run = queue.then(async () => {
     const engine = await ensureWorker();
     // Crops carry no resolution; without one tesseract warns on every call and assumes 70 dpi.
@@ -81,21 +97,43 @@ export async function recognise(png: Buffer, options: OcrOptions): Promise<OcrRe
       // The legacy engine prints statistics to stdout, which is the service's JSON log stream.
       debug_file: '/dev/null',
     });
-    const { data } = await engine.recognize(png, {}, { text: true, blocks: true });
-    const lines: OcrLine[] = [];
-    for (const block of data.blocks ?? []) {
-      for (const paragraph of block.paragraphs) {
-        for (const line of paragraph.lines) {
-          lines.push({
-            text: line.text.replace(/\n$/, ''),
-            confidence: line.confidence,
-            bbox: line.bbox,
-            words: line.words.map((word) => ({ text: word.text, confidence: word.confidence, bbox: word.bbox })),
-          });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new OcrTimeoutError(timeoutMs)), timeoutMs);
+    });
+    try {
+      const { data } = await Promise.race([engine.recognize(png, {}, { text: true, blocks: true }), timeout]);
+      const lines: OcrLine[] = [];
+      for (const block of data.blocks ?? []) {
+        for (const paragraph of block.paragraphs) {
+          for (const line of paragraph.lines) {
+            lines.push({
+              text: line.text.replace(/\n$/, ''),
+              confidence: line.confidence,
+              bbox: line.bbox,
+              words: line.words.map((word) => ({
+                text: word.text,
+                confidence: word.confidence,
+                bbox: word.bbox,
+                symbols: word.symbols.map((symbol) => ({ text: symbol.text, confidence: symbol.confidence })),
+              })),
+            });
+          }
         }
       }
+      return { text: data.text, confidence: data.confidence, lines };
+    } catch (error) {
+      if (error instanceof OcrTimeoutError) {
+        if (worker !== null) {
+          const stuck = worker;
+          worker = null;
+          void stuck.then((engineToEnd) => engineToEnd.terminate()).catch(() => undefined);
+        }
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
     }
-    return { text: data.text, confidence: data.confidence, lines };
   });
   queue = run.catch(() => undefined);
   return run;

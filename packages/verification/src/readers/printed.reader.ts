@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { pngVariant, rotateRaster, toPixels, type GreyRaster, type RelativeRegion } from '../image/raster';
 import type { DocumentFields, Sex } from '../model';
 import { normaliseDate } from '../parsers/dates';
-import { recognise } from './ocr';
+import { OcrTimeoutError, recognise } from './ocr';
 
 /**
  * The printed fields of a DNI front, read by OCR in small crops placed relative to something already
@@ -49,7 +49,7 @@ const DNI_2012_FRONT: Layout = {
     { field: 'sex', kind: 'sex', x0: -0.68, x1: -0.5, y0: -0.61, y1: -0.51 },
     { field: 'birth_date', kind: 'date', x0: -0.68, x1: -0.02, y0: -0.44, y1: -0.33 },
     { field: 'expiry_date', kind: 'date', x0: -0.68, x1: -0.02, y0: -0.1, y1: 0.01 },
-    { field: 'number', kind: 'number', x0: -1.56, x1: -0.86, y0: 0.11, y1: 0.27 },
+    { field: 'number', kind: 'number', x0: -1.56, x1: -0.72, y0: 0.11, y1: 0.27 },
   ],
   portrait: { x0: -1.6, x1: -0.64, y0: -1.12, y1: 0.0 },
 };
@@ -147,9 +147,21 @@ function parseName(text: string): string | null {
   return name;
 }
 
-function parseNumber(text: string): string | null {
-  const digits = text.replace(/\D/g, '');
-  return /^\d{7,8}$/.test(digits) ? digits : null;
+/**
+ * The printed number is grouped as the card prints it (`12.244.617`, `9.466.949`). A read whose groups
+ * break that shape lost or gained a digit (a cut crop gives `31.075.19`): it is not reported, because a
+ * misread must not look like a different number.
+ */
+export function parsePrintedNumber(text: string): string | null {
+  const groups = text
+    .trim()
+    .split(/[^\d]+/)
+    .filter((group) => group.length > 0);
+  const digits = groups.join('');
+  if (!/^\d{7,8}$/.test(digits)) return null;
+  if (groups.length === 1) return digits;
+  const shaped = groups.length === 3 && /^\d{1,2}$/.test(groups[0]!) && groups[1]!.length === 3 && groups[2]!.length === 3;
+  return shaped ? digits : null;
 }
 
 function parseSex(text: string): Sex | null {
@@ -170,7 +182,7 @@ function parseField(kind: FieldKind, text: string): string | null {
     case 'name':
       return parseName(text);
     case 'number':
-      return parseNumber(text);
+      return parsePrintedNumber(text);
     case 'sex':
       return parseSex(text);
     case 'date':
@@ -197,7 +209,12 @@ export async function readPrintedFields(frame: CardFrame, layout: PrintedLayout,
     if (region === null) continue;
     const scale = FIELD_HEIGHT_PX / (region.height * frame.turned.height);
     const png = await pngVariant(frame.turned, { region, scale, normalise: true, threshold: INK_THRESHOLD });
-    const ocr = await recognise(png, { whitelist: WHITELISTS[box.kind], mode: 'line' });
+    const ocr = await recognise(png, { whitelist: WHITELISTS[box.kind], mode: 'line' }).catch((error: unknown) => {
+      if (error instanceof OcrTimeoutError) return null;
+      throw error;
+    });
+    // A crop the engine could not finish is noise; the fields after it would fare no better.
+    if (ocr === null) break;
     const text = ocr.text.replace(/\s+/g, ' ').trim();
     raw[box.field] = { text, confidence: Math.round(ocr.confidence) };
     if (ocr.confidence < PRINTED_MIN_CONFIDENCE) continue;

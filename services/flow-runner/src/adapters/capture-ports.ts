@@ -5,6 +5,7 @@ import type { CapturePorts } from '../domain/flow-service';
 import type { DocumentVerdict } from '../domain/steps/document';
 import { REASON_CODES, type ReasonCode } from '../domain/reason-codes';
 import type { CaptureKind, DocumentKind, PreparedCapture } from '../domain/steps/types';
+import type { RegistryQuery } from '../domain/registry';
 import { todayInArgentina, type StoredSideReading } from './capture-reader';
 import type { SampleCatalog } from './samples';
 
@@ -25,6 +26,27 @@ export function toDocumentData(fields: DocumentFields): DocumentData {
     birth_date: fields.birth_date ?? '',
     cuil: fields.cuil ?? '',
     expiry_date: fields.expiry_date ?? '',
+  };
+}
+
+/**
+ * What the registry is asked about a document that passed its own checks; null when a field it needs
+ * was not read (the readability check asks for them, so only an odd document gets here).
+ */
+export function toRegistryQuery(fields: DocumentFields, type: DocumentKind | undefined): RegistryQuery | null {
+  const documentType =
+    type ??
+    (fields.doc_type === 'dni' || fields.doc_type === 'passport' || fields.doc_type === 'licence' ? fields.doc_type : null);
+  if (!documentType || !fields.number || !fields.surname || !fields.given_names || !fields.birth_date) return null;
+  return {
+    document_type: documentType,
+    number: fields.number,
+    sex: fields.sex === 'M' || fields.sex === 'F' || fields.sex === 'X' ? fields.sex : null,
+    surname: fields.surname,
+    given_names: fields.given_names,
+    birth_date: fields.birth_date,
+    tramite: fields.tramite,
+    series: fields.series,
   };
 }
 
@@ -70,6 +92,11 @@ export class EngineCapturePorts implements CapturePorts {
     }));
     const reason = reading.reasons.find((code) => DOCUMENT_REASONS.has(code)) as ReasonCode | undefined;
     if (reason) return { kind: 'failed', reason, checks };
-    return { kind: 'passed', document: toDocumentData(reading.fields), checks };
+    return {
+      kind: 'passed',
+      document: toDocumentData(reading.fields),
+      checks,
+      registry: input.registryCheck ? toRegistryQuery(reading.fields, input.progress.type) : null,
+    };
   }
 }

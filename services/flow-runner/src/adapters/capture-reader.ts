@@ -14,8 +14,13 @@ export function toStoredReading(reading: SideReading): StoredSideReading {
   return { ...rest, has_face_crop: faceCrop !== null };
 }
 
-/** Problems that mean the photo shows something else: told first, whatever else is wrong. */
-const WRONG_THING: readonly CaptureProblem[] = ['wrong_type', 'other_side', 'no_document', 'unreadable_image'];
+/**
+ * Problems that mean the photo shows something else: told first, whatever else is wrong. A screen or a
+ * printed copy is one of them: the person gets another attempt (a false alarm costs a retake, not the
+ * verification), and a side that is still a recapture when its attempts run out fails the step with
+ * `document_screen_detected`.
+ */
+const WRONG_THING: readonly CaptureProblem[] = ['screen', 'wrong_type', 'other_side', 'no_document', 'unreadable_image'];
 /** Problems of the photo itself: they matter only when nothing could be read through them. */
 const PHOTO_QUALITY: readonly CaptureProblem[] = ['blurry', 'glare', 'too_dark'];
 
@@ -25,7 +30,7 @@ const PHOTO_QUALITY: readonly CaptureProblem[] = ['blurry', 'glare', 'too_dark']
  * anything at all), even if the photo is not perfect.
  */
 export function captureProblems(reading: StoredSideReading): CaptureProblem[] {
-  const problems = reading.problems as CaptureProblem[];
+  const problems = [...(reading.problems as CaptureProblem[]), ...(reading.quality.screen.detected ? (['screen'] as const) : [])];
   const wrong = WRONG_THING.filter((problem) => problems.includes(problem));
   if (wrong.length > 0) return wrong;
   const identified =

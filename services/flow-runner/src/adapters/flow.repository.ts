@@ -1,8 +1,8 @@
 import { DOMAIN_EVENTS, type CaptureStoredData, type DomainEvent, type FlowConfig, type Mode } from '@idv/contracts';
-import { enqueueEvents, withTransaction, type Pool } from '@idv/kit';
+import { enqueueEvents, withTransaction, type Pool, type Queryable } from '@idv/kit';
 import type { FlowState } from '../domain/engine';
 import type { ArtefactStore } from '../domain/artefacts';
-import type { FlowRecord, FlowStatus, FlowStore, StagedCapture } from '../domain/flow-service';
+import type { FlowRecord, FlowStatus, FlowStore, RegistryCheckChange, StagedCapture } from '../domain/flow-service';
 import type { Locale } from '../domain/i18n';
 import { Batcher, ItemFailure } from './batcher';
 
@@ -51,6 +51,31 @@ const toRecord = (row: FlowRow): FlowRecord => ({
   locale: row.locale,
   version: row.version,
 });
+
+/**
+ * A registry check scheduled or decided with the flow change that did it (see
+ * `registry-checks.repository.ts` for the runner's side). Scheduling over an older row of the step
+ * starts it afresh: the flow's versioned write in the same transaction says this is the current one.
+ */
+async function changeRegistryCheck(tx: Queryable, sessionId: string, change: RegistryCheckChange): Promise<void> {
+  if (change.kind === 'schedule') {
+    await tx.query(
+      `INSERT INTO registry_checks (session_id, step_id, id, status, attempts, next_attempt_at, give_up_at)
+       VALUES ($1, $2, $3, 'pending', 0, now(), $4)
+       ON CONFLICT (session_id, step_id) DO UPDATE
+         SET id = EXCLUDED.id, status = 'pending', attempts = 0, next_attempt_at = now(),
+             give_up_at = EXCLUDED.give_up_at, last_outcome = NULL, updated_at = now()`,
+      [sessionId, change.stepId, change.checkId, change.giveUpAt],
+    );
+    return;
+  }
+  // Decided: what is left (the verdict's delivery, or the release of the hold) is due at once.
+  await tx.query(
+    `UPDATE registry_checks SET status = 'decided', attempts = $3, last_outcome = $4, next_attempt_at = now(), updated_at = now()
+      WHERE session_id = $1 AND step_id = $2`,
+    [sessionId, change.stepId, change.attempts, change.outcome],
+  );
+}
 
 /** The flow schema's repository: one row per flow, its progress (with only hashes of codes) as JSON. */
 export class PgFlowStore implements FlowStore {
@@ -110,8 +135,8 @@ export class PgFlowStore implements FlowStore {
   }
 
   /** Versioned writes of concurrent submissions go out together too (never two of one flow at once). */
-  async update(record: FlowRecord, captures: readonly StagedCapture[] = []): Promise<boolean> {
-    if (captures.length > 0) return this.updateWithCaptures(record, captures);
+  async update(record: FlowRecord, captures: readonly StagedCapture[] = [], registry?: RegistryCheckChange): Promise<boolean> {
+    if (captures.length > 0 || registry) return this.updateWithCaptures(record, captures, registry);
     const took = await this.writes.submit({
       sessionId: record.sessionId,
       version: record.version,
@@ -126,9 +151,13 @@ export class PgFlowStore implements FlowStore {
    * A submission that sends photos: the flow's change, the encrypted captures and their reading jobs
    * (outbox events, relayed to the durable work queue) commit together or not at all.
    */
-  private async updateWithCaptures(record: FlowRecord, captures: readonly StagedCapture[]): Promise<boolean> {
+  private async updateWithCaptures(
+    record: FlowRecord,
+    captures: readonly StagedCapture[],
+    registry?: RegistryCheckChange,
+  ): Promise<boolean> {
     const artefacts = this.artefacts;
-    if (!artefacts) throw new Error('this flow store was built without an artefact store');
+    if (!artefacts && captures.length > 0) throw new Error('this flow store was built without an artefact store');
     const took = await withTransaction(this.pool, async (tx) => {
       const { rowCount } = await tx.query(
         `UPDATE flows SET state = $3::jsonb, status = $4, version = version + 1, updated_at = now()
@@ -137,8 +166,9 @@ export class PgFlowStore implements FlowStore {
       );
       if (rowCount !== 1) return false;
       const jobs: DomainEvent<CaptureStoredData>[] = [];
+      if (registry) await changeRegistryCheck(tx, record.sessionId, registry);
       for (const capture of captures) {
-        await artefacts.put(tx, {
+        await artefacts!.put(tx, {
           id: capture.artefactId,
           sessionId: capture.sessionId,
           kind: capture.kind,

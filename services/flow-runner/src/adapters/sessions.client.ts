@@ -3,6 +3,7 @@ import {
   INTERNAL_HEADERS,
   type ActivityReportResult,
   type ActivityState,
+  HoldSessionResultSchema,
   type InternalSession,
   type ResolveSessionBody,
 } from '@idv/contracts';
@@ -97,6 +98,14 @@ export class SessionsClient implements SessionsPort {
     if (status !== 200) throw new SessionsClientError(status, text);
     const { sessions } = JSON.parse(text) as ActivityReportResult;
     return sessionIds.map((id) => sessions[id]);
+  }
+
+  async hold(sessionId: string, until: Date | null): Promise<'ok' | 'terminal'> {
+    const { status, text } = await this.call('POST', `/internal/sessions/${encodeURIComponent(sessionId)}/hold`, {
+      until: until === null ? null : until.toISOString(),
+    });
+    if (status !== 200) throw new SessionsClientError(status, text);
+    return HoldSessionResultSchema.parse(JSON.parse(text)).state === 'active' ? 'ok' : 'terminal';
   }
 
   async resolve(sessionId: string, body: ResolveSessionBody): Promise<'ok' | 'terminal'> {

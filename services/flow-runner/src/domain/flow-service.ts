@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   FlowConfigSchema,
   fastUlid,
+  type DocumentData,
   type FlowConfig,
   type InternalSession,
   type Mode,
@@ -21,7 +22,15 @@ import {
   type StepContext,
   type StepOutcome,
 } from './steps';
-import { applyCaptureReading, type CaptureProblem, type DocumentProgress, type DocumentVerdict } from './steps/document';
+import {
+  applyCaptureReading,
+  registryPending,
+  type CaptureProblem,
+  type DocumentProgress,
+  type DocumentVerdict,
+} from './steps/document';
+import { registryHoldUntil, type RegistryAnswer, type RegistryQuery } from './registry';
+import { REASON_CODES } from './reason-codes';
 import { KeyedSerializer } from './keyed-serializer';
 import { html, raw, type FormFeedback, type SafeHtml, type StepView } from './view';
 
@@ -91,10 +100,23 @@ export interface FlowStore {
   /**
    * Stores state and status if the stored flow is still at `record.version`, and then
    * advances `record.version`. False when another submission stored a change first. Captures staged
-   * by the submission are stored (encrypted) and their reading queued in the same transaction.
+   * by the submission are stored (encrypted) and their reading queued in the same transaction, and so
+   * is the registry check's scheduling or decision.
    */
-  update(record: FlowRecord, captures?: readonly StagedCapture[]): Promise<boolean>;
+  update(record: FlowRecord, captures?: readonly StagedCapture[], registry?: RegistryCheckChange): Promise<boolean>;
 }
+
+/** What a flow change does to its registry check, in the same transaction. */
+export type RegistryCheckChange =
+  | { kind: 'schedule'; stepId: string; checkId: string; giveUpAt: Date }
+  | { kind: 'decide'; stepId: string; attempts: number; outcome: RegistryAnswer['kind'] };
+
+/** Where a registry check stands, from the flow as stored. */
+export type RegistryCheckState =
+  | { kind: 'ask'; query: RegistryQuery; mode: Mode }
+  | { kind: 'decided' }
+  /** The flow is gone or resolved, or the step is no longer waiting: nothing is left to do. */
+  | { kind: 'gone' };
 
 /** A capture a submission sends: stored, with its reading job, only together with the flow's change. */
 export interface StagedCapture {
@@ -131,6 +153,11 @@ export interface SessionsPort {
   /** `terminal` when the session already ended (canceled, expired, abandoned, resolved). */
   activity(sessionId: string): Promise<'ok' | 'terminal'>;
   resolve(sessionId: string, body: ResolveSessionBody): Promise<'ok' | 'terminal'>;
+  /**
+   * Holds off abandonment until `until` while a background check decides (null: releases the hold).
+   * `terminal` when the session already ended.
+   */
+  hold(sessionId: string, until: Date | null): Promise<'ok' | 'terminal'>;
 }
 
 export interface CodeSender {
@@ -195,6 +222,10 @@ export interface FlowServiceOptions {
   timeScale: number;
   now?: () => Date;
   onResolved?: (outcome: 'approved' | 'rejected') => void;
+  /** How long a registry that does not answer is asked again (already scaled by TIME_SCALE). */
+  registryRetryWindowMs?: number;
+  /** A registry check was stored: the runner may start on it now rather than at its next poll. */
+  onRegistryCheckScheduled?: () => void;
 }
 
 /** The person's flow: open the link once, show the current step, accept submissions, resolve. */
@@ -325,7 +356,8 @@ export class FlowService {
       await persist();
       return { kind: 'redirect', sessionId };
     }
-    if (at.choice && input.action === 'leave_option') {
+    // A document waiting on the registry stays the current step until the registry decides it.
+    if (at.choice && input.action === 'leave_option' && !registryPending(record.state.steps[at.step.id])) {
       leaveOption(record.state, at.choice);
       await persist();
       return { kind: 'redirect', sessionId };
@@ -399,12 +431,135 @@ export class FlowService {
         mode: record.mode,
       });
       state.document!.checks = verdict.checks;
+      if (verdict.kind === 'passed' && step.registryCheck) {
+        await this.scheduleRegistryCheck(record, step.id, verdict.document, verdict.registry);
+        return;
+      }
       outcome = verdict.kind === 'passed' ? { kind: 'passed', document: verdict.document } : verdict;
     }
     applyOutcome(record.state, step, at.kind === 'step' ? at.choice : null, outcome);
     await persist();
     const next = position(record.config, record.state);
     if (next.kind === 'finished') await this.deliver(record, next.outcome);
+  }
+
+  /**
+   * The document passed its own checks and waits on the registry: the query is kept with the step and
+   * the check is scheduled in the same transaction, so a check is never lost and never scheduled twice
+   * (a second delivery of the reading finds the capture accepted and changes nothing). A document the
+   * registry cannot be asked about (a field it needs was not read) is rejected as unreadable.
+   */
+  private async scheduleRegistryCheck(
+    record: FlowRecord,
+    stepId: string,
+    document: DocumentData,
+    query: RegistryQuery | null,
+  ): Promise<void> {
+    const state = record.state.steps[stepId]!;
+    const at = position(record.config, record.state);
+    if (at.kind !== 'step') return;
+    if (!query) {
+      applyOutcome(record.state, at.step, at.choice, { kind: 'failed', reason: REASON_CODES.documentUnreadable });
+      await this.persister(record, [])();
+      const next = position(record.config, record.state);
+      if (next.kind === 'finished') await this.deliver(record, next.outcome);
+      return;
+    }
+    state.document!.registry = { status: 'pending', query, document };
+    const window = this.options.registryRetryWindowMs ?? 24 * 3_600_000 * this.options.timeScale;
+    const schedule: RegistryCheckChange = {
+      kind: 'schedule',
+      stepId,
+      checkId: `rgc_${fastUlid()}`,
+      giveUpAt: new Date(this.now().getTime() + window),
+    };
+    if (!(await this.options.store.update(record, [], schedule))) throw new ConcurrentSubmission();
+    // The hold starts with the check, not with the runner's first attempt: a runner that is busy or
+    // restarting must not leave the session to be abandoned meanwhile. A hold that fails here is placed
+    // again before every attempt.
+    await this.options.sessions
+      .hold(record.sessionId, registryHoldUntil(schedule.giveUpAt, this.options.timeScale))
+      .catch(() => undefined);
+    this.options.onRegistryCheckScheduled?.();
+  }
+
+  /** What a registry check of this flow should do now, from the flow as stored. */
+  async registryCheckState(sessionId: string, stepId: string): Promise<RegistryCheckState> {
+    const record = await this.options.store.find(sessionId);
+    if (!record || record.status !== 'active') return { kind: 'gone' };
+    const registry = record.state.steps[stepId]?.document?.registry;
+    if (!registry) return { kind: 'gone' };
+    if (registry.status === 'pending') return { kind: 'ask', query: registry.query, mode: record.mode };
+    return { kind: 'decided' };
+  }
+
+  /**
+   * The registry's answer reaches the flow, decided on the flow as stored and queued behind its
+   * submissions like a reading. A definite answer, or an unavailable one with no retry left, decides
+   * the step once (the decision and the check's new status are one transaction); an unavailable one
+   * with time left changes nothing (`retry`). A check already decided stays as it was.
+   */
+  async applyRegistryAnswer(
+    sessionId: string,
+    stepId: string,
+    answer: RegistryAnswer,
+    attempts: number,
+    retryLeft: boolean,
+  ): Promise<'retry' | 'decided' | 'gone'> {
+    return this.submissionsOfFlow.run(sessionId, async () => {
+      for (let attempt = 1; attempt <= SUBMISSION_ATTEMPTS; attempt++) {
+        const record = await this.options.store.find(sessionId);
+        if (!record || record.status !== 'active') return 'gone';
+        const state = record.state.steps[stepId];
+        const registry = state?.document?.registry;
+        if (!state || !registry) return 'gone';
+        if (registry.status !== 'pending') return 'decided';
+        if (answer.kind === 'unavailable' && retryLeft) return 'retry';
+        const at = position(record.config, record.state);
+        if (at.kind !== 'step' || at.step.id !== stepId) return 'gone';
+        registry.status = answer.kind;
+        if (answer.kind === 'mismatch') registry.fields = answer.fields;
+        const reason =
+          answer.kind === 'match'
+            ? undefined
+            : answer.kind === 'unavailable'
+              ? REASON_CODES.documentRegistryUnavailable
+              : REASON_CODES.documentRegistryMismatch;
+        state.document!.checks = [
+          ...(state.document!.checks ?? []),
+          {
+            name: 'registry',
+            verdict: reason ? (answer.kind === 'unavailable' ? 'inconclusive' : 'failed') : 'passed',
+            ...(reason ? { reason } : {}),
+            ...(answer.kind === 'mismatch' && answer.fields.length > 0 ? { fields: [...answer.fields] } : {}),
+          },
+        ];
+        const outcome: StepOutcome = reason ? { kind: 'failed', reason } : { kind: 'passed', document: registry.document };
+        applyOutcome(record.state, at.step, at.choice, outcome);
+        const decided: RegistryCheckChange = { kind: 'decide', stepId, attempts, outcome: answer.kind };
+        if (await this.options.store.update(record, [], decided)) return 'decided';
+      }
+      throw new Error(`the flow ${sessionId} kept changing while a registry answer was applied`);
+    });
+  }
+
+  /**
+   * After a registry decision: a finished flow's verdict goes to the sessions service; a flow that
+   * goes on releases its hold on abandonment (the person has the next step to do). Throws when the
+   * sessions service cannot be told; the runner comes back to it.
+   */
+  async settleRegistryCheck(sessionId: string): Promise<void> {
+    await this.submissionsOfFlow.run(sessionId, async () => {
+      const record = await this.options.store.find(sessionId);
+      if (!record || record.status !== 'active') return;
+      const at = position(record.config, record.state);
+      if (at.kind === 'finished') {
+        await this.deliver(record, at.outcome);
+        return;
+      }
+      if (at.kind === 'step' && registryPending(record.state.steps[at.step.id])) return;
+      await this.options.sessions.hold(sessionId, null);
+    });
   }
 
   /**

@@ -129,6 +129,9 @@ const es = {
     processingTitle: 'Estamos revisando la foto',
     processingBody: 'Esto tarda unos segundos. La página se actualiza sola.',
     refresh: 'Actualizar',
+    registryTitle: 'Estamos consultando el registro nacional',
+    registryBody:
+      'Tu documento pasó nuestros controles y lo estamos confirmando con el registro nacional de las personas. Puede tardar: tu verificación sigue en curso mientras tanto y esta página se actualiza sola. Si la cerrás, volvé a abrirla desde el mismo enlace.',
     problems: {
       blurry: 'La foto está movida. Apoyá el documento, sostené firme el teléfono y volvé a sacarla.',
       glare: 'Hay un reflejo sobre los datos. Cambiá el ángulo o alejate de la luz directa.',
@@ -138,6 +141,7 @@ const es = {
       no_document: 'No encontramos un documento en la foto. Que el documento ocupe casi toda la imagen.',
       other_side: 'Esa es la otra cara del documento. Mandá la que te pedimos.',
       wrong_type: 'Ese no es el documento que elegiste. Mandá una foto del documento elegido.',
+      screen: 'Parece una foto de una pantalla o de una copia impresa. Sacale la foto al documento original.',
       unreadable_image: 'No pudimos abrir esa imagen. Probá con otra foto.',
     },
     refusals: {
@@ -287,6 +291,9 @@ const en: Messages = {
     processingTitle: 'We are checking the photo',
     processingBody: 'This takes a few seconds. The page refreshes by itself.',
     refresh: 'Refresh',
+    registryTitle: 'We are checking with the national registry',
+    registryBody:
+      'Your document passed our checks and we are confirming it with the national registry of persons. This can take a while: your verification stays in progress meanwhile and this page refreshes by itself. If you close it, open it again from the same link.',
     problems: {
       blurry: 'The photo is blurred. Rest the document on a table, hold the phone still and take it again.',
       glare: 'There is a reflection over the data. Change the angle or move away from direct light.',
@@ -296,6 +303,7 @@ const en: Messages = {
       no_document: 'We could not find a document in the photo. Let the document fill most of the picture.',
       other_side: 'That is the other side of the document. Send the side we asked for.',
       wrong_type: 'That is not the document you chose. Send a photo of the chosen document.',
+      screen: 'This looks like a photo of a screen or of a printed copy. Take the photo of the original document.',
       unreadable_image: 'We could not open that image. Try another photo.',
     },
     refusals: {

@@ -138,12 +138,29 @@ export async function pushIdleDeadlines(
 ): Promise<Map<string, Exclude<ActivityState, 'not_found'>>> {
   const { rows } = await db.query<{ id: string; pushed: boolean }>(
     `WITH pushed AS (
-       UPDATE sessions SET idle_deadline = $2 WHERE id = ANY($1) AND NOT (status = ANY($3)) RETURNING id)
+       UPDATE sessions SET idle_deadline = GREATEST(idle_deadline, $2) WHERE id = ANY($1) AND NOT (status = ANY($3))
+       RETURNING id)
      SELECT s.id, pushed.id IS NOT NULL AS pushed FROM sessions s LEFT JOIN pushed ON pushed.id = s.id
       WHERE s.id = ANY($1)`,
     [ids, deadline, TERMINAL_STATUSES],
   );
   return new Map(rows.map((row) => [row.id, row.pushed ? 'active' : 'terminal']));
+}
+
+/**
+ * Sets the idle deadline of a session that has not ended, whatever it was: a hold put off to a later
+ * instant, or a hold released (the deadline brought back to one idle period from now). Null when the
+ * session is unknown; `terminal` when it already ended.
+ */
+export async function setIdleDeadline(db: Queryable, id: string, deadline: Date): Promise<'active' | 'terminal' | null> {
+  const { rows } = await db.query<{ pushed: boolean }>(
+    `WITH pushed AS (
+       UPDATE sessions SET idle_deadline = $2 WHERE id = $1 AND NOT (status = ANY($3)) RETURNING id)
+     SELECT pushed.id IS NOT NULL AS pushed FROM sessions s LEFT JOIN pushed ON pushed.id = s.id WHERE s.id = $1`,
+    [id, deadline, TERMINAL_STATUSES],
+  );
+  if (!rows[0]) return null;
+  return rows[0].pushed ? 'active' : 'terminal';
 }
 
 /** Newest first, strictly after the cursor's (created_at, id): stable under concurrent inserts. */

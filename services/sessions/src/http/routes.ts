@@ -3,6 +3,7 @@ import {
   CreateProjectBodySchema,
   CreateSessionBodySchema,
   CreditBalanceBodySchema,
+  HoldSessionBodySchema,
   IdempotencyKeySchema,
   MonthSchema,
   PaginationQuerySchema,
@@ -16,6 +17,7 @@ import { Router, type Request, type Response } from 'express';
 import QRCode from 'qrcode';
 import { z } from 'zod';
 import { sessionUrl } from '../domain/session';
+import type { SessionEvidence } from '../use-cases/evidence-links';
 import type { SessionsService } from '../use-cases/sessions.service';
 import { monthlyUsage, streamUsageCsv } from '../use-cases/usage';
 
@@ -81,6 +83,14 @@ export function internalRouter(service: SessionsService): Router {
   );
 
   router.post(
+    '/sessions/:id/hold',
+    endpoint({ params: sessionParams, body: HoldSessionBodySchema }, async ({ params, body }) => ({
+      status: 200,
+      body: { state: await service.hold(params.id, body.until === null ? null : new Date(body.until)) },
+    })),
+  );
+
+  router.post(
     '/sessions/:id/resolve',
     endpoint({ params: sessionParams, body: ResolveSessionBodySchema }, async ({ params, body }) => ({
       status: 200,
@@ -102,7 +112,7 @@ function idempotencyKey(req: Request): string | undefined {
 }
 
 /** The public API, proxied by the gateway with a signed identity (paths as in PUBLIC_ROUTES). */
-export function publicRouter(service: SessionsService, pool: Pool): Router {
+export function publicRouter(service: SessionsService, pool: Pool, evidence: SessionEvidence): Router {
   const router = Router();
 
   // Sessions carry the person's link and, with opt-in options, personal data: no cache may keep them.
@@ -123,17 +133,17 @@ export function publicRouter(service: SessionsService, pool: Pool): Router {
 
   router.get(
     '/verification-sessions',
-    endpoint({ query: PaginationQuerySchema }, async ({ query, res }) => ({
-      status: 200,
-      body: await service.list(identityOf(res), query),
-    })),
+    endpoint({ query: PaginationQuerySchema }, async ({ query, res }) => {
+      const page = await service.list(identityOf(res), query);
+      return { status: 200, body: { ...page, data: await evidence.attach(page.data) } };
+    }),
   );
 
   router.get(
     '/verification-sessions/:id',
     endpoint({ params: sessionParams }, async ({ params, res }) => ({
       status: 200,
-      body: await service.get(identityOf(res), params.id),
+      body: await evidence.attachOne(await service.get(identityOf(res), params.id)),
     })),
   );
 

@@ -299,6 +299,19 @@ export class SessionsService {
     return Object.fromEntries(unique.map((id) => [id, pushed.get(id) ?? 'not_found']));
   }
 
+  /**
+   * Holds off abandonment while the verdict waits on a background check (DESIGN.md: such a session is
+   * not idle): the idle deadline becomes `until` (never earlier than one idle period from now), and
+   * activity reports meanwhile never bring it closer. `null` releases the hold.
+   */
+  async hold(id: string, until: Date | null): Promise<'active' | 'terminal'> {
+    const idle = new Date(this.now().getTime() + this.abandonAfterMs);
+    const deadline = until && until > idle ? until : idle;
+    const state = await sessions.setIdleDeadline(this.pool, id, deadline);
+    if (!state) throw notFound('verification session');
+    return state;
+  }
+
   async resolve(id: string, body: ResolveSessionBody): Promise<VerificationSession> {
     return this.withoutLock(async () => {
       const session = await sessions.findSession(this.pool, id);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { newId } from '@idv/contracts';
+import { newId, type EvidenceLink } from '@idv/contracts';
 import type { Logger, Pool } from '@idv/kit';
 import pg from 'pg';
 import { buildEnvelope } from '../domain/envelope';
@@ -23,6 +23,8 @@ export interface DispatcherOptions {
   concurrency: number;
   endpointConcurrency: number;
   pollMs: number;
+  /** The flow-runner's link builder: sessions whose configuration opted in carry links made per attempt. */
+  evidence: { linksFor(sessionIds: readonly string[]): Promise<Record<string, EvidenceLink[]>> };
 }
 
 /**
@@ -232,8 +234,21 @@ export class Dispatcher {
       return;
     }
 
+    let object = message.event_data;
+    if (message.evidence_links) {
+      const sessionId = String(object.id);
+      try {
+        const links = await this.options.evidence.linksFor([sessionId]);
+        object = { ...object, evidence_links: links[sessionId] ?? [] };
+      } catch (error) {
+        // Not the receiver's fault: no attempt is used and the circuit is not fed; the claim runs out
+        // and the message is tried again, with fresh links, after the lease.
+        log.warn({ err: error }, 'evidence links unavailable; attempt deferred');
+        return;
+      }
+    }
     const now = new Date();
-    const body = buildEnvelope({ eventId: message.event_id, type: message.event_type, object: message.event_data }, now);
+    const body = buildEnvelope({ eventId: message.event_id, type: message.event_type, object }, now);
     const secrets = [this.options.secrets.open(message.secret_enc)];
     if (message.previous_secret_enc) secrets.push(this.options.secrets.open(message.previous_secret_enc));
     const timestamp = Math.floor(now.getTime() / 1000);

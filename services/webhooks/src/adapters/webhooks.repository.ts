@@ -32,6 +32,8 @@ export interface ClaimedMessage {
   last_wait_ms: number | null;
   event_type: WebhookEventType;
   event_data: Record<string, unknown>;
+  /** The frozen configuration opted in to evidence links: they are made at each attempt. */
+  evidence_links: boolean;
   url: string;
   endpoint_status: 'active' | 'disabled';
   endpoint_deleted: boolean;
@@ -224,6 +226,7 @@ export async function claimDue(
      )
      SELECT c.id, c.account_id, c.endpoint_id, c.event_id, c.kind, c.attempts, c.last_wait_ms,
             ev.type AS event_type, ev.data AS event_data,
+            COALESCE((ev.options->>'evidenceLinks')::boolean, false) AS evidence_links,
             e.url, e.status AS endpoint_status, e.deleted_at IS NOT NULL AS endpoint_deleted,
             e.secret_enc,
             CASE WHEN e.previous_secret_expires_at > clock_timestamp() THEN e.previous_secret_enc END AS previous_secret_enc,

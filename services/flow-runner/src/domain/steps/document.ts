@@ -1,6 +1,7 @@
 import type { DocumentData, DocumentStepSchema } from '@idv/contracts';
 import type { z } from 'zod';
 import { REASON_CODES, type ReasonCode } from '../reason-codes';
+import type { RegistryField, RegistryQuery } from '../registry';
 import { alertBox, html, type SafeHtml } from '../view';
 import type { CaptureKind, DocumentKind, StepContext, StepModule, StepOutcome, StepState } from './types';
 
@@ -16,6 +17,7 @@ export type CaptureProblem =
   | 'no_document'
   | 'other_side'
   | 'wrong_type'
+  | 'screen'
   | 'unreadable_image';
 
 export interface CaptureState {
@@ -32,7 +34,24 @@ export interface DocumentProgress {
   captures: Partial<Record<CaptureKind, CaptureState>>;
   /** The names and verdicts of the cross-checks once decided: evidence for support, no personal data. */
   checks?: { name: string; verdict: string; reason?: string; fields?: string[] }[];
+  /** The registry check (`registryCheck`), once the document's own checks passed. */
+  registry?: RegistryProgress;
 }
+
+/**
+ * A registry check kept with the step: the query and the document the step passes with on a match
+ * (personal data, like the flow's `document`). `pending` until the registry gives a definite answer
+ * or the retries run out.
+ */
+export interface RegistryProgress {
+  status: 'pending' | 'match' | 'mismatch' | 'not_found' | 'unavailable';
+  query: RegistryQuery;
+  document: DocumentData;
+  /** The fields the registry said disagree (names only). */
+  fields?: RegistryField[];
+}
+
+export const registryPending = (state: StepState | undefined): boolean => state?.document?.registry?.status === 'pending';
 
 export type DocumentSide = Exclude<CaptureKind, 'selfie'>;
 
@@ -45,7 +64,7 @@ export const SIDES_OF: Record<DocumentKind, readonly DocumentSide[]> = {
 
 /** What the step decided once every side was read (computed by the service from the stored readings). */
 export type DocumentVerdict =
-  | { kind: 'passed'; document: DocumentData; checks: DocumentProgress['checks'] }
+  | { kind: 'passed'; document: DocumentData; checks: DocumentProgress['checks']; registry: RegistryQuery | null }
   | { kind: 'failed'; reason: ReasonCode; checks: DocumentProgress['checks'] };
 
 const progressOf = (state: StepState): DocumentProgress => (state.document ??= { captures: {} });
@@ -64,6 +83,7 @@ export function currentSide(step: DocumentStep, progress: DocumentProgress): Doc
 
 /** The reason a side's last refusal gives the step when its attempts run out. */
 export function reasonOfProblem(problem: CaptureProblem | undefined): ReasonCode {
+  if (problem === 'screen') return REASON_CODES.documentScreenDetected;
   return problem === 'wrong_type' || problem === 'other_side'
     ? REASON_CODES.documentTypeMismatch
     : REASON_CODES.documentUnreadable;
@@ -121,6 +141,15 @@ export const documentStep: StepModule<DocumentStep> = {
               <button type="submit" name="action" value="choose_type" class="primary">${t.continue}</button>
             </div>`,
         )}`,
+      };
+    }
+    if (progress.registry?.status === 'pending') {
+      // Not seconds like a reading: the registry may be down for hours, so the page asks less often.
+      return {
+        title: t.registryTitle,
+        refreshSeconds: 10,
+        body: html`<p role="status" class="processing">${t.registryBody}</p>
+          <p><a href="/s/${ctx.sessionId}" class="button secondary">${t.refresh}</a></p>`,
       };
     }
     const side = currentSide(ctx.step, progress);

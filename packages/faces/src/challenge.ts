@@ -1,0 +1,89 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import type { HeadPose } from './engine';
+
+/**
+ * The active challenge: poses the person holds in an order the server chose at random for this attempt,
+ * bound to the attempt by a single-use nonce and valid for a time window. Pure apart from the randomness,
+ * which a test can replace. Durations are parameters: the caller applies TIME_SCALE.
+ */
+export const POSE_STEPS = ['straight', 'left', 'right'] as const;
+export type PoseStep = (typeof POSE_STEPS)[number];
+
+export interface LivenessChallenge {
+  /** Single use; the caller stores used nonces and says whether this one was (see `judgeLiveness`). */
+  nonce: string;
+  /** The attempt the challenge was issued for (the flow's session, step and attempt number, for example). */
+  attemptId: string;
+  steps: PoseStep[];
+  /** Epoch ms, server clock. */
+  issuedAt: number;
+  expiresAt: number;
+  /** How long each pose must be held, measured between the first and last frame that show it. */
+  holdMs: number;
+}
+
+export interface ChallengeOptions {
+  attemptId: string;
+  now: number;
+  /** From issue to the last frame received; the caller scales it by TIME_SCALE. */
+  windowMs: number;
+  holdMs: number;
+  /** Which poses to ask for; all three by default, in a random order. */
+  steps?: readonly PoseStep[];
+  /** For tests: a source of integers in [0, max). */
+  randomInt?: (max: number) => number;
+  /** For tests: the nonce. */
+  nonce?: string;
+}
+
+export function createChallenge(options: ChallengeOptions): LivenessChallenge {
+  const pick = options.randomInt ?? ((max: number) => randomInt(max));
+  const steps = [...(options.steps ?? POSE_STEPS)];
+  for (let index = steps.length - 1; index > 0; index -= 1) {
+    const other = pick(index + 1);
+    [steps[index], steps[other]] = [steps[other] as PoseStep, steps[index] as PoseStep];
+  }
+  return {
+    nonce: options.nonce ?? randomBytes(18).toString('base64url'),
+    attemptId: options.attemptId,
+    steps,
+    issuedAt: options.now,
+    expiresAt: options.now + options.windowMs,
+    holdMs: options.holdMs,
+  };
+}
+
+/**
+ * PROVISIONAL pose bands, in degrees of the model's yaw and pitch, until the corpus's sequences calibrate
+ * them. A deliberate head turn reaches 30–45° of yaw; casual photos of people facing the camera measured
+ * up to ±19° here (docs/faces.md), so "straight" is narrower than that and a turn must clear it well.
+ */
+export const POSE_LIMITS = {
+  straightMaxYaw: 12,
+  turnMinYaw: 22,
+  /** Looking far up or down is no pose of the challenge. */
+  maxPitch: 25,
+} as const;
+
+export type PoseClass = PoseStep | 'between';
+
+/**
+ * "left" is the person's own left, in frames as the camera captured them (not mirrored): the model's yaw
+ * is positive when the person turns to their right.
+ */
+export function classifyPose(pose: HeadPose, limits: typeof POSE_LIMITS = POSE_LIMITS): PoseClass {
+  if (Math.abs(pose.pitch) > limits.maxPitch) return 'between';
+  if (Math.abs(pose.yaw) <= limits.straightMaxYaw) return 'straight';
+  if (pose.yaw <= -limits.turnMinYaw) return 'left';
+  if (pose.yaw >= limits.turnMinYaw) return 'right';
+  return 'between';
+}
+
+export function parseChallengeSteps(value: string): PoseStep[] | null {
+  const steps = value
+    .split(',')
+    .map((step) => step.trim())
+    .filter((step) => step !== '');
+  if (steps.length === 0) return null;
+  return steps.every((step) => (POSE_STEPS as readonly string[]).includes(step)) ? (steps as PoseStep[]) : null;
+}

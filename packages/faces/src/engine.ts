@@ -1,0 +1,212 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as tf from '@tensorflow/tfjs-core';
+import type * as HumanModule from '@vladmandic/human';
+import type { Config, FaceResult, Human } from '@vladmandic/human';
+import { asFaceError, FaceError } from './errors';
+import type { RgbImage } from './decode';
+import { MIN_FACE_PX } from './limits';
+
+/**
+ * The face models: @vladmandic/human on tfjs' wasm backend (docs/faces.md has the measurements that
+ * chose it). Its weights ship inside the npm package and are read from disk; nothing is fetched. One
+ * engine per process or worker thread, loaded on first use and shared by every call after.
+ */
+
+/** Head pose in degrees. Frames are taken as the camera saw them (not mirrored like a selfie preview). */
+export interface HeadPose {
+  /** Positive when the person turns to their own right (the nose moves towards the image's left). */
+  yaw: number;
+  /** Up/down, sign as the model reports it: the challenge only bounds its magnitude. */
+  pitch: number;
+  /** In-plane tilt, sign as the model reports it: unused by the challenge. */
+  roll: number;
+}
+
+export interface FaceBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface DetectedFace {
+  /** In pixels of the analysed image (`FaceAnalysis.width` × `height`). */
+  box: FaceBox;
+  /** Detector and mesh confidence, 0–1. */
+  score: number;
+  pose: HeadPose | null;
+  /** The 1024-d `faceres` descriptor; compare with `faceSimilarity`. Never leaves the service. */
+  embedding: number[] | null;
+  /** The model's antispoof score, 0–1, higher is "real". Not a gate on its own (docs/faces.md). */
+  antispoof: number | null;
+  /** The model's liveness score, 0–1, higher is "live". Not a gate on its own either. */
+  liveness: number | null;
+}
+
+export interface FaceAnalysis {
+  width: number;
+  height: number;
+  faces: DetectedFace[];
+  /** Model time only (decode and the recapture analysis are timed by their callers). */
+  ms: number;
+}
+
+const load = createRequire(__filename);
+
+function packageDir(name: string): string {
+  // The package's exports map hides its wasm build; the main entry's folder is `dist/` in both packages.
+  return path.dirname(load.resolve(name));
+}
+
+/** Reads a tfjs graph model (model.json + weight shards) from disk for tfjs' `loadGraphModel`. */
+function fileLoadHandler(url: string): tf.io.IOHandler {
+  const file = url.slice('file://'.length);
+  return {
+    load: async (): Promise<tf.io.ModelArtifacts> => {
+      const json = JSON.parse(await readFile(file, 'utf8')) as tf.io.ModelJSON;
+      const dir = path.dirname(file);
+      const shards = await Promise.all(
+        json.weightsManifest.flatMap((group) => group.paths.map((p) => readFile(path.join(dir, p)))),
+      );
+      const weights = Buffer.concat(shards);
+      return {
+        ...json,
+        weightSpecs: json.weightsManifest.flatMap((group) => group.weights),
+        weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength),
+      };
+    },
+  };
+}
+
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+
+/** Detector settings; `cacheSensitivity: 0` and `skipFrames: 0` so no image reuses a previous one's result. */
+export const ENGINE_CONFIG = {
+  debug: false,
+  async: false,
+  warmup: 'none',
+  cacheSensitivity: 0,
+  filter: { enabled: false },
+  face: {
+    enabled: true,
+    detector: { rotation: true, maxDetected: 10, skipFrames: 0, skipTime: 0, minConfidence: 0.3, return: false },
+    mesh: { enabled: true },
+    iris: { enabled: false },
+    attention: { enabled: false },
+    emotion: { enabled: false },
+    description: { enabled: true, skipFrames: 0, skipTime: 0 },
+    antispoof: { enabled: true, skipFrames: 0, skipTime: 0 },
+    liveness: { enabled: true, skipFrames: 0, skipTime: 0 },
+  },
+  body: { enabled: false },
+  hand: { enabled: false },
+  object: { enabled: false },
+  gesture: { enabled: false },
+  segmentation: { enabled: false },
+} satisfies DeepPartial<Config>;
+
+const DEGREES = 180 / Math.PI;
+
+function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+function toDetectedFace(face: FaceResult): DetectedFace {
+  const [x, y, width, height] = face.box;
+  const angle = face.rotation?.angle;
+  return {
+    box: { x: Math.round(x), y: Math.round(y), width: Math.round(width), height: Math.round(height) },
+    score: round(face.score, 3),
+    pose:
+      angle === undefined
+        ? null
+        : { yaw: round(angle.yaw * DEGREES, 1), pitch: round(angle.pitch * DEGREES, 1), roll: round(angle.roll * DEGREES, 1) },
+    embedding: face.embedding && face.embedding.length > 0 ? Array.from(face.embedding) : null,
+    antispoof: typeof face.real === 'number' ? round(face.real, 3) : null,
+    liveness: typeof face.live === 'number' ? round(face.live, 3) : null,
+  };
+}
+
+export class FaceEngine {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(private readonly human: Human) {}
+
+  static async load(): Promise<FaceEngine> {
+    try {
+      const { Human: HumanClass } = load(path.join(packageDir('@vladmandic/human'), 'human.node-wasm.js')) as typeof HumanModule;
+      const human = new HumanClass({
+        ...ENGINE_CONFIG,
+        backend: 'wasm',
+        wasmPath: `${packageDir('@tensorflow/tfjs-backend-wasm')}/`,
+        modelBasePath: `file://${path.join(packageDir('@vladmandic/human'), '..', 'models')}/`,
+      });
+      // human's bundle and this package share tfjs-core's one engine (a global), so its io routers too.
+      tf.io.registerLoadRouter((url: string | string[]) => {
+        const first = Array.isArray(url) ? url[0] : url;
+        // tfjs' own routers answer null for URLs that are not theirs; its type does not say so.
+        return typeof first === 'string' && first.startsWith('file://')
+          ? fileLoadHandler(first)
+          : (null as unknown as tf.io.IOHandler);
+      });
+      await human.load();
+      const missing = ['blazeface', 'facemesh', 'faceres', 'antispoof', 'liveness'].filter(
+        (name) => !human.models.loaded().includes(name),
+      );
+      if (missing.length > 0) throw new Error(`models not loaded: ${missing.join(', ')}`);
+      // The first inference compiles the wasm kernels (≈ 1.2 s more than the next); pay it at load, on
+      // the sample face human embeds, so no person's first frame does.
+      await human.warmup({ warmup: 'face' });
+      return new FaceEngine(human);
+    } catch (error) {
+      throw asFaceError(error, 'model_load_failed');
+    }
+  }
+
+  /** The backend actually in use and the tensors held (the models' weights; more means a leak). */
+  get stats(): { backend: string; tensors: number; bytes: number } {
+    const memory = tf.memory();
+    return { backend: tf.getBackend(), tensors: memory.numTensors, bytes: memory.numBytes };
+  }
+
+  /** Every face in the image, largest first. Calls are serialised: the models hold state between ops. */
+  detect(image: RgbImage): Promise<FaceAnalysis> {
+    const run = this.queue.then(() => this.detectNow(image));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async detectNow(image: RgbImage): Promise<FaceAnalysis> {
+    const started = performance.now();
+    const tensor = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
+    try {
+      const result = await this.human.detect(tensor);
+      if (result.error !== null && result.error !== '') throw new FaceError('inference_failed', result.error);
+      const faces = result.face
+        .map(toDetectedFace)
+        .filter((face) => Math.min(face.box.width, face.box.height) >= MIN_FACE_PX)
+        .sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
+      return { width: image.width, height: image.height, faces, ms: Math.round(performance.now() - started) };
+    } catch (error) {
+      throw asFaceError(error, 'inference_failed');
+    } finally {
+      tf.dispose(tensor);
+    }
+  }
+}
+
+let shared: Promise<FaceEngine> | undefined;
+
+/** The process's (or worker thread's) engine, loaded once; a failed load is retried on the next call. */
+export function faceEngine(): Promise<FaceEngine> {
+  if (shared === undefined) {
+    shared = FaceEngine.load();
+    shared.catch(() => {
+      shared = undefined;
+    });
+  }
+  return shared;
+}

@@ -1,0 +1,354 @@
+import { classifyPose, POSE_LIMITS, type LivenessChallenge, type PoseClass, type PoseStep } from './challenge';
+import { FRAME_CONSISTENCY_THRESHOLD, faceSimilarity } from './compare';
+import type { DetectedFace, HeadPose } from './engine';
+import { FRAME_LIMITS } from './limits';
+
+/**
+ * The liveness verdict, as a pure function of the challenge, what the models saw in each frame and
+ * whether the nonce was used before. No I/O, no clock: everything time-related comes in as data.
+ */
+export const LIVENESS_REASONS = [
+  'face_not_found',
+  'face_multiple',
+  'liveness_challenge_failed',
+  'liveness_spoof_detected',
+] as const;
+export type LivenessReason = (typeof LIVENESS_REASONS)[number];
+
+/** Why, more precisely: for logs, support and the CLI. The page words its hint from `reason`. */
+export type LivenessDetail =
+  | 'passed'
+  | 'nonce_mismatch'
+  | 'attempt_mismatch'
+  | 'nonce_reused'
+  | 'not_yet_valid'
+  | 'expired'
+  | 'no_frames'
+  | 'too_many_frames'
+  | 'frame_times_invalid'
+  | 'no_face'
+  | 'several_faces'
+  | 'pose_unreadable'
+  | 'sequence_incomplete'
+  | 'sequence_mismatch'
+  | 'identity_changed'
+  | 'recapture'
+  | 'antispoof';
+
+/** What the recapture analysis of @idv/verification said of a frame (`QualityReport.screen`). */
+export interface FrameRecapture {
+  score: number;
+  detected: boolean;
+  judged: boolean;
+  /** What decided: a periodic (moiré) peak, the colour-and-tone model, or nothing. */
+  evidence: 'periodic' | 'colour' | null;
+}
+
+export interface LivenessFrame {
+  /** Milliseconds since the page showed the challenge, as the page measured them. */
+  atMs: number;
+  /** Every face found in the frame (the engine's `FaceAnalysis.faces`). */
+  faces: DetectedFace[];
+  recapture: FrameRecapture | null;
+}
+
+export interface LivenessSubmission {
+  nonce: string;
+  attemptId: string;
+  /** Epoch ms, server clock, when the last frame arrived. */
+  receivedAt: number;
+  frames: LivenessFrame[];
+}
+
+export interface LivenessContext {
+  /** The caller's store of used nonces answered for this one (it then marks it used, whatever the verdict). */
+  nonceAlreadyUsed: boolean;
+}
+
+/**
+ * PROVISIONAL spoof limits, until the corpus's screen and print replays calibrate them.
+ * - Recapture: only the periodic (moiré) evidence of @idv/verification's model counts. Its colour-and-
+ *   tone model was fitted on document photos and flagged 6 of 8 genuine portraits here (docs/faces.md),
+ *   so on faces it would reject live people; the periodic peak alone had 4/533 false alarms on documents.
+ *   One flagged frame is not enough either.
+ * - human's antispoof and liveness scores did not separate recaptures on their own (TOOLING.md) and
+ *   genuine portraits measured antispoof 0.39–0.84 here, so only a mean far below that counts.
+ */
+export const SPOOF_LIMITS = {
+  /** Share of the frames the recapture model could judge that showed a periodic peak. */
+  recaptureShare: 0.5,
+  /** At least this many flagged frames, whatever the share. */
+  recaptureMinFrames: 2,
+  antispoofMeanBelow: 0.2,
+  livenessMeanBelow: 0.2,
+} as const;
+
+export interface FrameSummary {
+  index: number;
+  atMs: number;
+  faces: number;
+  pose: HeadPose | null;
+  poseClass: PoseClass | null;
+  antispoof: number | null;
+  liveness: number | null;
+  recapture: FrameRecapture | null;
+  /** Against the reference frame. */
+  similarity: number | null;
+}
+
+export interface LivenessVerdict {
+  passed: boolean;
+  reason: LivenessReason | null;
+  detail: LivenessDetail;
+  /** English, for logs and the CLI. */
+  message: string;
+  /** The first frame that decided a failure, when one did. */
+  frameIndex: number | null;
+  /** The held poses, in the order the person held them. */
+  observed: PoseStep[];
+  /** The frame to compare with the document's photo: straight, largest and most confident. */
+  referenceFrame: number | null;
+  minSimilarity: number | null;
+  spoof: { recaptureFlagged: number; recaptureJudged: number; antispoofMean: number | null; livenessMean: number | null };
+  frames: FrameSummary[];
+}
+
+interface Run {
+  pose: PoseStep;
+  first: number;
+  last: number;
+  count: number;
+}
+
+function mean(values: number[]): number | null {
+  return values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
+function round(value: number | null): number | null {
+  return value === null ? null : Math.round(value * 1000) / 1000;
+}
+
+/** Consecutive frames of one pose; frames between poses neither count nor break a run. */
+function poseRuns(classes: PoseClass[]): Run[] {
+  const runs: Run[] = [];
+  classes.forEach((pose, index) => {
+    if (pose === 'between') return;
+    const current = runs.at(-1);
+    if (current !== undefined && current.pose === pose) {
+      current.last = index;
+      current.count += 1;
+    } else runs.push({ pose, first: index, last: index, count: 1 });
+  });
+  return runs;
+}
+
+/**
+ * The poses the person held, in order. A run shorter than the hold is a transition (turning from left to
+ * right passes through straight) and is dropped; equal neighbours left after that merge. Looking at the
+ * camera before the first turn and after the last is natural, so a leading or trailing "straight" the
+ * challenge does not ask for there is dropped too.
+ */
+export function heldPoses(
+  classes: PoseClass[],
+  atMs: number[],
+  challenge: Pick<LivenessChallenge, 'steps' | 'holdMs'>,
+): PoseStep[] {
+  const minFrames = challenge.holdMs > 0 ? 2 : 1;
+  const held: PoseStep[] = [];
+  for (const run of poseRuns(classes)) {
+    const span = (atMs[run.last] ?? 0) - (atMs[run.first] ?? 0);
+    if (run.count < minFrames || span < challenge.holdMs) continue;
+    if (held.at(-1) !== run.pose) held.push(run.pose);
+  }
+  if (challenge.steps[0] !== 'straight' && held[0] === 'straight') held.shift();
+  if (challenge.steps.at(-1) !== 'straight' && held.length > 1 && held.at(-1) === 'straight') held.pop();
+  return held;
+}
+
+function referenceFrame(frames: LivenessFrame[], classes: PoseClass[]): number | null {
+  let best: number | null = null;
+  let bestScore = -1;
+  frames.forEach((frame, index) => {
+    const face = frame.faces[0];
+    if (face === undefined || face.embedding === null) return;
+    // A straight frame always beats a turned one: it is the one a document photo resembles.
+    const score = (classes[index] === 'straight' ? 1e9 : 0) + face.box.width * face.box.height * face.score;
+    if (score > bestScore) {
+      bestScore = score;
+      best = index;
+    }
+  });
+  return best;
+}
+
+export interface FreshnessFailure {
+  detail: Extract<
+    LivenessDetail,
+    'nonce_mismatch' | 'attempt_mismatch' | 'nonce_reused' | 'not_yet_valid' | 'expired' | 'no_frames' | 'too_many_frames'
+  >;
+  message: string;
+}
+
+/** The checks that need no model: a caller runs them before spending CPU on the frames. */
+export function freshnessFailure(
+  challenge: LivenessChallenge,
+  submission: Pick<LivenessSubmission, 'nonce' | 'attemptId' | 'receivedAt'> & { frameCount: number },
+  context: LivenessContext,
+): FreshnessFailure | null {
+  if (submission.nonce !== challenge.nonce)
+    return { detail: 'nonce_mismatch', message: 'the frames carry another challenge’s nonce' };
+  if (submission.attemptId !== challenge.attemptId)
+    return { detail: 'attempt_mismatch', message: 'the challenge was issued for another attempt' };
+  if (context.nonceAlreadyUsed) return { detail: 'nonce_reused', message: 'the challenge’s nonce was already used' };
+  if (submission.receivedAt < challenge.issuedAt)
+    return { detail: 'not_yet_valid', message: 'frames received before the challenge was issued' };
+  if (submission.receivedAt > challenge.expiresAt)
+    return {
+      detail: 'expired',
+      message: `frames received ${submission.receivedAt - challenge.expiresAt} ms after the window closed`,
+    };
+  if (submission.frameCount === 0) return { detail: 'no_frames', message: 'no frames' };
+  if (submission.frameCount > FRAME_LIMITS.maxFrames)
+    return { detail: 'too_many_frames', message: `${submission.frameCount} frames, at most ${FRAME_LIMITS.maxFrames}` };
+  return null;
+}
+
+export function judgeLiveness(
+  challenge: LivenessChallenge,
+  submission: LivenessSubmission,
+  context: LivenessContext,
+): LivenessVerdict {
+  const frames = submission.frames;
+  const classes: (PoseClass | null)[] = frames.map((frame) =>
+    frame.faces.length === 1 && frame.faces[0]?.pose ? classifyPose(frame.faces[0].pose, POSE_LIMITS) : null,
+  );
+  const summaries: FrameSummary[] = frames.map((frame, index) => ({
+    index,
+    atMs: frame.atMs,
+    faces: frame.faces.length,
+    pose: frame.faces.length === 1 ? (frame.faces[0]?.pose ?? null) : null,
+    poseClass: classes[index] ?? null,
+    antispoof: frame.faces.length === 1 ? (frame.faces[0]?.antispoof ?? null) : null,
+    liveness: frame.faces.length === 1 ? (frame.faces[0]?.liveness ?? null) : null,
+    recapture: frame.recapture,
+    similarity: null,
+  }));
+  const verdict = (
+    reason: LivenessReason | null,
+    detail: LivenessDetail,
+    message: string,
+    extra: Partial<Pick<LivenessVerdict, 'frameIndex' | 'observed' | 'referenceFrame' | 'minSimilarity' | 'spoof'>> = {},
+  ): LivenessVerdict => ({
+    passed: reason === null,
+    reason,
+    detail,
+    message,
+    frameIndex: null,
+    observed: [],
+    referenceFrame: null,
+    minSimilarity: null,
+    spoof: { recaptureFlagged: 0, recaptureJudged: 0, antispoofMean: null, livenessMean: null },
+    ...extra,
+    frames: summaries,
+  });
+  const failed = (detail: LivenessDetail, message: string, frameIndex: number | null = null) =>
+    verdict('liveness_challenge_failed', detail, message, { frameIndex });
+
+  // Freshness first: frames that are not for this challenge say nothing about this person.
+  const stale = freshnessFailure(challenge, { ...submission, frameCount: frames.length }, context);
+  if (stale !== null) return failed(stale.detail, stale.message);
+
+  const noFace = frames.findIndex((frame) => frame.faces.length === 0);
+  if (noFace >= 0) return verdict('face_not_found', 'no_face', `no face in frame ${noFace}`, { frameIndex: noFace });
+  const several = frames.findIndex((frame) => frame.faces.length > 1);
+  if (several >= 0)
+    return verdict('face_multiple', 'several_faces', `${frames[several]?.faces.length} faces in frame ${several}`, {
+      frameIndex: several,
+    });
+
+  // The page's clock may lie about when frames were taken, but not beyond what the server saw elapse.
+  const elapsed = submission.receivedAt - challenge.issuedAt;
+  const badTime = frames.findIndex(
+    (frame, index) =>
+      !Number.isFinite(frame.atMs) ||
+      frame.atMs < 0 ||
+      frame.atMs > elapsed ||
+      (index > 0 && frame.atMs <= (frames[index - 1]?.atMs ?? 0)),
+  );
+  if (badTime >= 0)
+    return failed(
+      'frame_times_invalid',
+      `frame ${badTime} is out of order or outside the ${elapsed} ms since the challenge`,
+      badTime,
+    );
+
+  const unreadable = classes.findIndex((pose) => pose === null);
+  if (unreadable >= 0) return failed('pose_unreadable', `no head pose in frame ${unreadable}`, unreadable);
+  const poseClasses = classes as PoseClass[];
+  const observed = heldPoses(
+    poseClasses,
+    frames.map((frame) => frame.atMs),
+    challenge,
+  );
+  const inOrder = observed.length === challenge.steps.length && observed.every((pose, index) => pose === challenge.steps[index]);
+  if (!inOrder) {
+    const prefix = observed.every((pose, index) => pose === challenge.steps[index]);
+    return verdict(
+      'liveness_challenge_failed',
+      prefix ? 'sequence_incomplete' : 'sequence_mismatch',
+      `asked ${challenge.steps.join(',')}, held ${observed.join(',') || 'nothing'}`,
+      { observed },
+    );
+  }
+
+  const reference = referenceFrame(frames, poseClasses);
+  const referenceEmbedding = reference === null ? null : (frames[reference]?.faces[0]?.embedding ?? null);
+  let minSimilarity = 1;
+  let leastSimilar = 0;
+  frames.forEach((frame, index) => {
+    const embedding = frame.faces[0]?.embedding ?? null;
+    const similarity = referenceEmbedding === null || embedding === null ? 0 : faceSimilarity(referenceEmbedding, embedding);
+    const summary = summaries[index];
+    if (summary !== undefined) summary.similarity = round(similarity);
+    if (similarity < minSimilarity) {
+      minSimilarity = similarity;
+      leastSimilar = index;
+    }
+  });
+  const recaptureJudged = frames.filter((frame) => frame.recapture?.judged === true).length;
+  const recaptureFlagged = frames.filter(
+    (frame) => frame.recapture?.judged === true && frame.recapture.detected && frame.recapture.evidence === 'periodic',
+  ).length;
+  const spoof = {
+    recaptureFlagged,
+    recaptureJudged,
+    antispoofMean: round(mean(frames.flatMap((frame) => (frame.faces[0]?.antispoof == null ? [] : [frame.faces[0].antispoof])))),
+    livenessMean: round(mean(frames.flatMap((frame) => (frame.faces[0]?.liveness == null ? [] : [frame.faces[0].liveness])))),
+  };
+  const extra = { observed, referenceFrame: reference, minSimilarity: round(minSimilarity), spoof };
+  if (minSimilarity < FRAME_CONSISTENCY_THRESHOLD)
+    return verdict(
+      'liveness_spoof_detected',
+      'identity_changed',
+      `frame ${leastSimilar} shows another face (similarity ${minSimilarity.toFixed(3)} < ${FRAME_CONSISTENCY_THRESHOLD})`,
+      { ...extra, frameIndex: leastSimilar },
+    );
+  if (recaptureFlagged >= SPOOF_LIMITS.recaptureMinFrames && recaptureFlagged >= SPOOF_LIMITS.recaptureShare * recaptureJudged)
+    return verdict(
+      'liveness_spoof_detected',
+      'recapture',
+      `${recaptureFlagged}/${recaptureJudged} judged frames show a screen's or print's periodic pattern`,
+      extra,
+    );
+  if (
+    (spoof.antispoofMean !== null && spoof.antispoofMean < SPOOF_LIMITS.antispoofMeanBelow) ||
+    (spoof.livenessMean !== null && spoof.livenessMean < SPOOF_LIMITS.livenessMeanBelow)
+  )
+    return verdict(
+      'liveness_spoof_detected',
+      'antispoof',
+      `antispoof mean ${spoof.antispoofMean}, liveness mean ${spoof.livenessMean}`,
+      extra,
+    );
+  return verdict(null, 'passed', `held ${observed.join(',')}`, extra);
+}

@@ -1,0 +1,172 @@
+import { assessImageQuality } from '@idv/verification';
+import type { LivenessChallenge } from './challenge';
+import { compareFaces, FACE_MATCH_THRESHOLD, type FaceComparison } from './compare';
+import { decodeImage, type RgbImage } from './decode';
+import { faceEngine, type DetectedFace, type FaceAnalysis } from './engine';
+import { asFaceError, FaceError } from './errors';
+import { FRAME_LIMITS } from './limits';
+import { freshnessFailure, judgeLiveness, type FrameRecapture, type LivenessContext, type LivenessVerdict } from './liveness';
+
+/**
+ * The one path from image bytes to answers that the worker, the CLI and the benchmark share: decode,
+ * the face models, and for liveness frames the recapture analysis of @idv/verification.
+ */
+export interface ImageFaces extends FaceAnalysis {
+  sourceWidth: number;
+  sourceHeight: number;
+  decodeMs: number;
+}
+
+async function facesOf(image: RgbImage, decodeMs: number): Promise<ImageFaces> {
+  const engine = await faceEngine();
+  const analysis = await engine.detect(image);
+  return { ...analysis, sourceWidth: image.sourceWidth, sourceHeight: image.sourceHeight, decodeMs };
+}
+
+/** Every face in an image, largest first. Throws only `FaceError`. */
+export async function detectFaces(bytes: Buffer): Promise<ImageFaces> {
+  try {
+    const started = performance.now();
+    const image = await decodeImage(bytes);
+    return await facesOf(image, Math.round(performance.now() - started));
+  } catch (error) {
+    throw asFaceError(error, 'inference_failed');
+  }
+}
+
+export interface ImageComparison extends FaceComparison {
+  /** How many faces each image showed; the largest of each was compared. */
+  faces: [number, number];
+}
+
+/** The largest face of each image compared; an image without a face is a `FaceError` of its own kind. */
+export type FaceComparisonOutcome =
+  ImageComparison | { similarity: null; threshold: number; match: false; faces: [number, number] };
+
+export async function compareFaceImages(
+  a: Buffer,
+  b: Buffer,
+  threshold: number = FACE_MATCH_THRESHOLD,
+): Promise<FaceComparisonOutcome> {
+  const detect = (bytes: Buffer, index: number) =>
+    detectFaces(bytes).catch((error: unknown) => {
+      const failure = asFaceError(error, 'inference_failed');
+      // `frameIndex` says which of the two images was refused (0 or 1).
+      throw new FaceError(failure.code, failure.detail, index);
+    });
+  const [first, second] = [await detect(a, 0), await detect(b, 1)];
+  const faces: [number, number] = [first.faces.length, second.faces.length];
+  const left = first.faces[0]?.embedding;
+  const right = second.faces[0]?.embedding;
+  if (!left || !right) return { similarity: null, threshold, match: false, faces };
+  return { ...compareFaces(left, right, threshold), faces };
+}
+
+export interface FrameInput {
+  image: Buffer;
+  /** Milliseconds since the page showed the challenge. */
+  atMs: number;
+}
+
+export interface AnalysedFrame {
+  index: number;
+  width: number;
+  height: number;
+  faces: DetectedFace[];
+  recapture: FrameRecapture | null;
+  ms: { decode: number; faces: number; recapture: number };
+}
+
+function checkFrameLimits(frames: readonly FrameInput[]): void {
+  if (frames.length === 0) throw new FaceError('no_frames', 'no frames');
+  if (frames.length > FRAME_LIMITS.maxFrames)
+    throw new FaceError('too_many_frames', `${frames.length} frames, at most ${FRAME_LIMITS.maxFrames}`);
+  const total = frames.reduce((sum, frame) => sum + frame.image.length, 0);
+  if (total > FRAME_LIMITS.maxTotalBytes)
+    throw new FaceError('too_many_frames', `${total} bytes in all, at most ${FRAME_LIMITS.maxTotalBytes}`);
+}
+
+/** One frame: faces and recapture. Input errors name the frame. */
+export async function analyseFrame(image: Buffer, index: number): Promise<AnalysedFrame> {
+  let started = performance.now();
+  let decoded: RgbImage;
+  try {
+    decoded = await decodeImage(image);
+  } catch (error) {
+    const failure = asFaceError(error, 'inference_failed');
+    throw new FaceError(failure.code, failure.detail, index);
+  }
+  const decode = performance.now() - started;
+  const faces = await facesOf(decoded, 0);
+  started = performance.now();
+  let recapture: FrameRecapture | null = null;
+  // Only a frame that could pass is worth the spectrum: a frame without exactly one face fails anyway.
+  if (faces.faces.length === 1) {
+    try {
+      const quality = await assessImageQuality({
+        data: decoded.data,
+        width: decoded.width,
+        height: decoded.height,
+        channels: 3,
+      });
+      recapture = {
+        score: quality.screen.score,
+        detected: quality.screen.detected,
+        judged: quality.screen.judged,
+        evidence: quality.screen.evidence,
+      };
+    } catch (error) {
+      throw asFaceError(error, 'inference_failed');
+    }
+  }
+  return {
+    index,
+    width: decoded.width,
+    height: decoded.height,
+    faces: faces.faces,
+    recapture,
+    ms: { decode: Math.round(decode), faces: faces.ms, recapture: Math.round(performance.now() - started) },
+  };
+}
+
+export interface LivenessRequest {
+  challenge: LivenessChallenge;
+  nonce: string;
+  attemptId: string;
+  receivedAt: number;
+  frames: FrameInput[];
+  context: LivenessContext;
+}
+
+export interface LivenessOutcome {
+  verdict: LivenessVerdict;
+  frames: AnalysedFrame[];
+}
+
+/** Limits, every frame through the models, then the pure verdict. Throws only `FaceError`. */
+export async function checkLiveness(request: LivenessRequest): Promise<LivenessOutcome> {
+  const stale = freshnessFailure(request.challenge, { ...request, frameCount: request.frames.length }, request.context);
+  // A stale or replayed nonce is judged without spending a second of CPU on its frames.
+  if (stale !== null) {
+    const unread = request.frames.map((frame) => ({ atMs: frame.atMs, faces: [], recapture: null }));
+    return { verdict: judgeLiveness(request.challenge, { ...request, frames: unread }, request.context), frames: [] };
+  }
+  checkFrameLimits(request.frames);
+  const frames: AnalysedFrame[] = [];
+  for (const [index, frame] of request.frames.entries()) frames.push(await analyseFrame(frame.image, index));
+  const verdict = judgeLiveness(
+    request.challenge,
+    {
+      nonce: request.nonce,
+      attemptId: request.attemptId,
+      receivedAt: request.receivedAt,
+      frames: frames.map((analysed, index) => ({
+        atMs: request.frames[index]?.atMs ?? Number.NaN,
+        faces: analysed.faces,
+        recapture: analysed.recapture,
+      })),
+    },
+    request.context,
+  );
+  return { verdict, frames };
+}

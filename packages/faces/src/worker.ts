@@ -1,0 +1,79 @@
+import type { LivenessChallenge } from './challenge';
+import { FACE_MATCH_THRESHOLD } from './compare';
+import { asFaceError, type SerialisedFaceError } from './errors';
+import type { LivenessContext } from './liveness';
+import {
+  checkLiveness,
+  compareFaceImages,
+  detectFaces,
+  type FaceComparisonOutcome,
+  type ImageFaces,
+  type LivenessOutcome,
+} from './pipeline';
+
+/**
+ * The entry of a worker thread of the service's pool (piscina's `filename`), like @idv/verification's:
+ * a default export taking one serialisable task and returning a serialisable result. The models load on
+ * a thread's first task and serve every task after. Input problems come back as `{ ok: false, error }`
+ * (a thrown error loses its class crossing the thread boundary); only a bug rejects.
+ */
+export type ImageBytes = Buffer | Uint8Array;
+
+export type FaceTask =
+  | { kind: 'face_detect'; image: ImageBytes }
+  | { kind: 'face_compare'; a: ImageBytes; b: ImageBytes; threshold?: number }
+  | {
+      kind: 'face_liveness';
+      challenge: LivenessChallenge;
+      nonce: string;
+      attemptId: string;
+      receivedAt: number;
+      frames: { image: ImageBytes; atMs: number }[];
+      context: LivenessContext;
+    };
+
+export type FaceTaskResult =
+  | { ok: true; kind: 'face_detect'; faces: ImageFaces }
+  | { ok: true; kind: 'face_compare'; comparison: FaceComparisonOutcome }
+  | { ok: true; kind: 'face_liveness'; outcome: LivenessOutcome }
+  | { ok: false; kind: FaceTask['kind']; error: SerialisedFaceError };
+
+function asBuffer(bytes: ImageBytes): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+async function run(task: FaceTask): Promise<FaceTaskResult> {
+  switch (task.kind) {
+    case 'face_detect':
+      return { ok: true, kind: task.kind, faces: await detectFaces(asBuffer(task.image)) };
+    case 'face_compare':
+      return {
+        ok: true,
+        kind: task.kind,
+        comparison: await compareFaceImages(asBuffer(task.a), asBuffer(task.b), task.threshold ?? FACE_MATCH_THRESHOLD),
+      };
+    case 'face_liveness':
+      return {
+        ok: true,
+        kind: task.kind,
+        outcome: await checkLiveness({
+          challenge: task.challenge,
+          nonce: task.nonce,
+          attemptId: task.attemptId,
+          receivedAt: task.receivedAt,
+          frames: task.frames.map((frame) => ({ image: asBuffer(frame.image), atMs: frame.atMs })),
+          context: task.context,
+        }),
+      };
+  }
+}
+
+export default async function runFaceTask(task: FaceTask): Promise<FaceTaskResult> {
+  try {
+    return await run(task);
+  } catch (error) {
+    const failure = asFaceError(error, 'inference_failed');
+    if (!failure.isInputError) throw failure;
+    return { ok: false, kind: task.kind, error: failure.toJSON() };
+  }
+}

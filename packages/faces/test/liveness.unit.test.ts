@@ -1,0 +1,254 @@
+import { faceSimilarity, FRAME_CONSISTENCY_THRESHOLD } from '../src/compare';
+import { FRAME_LIMITS } from '../src/limits';
+import { judgeLiveness } from '../src/liveness';
+import { buildChallenge, buildEmbedding, buildFace, buildFrame, buildSubmission, framesFor, ISSUED_AT } from './factories';
+
+const fresh = { nonceAlreadyUsed: false };
+
+describe('judgeLiveness: the poses, in order', () => {
+  it('when the person holds every pose in the challenge’s order, then the attempt passes', () => {
+    const challenge = buildChallenge(['left', 'straight', 'right']);
+
+    const verdict = judgeLiveness(challenge, buildSubmission(framesFor(['left', 'straight', 'right'])), fresh);
+
+    expect(verdict).toMatchObject({ passed: true, reason: null, detail: 'passed', observed: ['left', 'straight', 'right'] });
+    expect(verdict.frames).toHaveLength(9);
+  });
+
+  it('when the poses come in another order, then the challenge fails', () => {
+    const challenge = buildChallenge(['left', 'straight', 'right']);
+
+    const verdict = judgeLiveness(challenge, buildSubmission(framesFor(['right', 'straight', 'left'])), fresh);
+
+    expect(verdict).toMatchObject({ passed: false, reason: 'liveness_challenge_failed', detail: 'sequence_mismatch' });
+  });
+
+  it('when the last pose is missing, then the challenge fails as incomplete', () => {
+    const challenge = buildChallenge(['straight', 'left', 'right']);
+
+    const verdict = judgeLiveness(challenge, buildSubmission(framesFor(['straight', 'left'])), fresh);
+
+    expect(verdict).toMatchObject({
+      reason: 'liveness_challenge_failed',
+      detail: 'sequence_incomplete',
+      observed: ['straight', 'left'],
+    });
+  });
+
+  it('when a still photo is sent for every frame, then the challenge fails', () => {
+    const challenge = buildChallenge(['straight', 'left', 'right']);
+
+    const verdict = judgeLiveness(challenge, buildSubmission(framesFor(['straight', 'straight', 'straight'])), fresh);
+
+    expect(verdict).toMatchObject({ reason: 'liveness_challenge_failed', detail: 'sequence_incomplete', observed: ['straight'] });
+  });
+
+  it('when the head passes through straight between left and right, then the transition does not count', () => {
+    const challenge = buildChallenge(['left', 'right']);
+    const frames = [
+      ...framesFor(['left']),
+      buildFrame('straight', 1300),
+      buildFrame(16, 1400),
+      ...framesFor(['right'], 3).map((f, i) => ({ ...f, atMs: 1600 + i * 250 })),
+    ];
+
+    const verdict = judgeLiveness(challenge, buildSubmission(frames), fresh);
+
+    expect(verdict).toMatchObject({ passed: true, observed: ['left', 'right'] });
+  });
+
+  it('when the person looks at the camera before the first turn and after the last, then it is not counted against them', () => {
+    const challenge = buildChallenge(['right', 'left']);
+
+    const verdict = judgeLiveness(challenge, buildSubmission(framesFor(['straight', 'right', 'left', 'straight'])), fresh);
+
+    expect(verdict).toMatchObject({ passed: true, observed: ['right', 'left'] });
+  });
+
+  it('when a pose is shown for less than the hold, then it is not held', () => {
+    const challenge = buildChallenge(['straight', 'left', 'right'], { holdMs: 400 });
+    // 150 ms between frames: two frames of a pose span 150 ms, under the 400 ms hold.
+    const verdict = judgeLiveness(challenge, buildSubmission(framesFor(['straight', 'left', 'right'], 2, 150)), fresh);
+
+    expect(verdict).toMatchObject({ reason: 'liveness_challenge_failed', observed: [] });
+  });
+
+  it('when the hold is zero, then one frame a pose is enough (the two-photo fallback)', () => {
+    const challenge = buildChallenge(['straight', 'left'], { holdMs: 0 });
+
+    const verdict = judgeLiveness(challenge, buildSubmission(framesFor(['straight', 'left'], 1)), fresh);
+
+    expect(verdict.passed).toBe(true);
+  });
+
+  it('when a frame’s head is tilted far down, then that frame shows no pose of the challenge', () => {
+    const challenge = buildChallenge(['left', 'right']);
+    const frames = framesFor(['left', 'right']).map((frame) => ({
+      ...frame,
+      faces: [buildFace({ pose: { yaw: frame.faces[0]!.pose!.yaw, pitch: 45, roll: 0 } })],
+    }));
+
+    expect(judgeLiveness(challenge, buildSubmission(frames), fresh).observed).toEqual([]);
+  });
+});
+
+describe('judgeLiveness: timing', () => {
+  const challenge = buildChallenge(['straight', 'left', 'right']);
+  const frames = framesFor(['straight', 'left', 'right']);
+
+  it('when the frames arrive after the window closed, then the challenge fails as expired', () => {
+    const verdict = judgeLiveness(challenge, buildSubmission(frames, { receivedAt: challenge.expiresAt + 1 }), fresh);
+
+    expect(verdict).toMatchObject({ reason: 'liveness_challenge_failed', detail: 'expired' });
+  });
+
+  it('when the frames arrive at the window’s last millisecond, then they are in time', () => {
+    expect(judgeLiveness(challenge, buildSubmission(frames, { receivedAt: challenge.expiresAt }), fresh).passed).toBe(true);
+  });
+
+  it('when the frames claim to arrive before the challenge was issued, then they are refused', () => {
+    const verdict = judgeLiveness(challenge, buildSubmission(frames, { receivedAt: ISSUED_AT - 1 }), fresh);
+
+    expect(verdict.detail).toBe('not_yet_valid');
+  });
+
+  it('when a frame claims a time later than the server saw elapse, then the frame times are invalid', () => {
+    // 2.4 s elapsed on the server; the last frame claims 2.5 s.
+    const verdict = judgeLiveness(challenge, buildSubmission(frames, { receivedAt: ISSUED_AT + 2_400 }), fresh);
+
+    expect(verdict).toMatchObject({ reason: 'liveness_challenge_failed', detail: 'frame_times_invalid', frameIndex: 8 });
+  });
+
+  it('when frames are out of order, then the frame times are invalid', () => {
+    const swapped = [...frames];
+    [swapped[3], swapped[4]] = [swapped[4]!, swapped[3]!];
+
+    expect(judgeLiveness(challenge, buildSubmission(swapped), fresh)).toMatchObject({
+      detail: 'frame_times_invalid',
+      frameIndex: 4,
+    });
+  });
+});
+
+describe('judgeLiveness: the nonce', () => {
+  const challenge = buildChallenge(['straight', 'left', 'right']);
+  const frames = framesFor(['straight', 'left', 'right']);
+
+  it('when the nonce was already used, then the attempt fails whatever the frames show', () => {
+    const verdict = judgeLiveness(challenge, buildSubmission(frames), { nonceAlreadyUsed: true });
+
+    expect(verdict).toMatchObject({ passed: false, reason: 'liveness_challenge_failed', detail: 'nonce_reused' });
+  });
+
+  it('when the frames carry another challenge’s nonce, then they are refused', () => {
+    const verdict = judgeLiveness(challenge, buildSubmission(frames, { nonce: 'nonce-of-another-session' }), fresh);
+
+    expect(verdict.detail).toBe('nonce_mismatch');
+  });
+
+  it('when the nonce is presented for another attempt, then it is refused', () => {
+    const verdict = judgeLiveness(challenge, buildSubmission(frames, { attemptId: 'vs_test:face:2' }), fresh);
+
+    expect(verdict.detail).toBe('attempt_mismatch');
+  });
+});
+
+describe('judgeLiveness: one face per frame', () => {
+  const challenge = buildChallenge(['straight', 'left', 'right']);
+
+  it('when a frame shows no face, then the attempt fails with face_not_found and names the frame', () => {
+    const frames = framesFor(['straight', 'left', 'right']);
+    frames[4] = { ...frames[4]!, faces: [] };
+
+    expect(judgeLiveness(challenge, buildSubmission(frames), fresh)).toMatchObject({
+      reason: 'face_not_found',
+      frameIndex: 4,
+    });
+  });
+
+  it('when a frame shows two faces, then the attempt fails with face_multiple', () => {
+    const frames = framesFor(['straight', 'left', 'right']);
+    frames[2] = { ...frames[2]!, faces: [buildFace(), buildFace({ embedding: buildEmbedding(7) })] };
+
+    expect(judgeLiveness(challenge, buildSubmission(frames), fresh)).toMatchObject({ reason: 'face_multiple', frameIndex: 2 });
+  });
+
+  it('when there are no frames or too many, then the challenge fails before any face is looked at', () => {
+    expect(judgeLiveness(challenge, buildSubmission([]), fresh).detail).toBe('no_frames');
+    const many = Array.from({ length: FRAME_LIMITS.maxFrames + 1 }, (_, index) => buildFrame('straight', 100 + index * 100));
+    expect(judgeLiveness(challenge, buildSubmission(many), fresh).detail).toBe('too_many_frames');
+  });
+});
+
+describe('judgeLiveness: same person, not a replay', () => {
+  const challenge = buildChallenge(['straight', 'left', 'right']);
+
+  it('when one frame shows another person, then the attempt is a spoof (a swapped face)', () => {
+    const frames = framesFor(['straight', 'left', 'right']);
+    frames[7] = { ...frames[7]!, faces: [buildFace({ pose: { yaw: 30, pitch: 0, roll: 0 }, embedding: buildEmbedding(9) })] };
+
+    const verdict = judgeLiveness(challenge, buildSubmission(frames), fresh);
+
+    expect(faceSimilarity(buildEmbedding(1), buildEmbedding(9))).toBeLessThan(FRAME_CONSISTENCY_THRESHOLD);
+    expect(verdict).toMatchObject({ reason: 'liveness_spoof_detected', detail: 'identity_changed', frameIndex: 7 });
+  });
+
+  it('when the same person’s embeddings vary a little between frames, then it is still them', () => {
+    const frames = framesFor(['straight', 'left', 'right']).map((frame, index) => ({
+      ...frame,
+      faces: [{ ...frame.faces[0]!, embedding: buildEmbedding(1, index % 3) }],
+    }));
+
+    const verdict = judgeLiveness(challenge, buildSubmission(frames), fresh);
+
+    expect(verdict.passed).toBe(true);
+    expect(verdict.minSimilarity).toBeGreaterThan(0.9);
+    expect(verdict.referenceFrame).toBe(0);
+  });
+
+  it('when most frames show a screen’s periodic pattern, then the attempt is a spoof', () => {
+    const frames = framesFor(['straight', 'left', 'right']).map((frame, index) => ({
+      ...frame,
+      recapture: {
+        score: 0.9,
+        detected: index % 3 !== 0,
+        judged: true,
+        evidence: index % 3 !== 0 ? ('periodic' as const) : null,
+      },
+    }));
+
+    expect(judgeLiveness(challenge, buildSubmission(frames), fresh)).toMatchObject({
+      reason: 'liveness_spoof_detected',
+      detail: 'recapture',
+      spoof: { recaptureFlagged: 6, recaptureJudged: 9 },
+    });
+  });
+
+  it('when only the colour model flags the frames, then it does not decide alone (it flags genuine portraits)', () => {
+    const frames = framesFor(['straight', 'left', 'right']).map((frame) => ({
+      ...frame,
+      recapture: { score: 0.95, detected: true, judged: true, evidence: 'colour' as const },
+    }));
+
+    expect(judgeLiveness(challenge, buildSubmission(frames), fresh).passed).toBe(true);
+  });
+
+  it('when a single frame shows a periodic pattern, then one frame is not enough', () => {
+    const frames = framesFor(['straight', 'left', 'right']);
+    frames[1] = { ...frames[1]!, recapture: { score: 0.9, detected: true, judged: true, evidence: 'periodic' } };
+
+    expect(judgeLiveness(challenge, buildSubmission(frames), fresh).passed).toBe(true);
+  });
+
+  it('when the model’s antispoof scores are very low on average, then the attempt is a spoof', () => {
+    const frames = framesFor(['straight', 'left', 'right']).map((frame) => ({
+      ...frame,
+      faces: [{ ...frame.faces[0]!, antispoof: 0.05 }],
+    }));
+
+    expect(judgeLiveness(challenge, buildSubmission(frames), fresh)).toMatchObject({
+      reason: 'liveness_spoof_detected',
+      detail: 'antispoof',
+    });
+  });
+});

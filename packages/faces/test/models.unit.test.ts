@@ -1,0 +1,183 @@
+import runFaceTask from '../src/worker';
+import { createChallenge } from '../src/challenge';
+import { FACE_MATCH_THRESHOLD } from '../src/compare';
+import { decodeImage } from '../src/decode';
+import { faceEngine } from '../src/engine';
+import { FaceError } from '../src/errors';
+import { IMAGE_LIMITS } from '../src/limits';
+import { checkLiveness, compareFaceImages, detectFaces } from '../src/pipeline';
+import { demoPhoto, faceCrop, plainImage } from './images';
+
+// The models on real photos: one load (≈ 1–2 s) and about fifteen faces. On a shared 2-core machine a
+// face takes 0.3–1.5 s, hence the generous timeouts.
+jest.setTimeout(60_000);
+
+beforeAll(async () => {
+  await faceEngine();
+});
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof FaceError) return error.code;
+    throw error;
+  }
+  throw new Error('no error');
+}
+
+describe('detectFaces', () => {
+  it('when a photo shows three people, then three faces come back, each with a box, a pose, an embedding and the scores', async () => {
+    const result = await detectFaces(demoPhoto('sample3.jpg'));
+
+    expect(result.faces).toHaveLength(3);
+    expect(result.width).toBe(IMAGE_LIMITS.maxSide);
+    for (const face of result.faces) {
+      expect(face.box.width).toBeGreaterThan(200);
+      expect(Math.abs(face.pose!.yaw)).toBeLessThan(25);
+      expect(face.embedding).toHaveLength(1024);
+      expect(face.antispoof).toBeGreaterThanOrEqual(0);
+      expect(face.antispoof).toBeLessThanOrEqual(1);
+      expect(face.liveness).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('when a face is mirrored, then the yaw changes sign (the challenge’s left and right rest on it)', async () => {
+    const [turned, mirrored] = [
+      await detectFaces(await faceCrop('turned')),
+      await detectFaces(await faceCrop('turned', { mirror: true })),
+    ];
+
+    expect(turned.faces).toHaveLength(1);
+    expect(turned.faces[0]!.pose!.yaw).toBeLessThan(-20);
+    expect(mirrored.faces[0]!.pose!.yaw).toBeGreaterThan(20);
+  });
+
+  it('when an image shows no face, then no face comes back', async () => {
+    expect((await detectFaces(await plainImage(320, 240))).faces).toEqual([]);
+  });
+
+  it.each([
+    ['no bytes', () => Promise.resolve(Buffer.alloc(0)), 'image_empty'],
+    ['text', () => Promise.resolve(Buffer.from('not an image at all')), 'image_unsupported'],
+    ['a 1×1 image', () => plainImage(1, 1), 'image_too_small'],
+    ['a truncated JPEG', () => Promise.resolve(demoPhoto('sample1.jpg').subarray(0, 4000)), 'image_corrupt'],
+  ])('when the input is %s, then a typed error says so', async (_name, bytes, code) => {
+    expect(await codeOf(detectFaces(await bytes()))).toBe(code);
+  });
+
+  it('when an image has more pixels than allowed, then it is refused before decoding', async () => {
+    expect(await codeOf(decodeImage(await plainImage(200, 200), { ...IMAGE_LIMITS, maxPixels: 10_000 }))).toBe(
+      'image_too_many_pixels',
+    );
+  });
+});
+
+describe('compareFaceImages', () => {
+  it('when one person is compared with her mirrored, smaller photo, then it is a match', async () => {
+    const result = await compareFaceImages(await faceCrop('middle'), await faceCrop('middle', { mirror: true, side: 200 }));
+
+    expect(result).toMatchObject({ match: true, threshold: FACE_MATCH_THRESHOLD, faces: [1, 1] });
+    expect(result.similarity).toBeGreaterThan(0.8);
+  });
+
+  it('when two people are compared, then it is no match', async () => {
+    const result = await compareFaceImages(await faceCrop('middle'), await faceCrop('left'));
+
+    expect(result.match).toBe(false);
+    expect(result.similarity).toBeLessThan(0.5);
+  });
+
+  it('when an image shows no face, then the comparison has no similarity and no match', async () => {
+    expect(await compareFaceImages(await faceCrop('middle'), await plainImage(320, 240))).toEqual({
+      similarity: null,
+      threshold: FACE_MATCH_THRESHOLD,
+      match: false,
+      faces: [1, 0],
+    });
+  });
+});
+
+describe('checkLiveness on real frames', () => {
+  const now = 1_800_000_000_000;
+  const challenge = {
+    ...createChallenge({ attemptId: 'att_1', now, windowMs: 20_000, holdMs: 300, nonce: 'n1' }),
+    steps: ['left' as const, 'right' as const],
+  };
+  const request = (frames: { image: Buffer; atMs: number }[]) => ({
+    challenge,
+    nonce: 'n1',
+    attemptId: 'att_1',
+    receivedAt: now + 5_000,
+    frames,
+    context: { nonceAlreadyUsed: false },
+  });
+
+  it('when the person turns left then right (her photo, then mirrored), then the attempt passes', async () => {
+    const [left, right] = [await faceCrop('turned'), await faceCrop('turned', { mirror: true })];
+    const frames = [left, left, right, right].map((image, index) => ({ image, atMs: 400 + index * 400 }));
+
+    const { verdict, frames: analysed } = await checkLiveness(request(frames));
+
+    expect(verdict).toMatchObject({ passed: true, observed: ['left', 'right'] });
+    expect(verdict.minSimilarity).toBeGreaterThan(0.8);
+    expect(analysed.every((frame) => frame.recapture !== null)).toBe(true);
+  });
+
+  it('when a still photo is shown for every frame, then the challenge fails', async () => {
+    const still = await faceCrop('turned');
+    const frames = [0, 1, 2, 3].map((index) => ({ image: still, atMs: 400 + index * 400 }));
+
+    const { verdict } = await checkLiveness(request(frames));
+
+    expect(verdict).toMatchObject({ reason: 'liveness_challenge_failed', observed: ['left'] });
+  });
+
+  it('when a frame shows a group, then the attempt fails with face_multiple', async () => {
+    const frames = [
+      { image: await faceCrop('turned'), atMs: 400 },
+      { image: demoPhoto('sample3.jpg'), atMs: 800 },
+    ];
+
+    expect((await checkLiveness(request(frames))).verdict).toMatchObject({ reason: 'face_multiple', frameIndex: 1 });
+  });
+
+  it('when a frame shows nobody, then the attempt fails with face_not_found', async () => {
+    const frames = [{ image: await plainImage(320, 320, 'jpeg'), atMs: 400 }];
+
+    expect((await checkLiveness(request(frames))).verdict).toMatchObject({ reason: 'face_not_found', frameIndex: 0 });
+  });
+
+  it('when the nonce was used before, then the verdict comes without running the models on the frames', async () => {
+    const frames = [{ image: Buffer.from('never decoded'), atMs: 400 }];
+
+    const outcome = await checkLiveness({ ...request(frames), context: { nonceAlreadyUsed: true } });
+
+    expect(outcome).toMatchObject({ verdict: { reason: 'liveness_challenge_failed', detail: 'nonce_reused' }, frames: [] });
+  });
+
+  it('when a frame cannot be decoded, then a typed error names the frame', async () => {
+    const frames = [
+      { image: await faceCrop('turned'), atMs: 400 },
+      { image: Buffer.from('garbage'), atMs: 800 },
+    ];
+
+    await expect(checkLiveness(request(frames))).rejects.toMatchObject({ code: 'image_unsupported', frameIndex: 1 });
+  });
+});
+
+describe('the worker entry', () => {
+  it('when a task’s image is bad, then the result says so instead of rejecting', async () => {
+    const result = await runFaceTask({ kind: 'face_detect', image: new Uint8Array(await plainImage(1, 1)) });
+
+    expect(result).toMatchObject({ ok: false, kind: 'face_detect', error: { code: 'image_too_small' } });
+  });
+
+  it('when a comparison task is run, then it answers like the library', async () => {
+    const crop = await faceCrop('left');
+
+    const result = await runFaceTask({ kind: 'face_compare', a: crop, b: crop });
+
+    expect(result).toMatchObject({ ok: true, kind: 'face_compare', comparison: { similarity: 1, match: true } });
+  });
+});

@@ -1,0 +1,79 @@
+import type { GreyRaster } from '../image/raster';
+
+/**
+ * Which pixels are ink: darker than their own surroundings by a share of the image's contrast, on
+ * surroundings bright enough to be paper.
+ *
+ * One threshold for the whole image (a share of its mean) fails on a card photographed on a dark table:
+ * the table pulls the mean down until the threshold sits below the ink, or, when it does not, the table
+ * itself counts as ink and buries the text's lines under one dark blob. A local mean (box filter over
+ * an integral image) follows the paper under a vignette, a light gradient or glare as well.
+ */
+export interface InkOptions {
+  /** Half the side of the box the local mean is taken over (px): a few stroke widths, about a character. */
+  radius: number;
+  /** Share of the contrast (5th to 95th percentile) by which ink is darker than its surroundings. */
+  drop?: number;
+  /** Share of the contrast above the 5th percentile that the wider surroundings must reach to be paper. */
+  paper?: number;
+}
+
+export function percentiles(data: Uint8Array, low: number, high: number): { low: number; high: number } {
+  const histogram = new Uint32Array(256);
+  for (let index = 0; index < data.length; index += 1) histogram[data[index] ?? 0] = (histogram[data[index] ?? 0] ?? 0) + 1;
+  const at = (share: number) => {
+    const target = share * data.length;
+    let seen = 0;
+    for (let value = 0; value < 256; value += 1) {
+      seen += histogram[value] ?? 0;
+      if (seen >= target) return value;
+    }
+    return 255;
+  };
+  return { low: at(low), high: at(high) };
+}
+
+export function inkMask(raster: GreyRaster, options: InkOptions): Uint8Array {
+  const { data, width, height } = raster;
+  const radius = Math.max(1, Math.round(options.radius));
+  const { low, high } = percentiles(data, 0.05, 0.95);
+  const contrast = Math.max(1, high - low);
+  // Noise (sensor noise in a dim photo is σ ≈ 10 grey levels) must not pass for ink.
+  const minDrop = Math.max(12, contrast * (options.drop ?? 0.18));
+  const minPaper = low + contrast * (options.paper ?? 0.3);
+
+  const stride = width + 1;
+  const integral = new Float64Array(stride * (height + 1));
+  for (let y = 0; y < height; y += 1) {
+    let rowSum = 0;
+    for (let x = 0; x < width; x += 1) {
+      rowSum += data[y * width + x] ?? 0;
+      integral[(y + 1) * stride + x + 1] = (integral[y * stride + x + 1] ?? 0) + rowSum;
+    }
+  }
+
+  const boxMean = (x: number, y: number, r: number) => {
+    const top = Math.max(0, y - r);
+    const bottom = Math.min(height, y + r + 1);
+    const left = Math.max(0, x - r);
+    const right = Math.min(width, x + r + 1);
+    const sum =
+      (integral[bottom * stride + right] ?? 0) -
+      (integral[top * stride + right] ?? 0) -
+      (integral[bottom * stride + left] ?? 0) +
+      (integral[top * stride + left] ?? 0);
+    return sum / ((bottom - top) * (right - left));
+  };
+  // Paper is judged over a wider box than the ink: inside a line of bold MRZ characters the ink itself
+  // pulls the small box's mean below any paper threshold.
+  const paperRadius = radius * 4;
+  const mask = new Uint8Array(width * height);
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const value = data[y * width + x] ?? 255;
+      const mean = boxMean(x, y, radius);
+      if (mean - value >= minDrop && boxMean(x, y, paperRadius) >= minPaper) mask[y * width + x] = 1;
+    }
+  }
+  return mask;
+}

@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import bwipjs from 'bwip-js';
+import sharp from 'sharp';
+import { readSide, stopReaders } from '../src';
+import type { GreyRaster } from '../src/image/raster';
+import { locateMrzBlocks } from '../src/readers/mrz-locator';
+import { OcrTimeoutError, recognise, MRZ_WHITELIST } from '../src/readers/ocr';
+import { estimatePageSkew } from '../src/readers/skew';
+import { REFERENCE_DOCUMENTS_DIR } from './reference-data';
+
+/**
+ * The root causes found with the document benchmark (bench/documents), one small image each.
+ */
+const TODAY = '2026-11-23';
+
+async function greyOf(image: Buffer): Promise<GreyRaster> {
+  const { data, info } = await sharp(image).greyscale().raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+/** A light card with rows of character-sized marks, as a line of print looks at the analysis scale. */
+function textRows(options: {
+  width: number;
+  rows: number[];
+  ink: string;
+  charWidth: number;
+  charHeight: number;
+  left: number;
+  right: number;
+}) {
+  const marks: string[] = [];
+  const stroke = Math.max(1, Math.round(options.charWidth / 4));
+  for (const top of options.rows) {
+    for (let x = options.left; x + options.charWidth <= options.right; x += Math.round(options.charWidth * 1.6)) {
+      // Two strokes and a bar, about the ink share of a printed character (a fifth to a third).
+      marks.push(`<rect x="${x}" y="${top}" width="${stroke}" height="${options.charHeight}" fill="${options.ink}"/>`);
+      marks.push(
+        `<rect x="${x + options.charWidth - stroke}" y="${top}" width="${stroke}" height="${options.charHeight}" fill="${options.ink}"/>`,
+      );
+      marks.push(`<rect x="${x}" y="${top}" width="${options.charWidth}" height="${stroke}" fill="${options.ink}"/>`);
+    }
+  }
+  return marks.join('');
+}
+
+describe('estimatePageSkew', () => {
+  it('when a card turned by 11° lies on a dark table, then the skew of its lines is found', async () => {
+    // The mean-based threshold this replaced counted the table as ink and answered 0°.
+    const card = Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="420" height="270"><rect width="420" height="270" fill="#e8e4d8"/>${textRows(
+        {
+          width: 420,
+          rows: [30, 60, 90, 120, 150, 200, 225],
+          ink: '#202020',
+          charWidth: 7,
+          charHeight: 11,
+          left: 20,
+          right: 400,
+        },
+      )}</svg>`,
+    );
+    const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#262626' } })
+      .composite([{ input: await sharp(card).rotate(11, { background: '#262626' }).png().toBuffer(), left: 60, top: 40 }])
+      .png()
+      .toBuffer();
+
+    const skew = estimatePageSkew(await greyOf(photo));
+
+    expect(skew.axis).toBe('horizontal');
+    expect(Math.abs(skew.degrees - 11)).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('locateMrzBlocks', () => {
+  it('when dim MRZ lines sit below a dark table filling most of the band, then their block is found', async () => {
+    // A band 1000 px wide: the table (grey 45) fills the top 60%; on the card the print is grey 85,
+    // above the old threshold (65% of the band's mean) and so invisible to it.
+    const lines = textRows({
+      width: 1000,
+      rows: [640, 676],
+      ink: '#555555',
+      charWidth: 12,
+      charHeight: 20,
+      left: 80,
+      right: 920,
+    });
+    const band = Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="750"><rect width="1000" height="750" fill="#2d2d2d"/><rect x="40" y="450" width="920" height="290" fill="#d2d2d2"/>${lines}</svg>`,
+    );
+
+    const blocks = locateMrzBlocks(await greyOf(await sharp(band).png().toBuffer()));
+
+    expect(blocks).toEqual([expect.objectContaining({ lines: 2 })]);
+    expect(blocks[0]?.top).toBeGreaterThanOrEqual(630);
+    expect(blocks[0]?.bottom).toBeLessThanOrEqual(705);
+  });
+});
+
+describe('readSide on a licence back', () => {
+  it('when a QR with a URL stands before the PDF417, then the PDF417 is what is read', async () => {
+    const payload = 'LNC@1@13305634@MARTINEZ@ANA LUCIA@F@18/03/1990@01/02/2024@01/02/2029@B.1@CABA@8517';
+    const pdf417 = await bwipjs.toBuffer({ bcid: 'pdf417', text: payload, scale: 2, height: 8 });
+    const qr = await bwipjs.toBuffer({ bcid: 'qrcode', text: 'https://licencias.example.invalid/v/8517', scale: 4 });
+    const back = await sharp({ create: { width: 1400, height: 880, channels: 3, background: '#eef0e6' } })
+      .composite([
+        { input: qr, left: 60, top: 60 },
+        { input: pdf417, left: 500, top: 560 },
+      ])
+      .jpeg({ quality: 85 })
+      .toBuffer();
+
+    const reading = await readSide(back, { side: 'back', acceptedTypes: ['licence'], today: TODAY, budgetMs: 10_000 });
+
+    expect(reading.barcode?.format).toBe('PDF417');
+    expect(reading.barcode?.text).toBe(payload);
+  });
+});
+
+describe('readSide on a page turned a quarter and a degree', () => {
+  it('when the TD3 specimen is turned by 91°, then the turns of a page on its side are tried first and its MRZ is read', async () => {
+    const specimen = fs.readFileSync(path.join(REFERENCE_DOCUMENTS_DIR, 'images', 'mrz', 'passporteye_passport-td3.jpg'));
+    const turned = await sharp(specimen).rotate(91, { background: '#303030' }).jpeg().toBuffer();
+
+    const reading = await readSide(turned, { side: 'front', acceptedTypes: ['passport'], today: TODAY });
+
+    expect(reading.mrz?.valid).toBe(true);
+    expect(reading.mrz?.lines[1]).toBe('L898902C36UTO7408122F1204159ZE184226B<<<<<10');
+    expect(reading.mrz?.names_withheld).toBe(false);
+  });
+});
+
+describe('recognise', () => {
+  it('when a pass overruns its time limit, then it rejects with OcrTimeoutError and the next pass still reads', async () => {
+    const text = await sharp(
+      Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="80"><rect width="400" height="80" fill="white"/><text x="10" y="55" font-family="monospace" font-size="40">P12345</text></svg>',
+      ),
+    )
+      .png()
+      .toBuffer();
+    await recognise(text, { whitelist: MRZ_WHITELIST, mode: 'line' }); // the worker is started outside the limit
+
+    await expect(recognise(text, { whitelist: MRZ_WHITELIST, mode: 'line', timeoutMs: 1 })).rejects.toBeInstanceOf(
+      OcrTimeoutError,
+    );
+    const after = await recognise(text, { whitelist: MRZ_WHITELIST, mode: 'line', timeoutMs: 30_000 });
+    expect(after.text).toMatch(/12345/);
+  });
+});
+
+afterAll(async () => {
+  await stopReaders();
+});

@@ -1,0 +1,148 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { EvidenceLinksBodySchema, INTERNAL_HEADERS, isId, type ErrorCode } from '@idv/contracts';
+import {
+  AppError,
+  observeRequest,
+  parseInput,
+  safeEqual,
+  writeError,
+  writeProblem,
+  type ClientAddresses,
+  type Logger,
+  type Metrics,
+} from '@idv/kit';
+import getRawBody from 'raw-body';
+import { EVIDENCE_PATH_PREFIX, type EvidenceLinks } from '../domain/evidence';
+import { setSecurityHeaders } from './security';
+import type { PageHandler } from './routes';
+
+const DOWNLOAD_PATH = new RegExp(`^${EVIDENCE_PATH_PREFIX}/([^/]+)/([^/]+)$`);
+const ARTEFACT_ID = /^art_[0-9A-HJKMNP-TV-Z]{26}$/;
+export const EVIDENCE_LINKS_INTERNAL_PATH = '/internal/evidence-links';
+const INTERNAL_BODY_LIMIT = 16 * 1024;
+/** Enough to tell clients apart in the audit; a longer header says nothing more. */
+const USER_AGENT_MAX = 512;
+
+export interface EvidenceRoutesOptions {
+  evidence: EvidenceLinks;
+  internalToken: string;
+  clientAddresses: ClientAddresses;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+const REFUSALS: Record<'not_found' | 'bad_signature' | 'expired', [ErrorCode, string]> = {
+  not_found: ['not_found', 'No such evidence for this session.'],
+  bad_signature: ['evidence_link_invalid', 'This evidence link is not valid: use the link exactly as it was sent.'],
+  expired: ['evidence_link_expired', 'This evidence link has expired: GET the session again for fresh links.'],
+};
+
+/** A query value given exactly once; a repeated one is ambiguous and counts as absent. */
+function single(query: URLSearchParams, name: string): string | undefined {
+  const values = query.getAll(name);
+  return values.length === 1 ? values[0] : undefined;
+}
+
+/**
+ * Evidence downloads (`GET /evidence/{session_id}/{artefact_id}?expires=…&signature=…`, public: the
+ * signature is the authorization) and the internal link builder the sessions and webhooks services
+ * call when they send a session (`POST /internal/evidence-links`).
+ */
+export function evidenceRoutes(options: EvidenceRoutesOptions): PageHandler {
+  const { evidence, logger, metrics } = options;
+  const downloads = metrics.counter('evidence_downloads_total', 'Evidence link downloads, by outcome', ['outcome'] as const);
+
+  async function download(req: IncomingMessage, res: ServerResponse, requestId: string, sessionId: string, artefactId: string) {
+    const refuse = (kind: keyof typeof REFUSALS) => {
+      downloads.inc({ outcome: kind });
+      const [code, detail] = REFUSALS[kind];
+      writeProblem(res, requestId, code, detail);
+    };
+    if (!isId('session', sessionId) || !ARTEFACT_ID.test(artefactId)) return refuse('not_found');
+    const url = req.url ?? '';
+    const query = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
+    const userAgent = req.headers['user-agent'];
+    const result = await evidence.download({
+      sessionId,
+      artefactId,
+      expires: single(query, 'expires'),
+      signature: single(query, 'signature'),
+      clientAddress: options.clientAddresses.of(req),
+      userAgent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null,
+    });
+    if (result.kind !== 'served') return refuse(result.kind);
+    downloads.inc({ outcome: 'served' });
+    const extension = result.artefact.contentType === 'image/png' ? 'png' : 'jpg';
+    res.statusCode = 200;
+    res.setHeader('Content-Type', result.artefact.contentType);
+    res.setHeader('Content-Length', result.bytes.length);
+    res.setHeader('Content-Disposition', `inline; filename="${sessionId}-${result.artefact.kind}.${extension}"`);
+    // An integrator's back office may show the image from its own origin; the link is the authorization.
+    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+    res.setHeader('X-Robots-Tag', 'noindex');
+    res.end(result.bytes);
+  }
+
+  async function buildLinks(req: IncomingMessage, res: ServerResponse) {
+    const presented = req.headers[INTERNAL_HEADERS.token];
+    if (typeof presented !== 'string' || !safeEqual(presented, options.internalToken)) {
+      req.resume();
+      throw new AppError('unauthorized', 'This operation is internal.');
+    }
+    const type = (req.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase();
+    if (type !== 'application/json') {
+      req.resume();
+      throw new AppError('unsupported_media_type', 'The body must be application/json.');
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await getRawBody(req, { limit: INTERNAL_BODY_LIMIT, encoding: 'utf-8' }));
+    } catch (error) {
+      if ((error as { status?: number }).status === 413) throw new AppError('payload_too_large', 'The body is too large.');
+      throw new AppError('invalid_json', 'The body is not JSON.');
+    }
+    const body = parseInput(EvidenceLinksBodySchema, raw, 'body');
+    const text = JSON.stringify({ sessions: await evidence.linksFor(body.session_ids) });
+    res.statusCode = 200;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(text));
+    res.end(text);
+  }
+
+  return (req, res) => {
+    const url = req.url ?? '/';
+    const pathname = url.split('?', 1)[0] ?? '/';
+    const method = req.method ?? 'GET';
+    let route: string;
+    let work: (requestId: string) => Promise<void>;
+    const match = DOWNLOAD_PATH.exec(pathname);
+    if (match) {
+      route = `${EVIDENCE_PATH_PREFIX}/:sessionId/:artefactId`;
+      // The request log and every error log see the path only: the signature is a bearer credential.
+      (req as IncomingMessage & { originalUrl?: string }).originalUrl = pathname;
+      if (method !== 'GET') {
+        work = (requestId) => {
+          req.resume();
+          res.setHeader('Allow', 'GET');
+          writeProblem(res, requestId, 'method_not_allowed', `${method} is not allowed here; use GET.`);
+          return Promise.resolve();
+        };
+      } else {
+        work = (requestId) => download(req, res, requestId, match[1]!, match[2]!);
+      }
+    } else if (pathname === EVIDENCE_LINKS_INTERNAL_PATH && method === 'POST') {
+      route = EVIDENCE_LINKS_INTERNAL_PATH;
+      work = () => buildLinks(req, res);
+    } else {
+      return false;
+    }
+    const requestId = observeRequest(req, res, { logger, metrics }, () => route);
+    setSecurityHeaders(res);
+    res.setHeader('Cache-Control', 'no-store');
+    work(requestId).catch((error: unknown) => {
+      if (!res.headersSent) res.setHeader('Connection', 'close');
+      writeError(res, requestId, error, logger.child({ path: pathname }));
+    });
+    return true;
+  };
+}

@@ -1,0 +1,88 @@
+import { DocumentStepSchema } from '@idv/contracts';
+import { blankSideReading } from '@idv/verification';
+import { captureProblems, toStoredReading, type StoredSideReading } from '../src/adapters/capture-reader';
+import { applyCaptureReading } from '../src/domain/steps/document';
+import type { StepState } from '../src/domain/steps/types';
+
+/** A side's stored reading with nothing read and nothing wrong (a sharp photo), overridden per case. */
+function reading(overrides: Partial<StoredSideReading> = {}): StoredSideReading {
+  const blank = toStoredReading(blankSideReading('front'));
+  return {
+    ...blank,
+    quality: {
+      ...blank.quality,
+      blur: 500,
+      glare: 0,
+      brightness: 128,
+      screen: { score: 0.1, detected: false, judged: true, evidence: null },
+      assessed: true,
+    },
+    ...overrides,
+  };
+}
+
+const SCREEN = { score: 0.9, detected: true, judged: true, evidence: 'colour' as const };
+const FIELDS = {
+  doc_type: 'dni' as const,
+  number: '30111222',
+  surname: 'PÉREZ',
+  given_names: 'ANA',
+  sex: 'F' as const,
+  birth_date: '1990-01-02',
+  expiry_date: null,
+  cuil: null,
+  tramite: '00123456789',
+  issuing_state: 'ARG',
+  series: null,
+  issue_date: null,
+  nationality: null,
+};
+
+describe('which captures are taken', () => {
+  test('when a photo of a screen could not be read, then the person is told it is a screen, before "no document"', () => {
+    const screen = reading({
+      quality: { ...reading().quality, screen: SCREEN },
+      problems: ['barcode_not_found', 'mrz_not_found', 'no_document'],
+    });
+
+    expect(captureProblems(screen)[0]).toBe('screen');
+  });
+
+  test('when a photo of a screen was read all the same, then it is still refused as a screen', () => {
+    const screen = reading({
+      quality: { ...reading().quality, screen: SCREEN },
+      barcode_fields: FIELDS,
+      problems: ['mrz_not_found'],
+    });
+
+    expect(captureProblems(screen)).toEqual(['screen']);
+  });
+
+  test('when a sharp photo of the document was read, then a blur warning or a missing MRZ does not refuse it', () => {
+    expect(captureProblems(reading({ barcode_fields: FIELDS, problems: ['blurry', 'mrz_not_found'] }))).toEqual([]);
+  });
+
+  test('when nothing was read, then the photo problems come first, and "no document" when there are none', () => {
+    expect(captureProblems(reading({ problems: ['barcode_not_found', 'glare'] }))).toEqual(['glare', 'barcode_not_found']);
+    expect(captureProblems(reading())).toEqual(['no_document']);
+  });
+});
+
+describe('a side refused as a screen', () => {
+  const step = DocumentStepSchema.parse({ id: 'doc', type: 'document_ar', documents: ['dni'], maxAttempts: 2 });
+  const stateWith = (attempts: number): StepState => ({
+    status: 'pending',
+    document: { type: 'dni', captures: { front: { artefactId: 'art_1', status: 'reading', attempts } } },
+  });
+
+  test('when attempts remain, then the person may try again', () => {
+    expect(applyCaptureReading(step, stateWith(1), 'art_1', ['screen'])).toEqual({ kind: 'stay' });
+  });
+
+  test('when the attempts run out on a screen, then the step fails with document_screen_detected', () => {
+    expect(applyCaptureReading(step, stateWith(2), 'art_1', ['screen'])).toEqual({
+      kind: 'failed',
+      reason: 'document_screen_detected',
+    });
+  });
+});
