@@ -71,6 +71,7 @@ parentPort.on('message', async (message) => {
           problems: side.problems,
           ms: side.ms,
           timings: side.timings,
+          work: side.work,
         })),
       },
       quality,

@@ -192,6 +192,8 @@ function evaluate(documents, results) {
         mrz: label.mrz === null ? null : mrzRead(label, side),
         screen: result.quality[position],
         ms: side?.ms ?? null,
+        timings: side?.timings ?? null,
+        work: side?.work ?? null,
       };
     });
     const fields = judgeFields(first.fields, reading.fields);

@@ -29,6 +29,8 @@ export const DOMAIN_EVENTS = {
   accountStatusChanged: 'account.status_changed',
   /** The flow-runner stored a capture to read: a durable job for its verification workers. */
   captureStored: 'capture.stored',
+  /** The flow-runner stored the frames of a face attempt: a durable job for its face workers. */
+  faceFramesStored: 'face.frames_stored',
 } as const;
 
 /**
@@ -55,6 +57,13 @@ export const CaptureStoredDataSchema = z.object({
   accepted_types: z.array(z.enum(['dni', 'passport', 'licence'])).optional(),
 });
 export type CaptureStoredData = z.infer<typeof CaptureStoredDataSchema>;
+/** A face attempt's frames waiting to be judged; the job is idempotent by `artefact_id`. */
+export const FaceFramesStoredDataSchema = z.object({
+  session_id: z.string(),
+  step_id: z.string(),
+  artefact_id: z.string(),
+});
+export type FaceFramesStoredData = z.infer<typeof FaceFramesStoredDataSchema>;
 
 /** The session events some operation emits today: what a project usually lists in `webhookEvents`. */
 export const EMITTED_SESSION_EVENT_TYPES: readonly SessionEventType[] = SESSION_EVENT_TYPES.filter(

@@ -59,7 +59,12 @@ export const DocumentStepSchema = z.strictObject({
 export const FaceStepSchema = z.strictObject({
   id: StepIdSchema,
   type: z.literal('face_liveness'),
-  compareWithDocument: z.boolean().default(false),
+  /**
+   * Compare the live face with the portrait of the document read earlier in the flow. Left out, it is
+   * filled in when the configuration is parsed (and so frozen at publication): true when a top-level
+   * `document_ar` step precedes the face step, false otherwise (`applyStepDefaults`).
+   */
+  compareWithDocument: z.boolean().optional(),
   allowUpload: z.boolean().default(false),
   maxAttempts: z.number().int().min(1).max(5).default(3),
 });
@@ -155,8 +160,29 @@ export const FlowConfigSchema = z
       }
     });
   })
+  .transform(applyStepDefaults)
   .openapi('FlowConfig');
 export type FlowConfig = z.infer<typeof FlowConfigSchema>;
+
+/**
+ * Defaults that depend on the steps around a step, applied where the configuration is parsed: at
+ * publication (so the frozen version carries them) and again, unchanged, wherever it is read back.
+ * A face step compares with the document when a top-level `document_ar` step comes before it; a
+ * document step that is an option of a choice may not be taken, so it does not count.
+ */
+function applyStepDefaults<C extends { steps: z.infer<typeof StepSchema>[] }>(config: C): C {
+  let documentBefore = false;
+  const withDefault = <S extends z.infer<typeof LeafStepSchema>>(step: S): S =>
+    step.type === 'face_liveness' && step.compareWithDocument === undefined
+      ? { ...step, compareWithDocument: documentBefore }
+      : step;
+  const steps = config.steps.map((step) => {
+    const next = step.type === 'choice' ? { ...step, options: step.options.map(withDefault) } : withDefault(step);
+    if (step.type === 'document_ar') documentBefore = true;
+    return next;
+  });
+  return { ...config, steps };
+}
 
 /** The consent step the platform always runs first; it cannot be configured or disabled. */
 export const CONSENT_STEP = { id: 'consent', type: 'consent' } as const;

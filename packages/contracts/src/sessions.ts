@@ -51,14 +51,18 @@ export const SessionResultSchema = z
     reason_codes: z.array(z.string()),
     steps: z.array(StepResultSchema),
     document: DocumentDataSchema.optional(),
+    document_removed_at: TimestampSchema.optional().openapi({
+      description:
+        'Set when `document` was removed at the end of its retention period (30 days after completion by default): the data was there and is gone, rather than never collected.',
+    }),
     verified_channels: VerifiedChannelsSchema.optional(),
     form_data: z.record(z.string(), z.string()).optional(),
   })
   .openapi('SessionResult');
 export type SessionResult = z.infer<typeof SessionResultSchema>;
 
-/** The captures an evidence link can point at (the selfie is not evidence of the document). */
-export const EVIDENCE_ARTIFACTS = ['front', 'back', 'front_angle'] as const;
+/** The captures an evidence link can point at: the document's sides and the face step's best live frame. */
+export const EVIDENCE_ARTIFACTS = ['front', 'back', 'front_angle', 'selfie'] as const;
 export type EvidenceArtifact = (typeof EVIDENCE_ARTIFACTS)[number];
 
 export const EvidenceLinkSchema = z

@@ -13,3 +13,5 @@ export * from './recapture';
 export { drawSide, sideSvg, ID1, ID3, REGION_NAMES, type RegionName, type SideDrawing } from './render/layouts';
 export * from './generate';
 export * from './cache';
+export * from './faces/sources';
+export * from './faces/sequences';

@@ -172,18 +172,23 @@ export class FaceEngine {
     return { backend: tf.getBackend(), tensors: memory.numTensors, bytes: memory.numBytes };
   }
 
-  /** Every face in the image, largest first. Calls are serialised: the models hold state between ops. */
-  detect(image: RgbImage): Promise<FaceAnalysis> {
-    const run = this.queue.then(() => this.detectNow(image));
+  /**
+   * Every face in the image, largest first. Calls are serialised: the models hold state between ops.
+   * `embed: false` skips the `faceres` embedding (`embedding: null`), about half of a face's CPU
+   * (docs/faces.md): for liveness frames that only need a pose and the spoof scores.
+   */
+  detect(image: RgbImage, options: { embed?: boolean } = {}): Promise<FaceAnalysis> {
+    const run = this.queue.then(() => this.detectNow(image, options.embed ?? true));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async detectNow(image: RgbImage): Promise<FaceAnalysis> {
+  private async detectNow(image: RgbImage, embed: boolean): Promise<FaceAnalysis> {
     const started = performance.now();
     const tensor = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
     try {
-      const result = await this.human.detect(tensor);
+      // human merges a call's config into its own and keeps it: say it every call, both ways.
+      const result = await this.human.detect(tensor, { face: { description: { enabled: embed } } });
       if (result.error !== null && result.error !== '') throw new FaceError('inference_failed', result.error);
       const faces = result.face
         .map(toDetectedFace)

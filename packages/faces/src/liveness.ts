@@ -66,13 +66,17 @@ export interface LivenessContext {
 }
 
 /**
- * PROVISIONAL spoof limits, until the corpus's screen and print replays calibrate them.
- * - Recapture: only the periodic (moiré) evidence of @idv/verification's model counts. Its colour-and-
- *   tone model was fitted on document photos and flagged 6 of 8 genuine portraits here (docs/faces.md),
- *   so on faces it would reject live people; the periodic peak alone had 4/533 false alarms on documents.
- *   One flagged frame is not enough either.
- * - human's antispoof and liveness scores did not separate recaptures on their own (TOOLING.md) and
- *   genuine portraits measured antispoof 0.39–0.84 here, so only a mean far below that counts.
+ * Spoof limits, as measured on the face corpus's screen replays and prints (bench/faces, seed 11,
+ * docs/faces.md "Calibration"):
+ * - Recapture: only the periodic (moiré) evidence of @idv/verification's model counts. On 480×640 face
+ *   frames it never fired (0 frames of any kind): the model judges few frames that small. Its colour-and-
+ *   tone evidence flagged up to 2 of 9 frames of genuine camera frames (live, still and swap sequences)
+ *   and 1–4 of 9 of screen replays, so it does not separate them and decides nothing. One flagged frame is
+ *   not enough either.
+ * - human's antispoof and liveness means overlapped completely: genuine 0.52–0.70 and 0.72–0.97, screen
+ *   0.56–0.79 and 0.66–0.97, print 0.59–0.78 and 0.47–0.98. Only a mean far below every genuine one counts.
+ * What refused the corpus's replays was the face detector (7 of 8 screen replays lost the face in some
+ * frame) and the challenge (a print cannot turn); one screen replay of 8 was accepted.
  */
 export const SPOOF_LIMITS = {
   /** Share of the frames the recapture model could judge that showed a periodic peak. */
@@ -165,12 +169,12 @@ export function heldPoses(
   return held;
 }
 
-function referenceFrame(frames: LivenessFrame[], classes: PoseClass[]): number | null {
+function referenceFrame(frames: LivenessFrame[], classes: PoseClass[], needEmbedding = true): number | null {
   let best: number | null = null;
   let bestScore = -1;
   frames.forEach((frame, index) => {
     const face = frame.faces[0];
-    if (face === undefined || face.embedding === null) return;
+    if (face === undefined || frame.faces.length !== 1 || (needEmbedding && face.embedding === null)) return;
     // A straight frame always beats a turned one: it is the one a document photo resembles.
     const score = (classes[index] === 'straight' ? 1e9 : 0) + face.box.width * face.box.height * face.score;
     if (score > bestScore) {
@@ -179,6 +183,36 @@ function referenceFrame(frames: LivenessFrame[], classes: PoseClass[]): number |
     }
   });
   return best;
+}
+
+/**
+ * The frames worth an embedding, from what the pose-only pass saw: the reference frame (compared with
+ * the document) and one frame of every run of a held pose, drawn with `pick` so that a sender cannot
+ * know which. A face swapped for a whole pose is always embedded; the embedding is half of a frame's
+ * CPU, so 9 frames cost 4 embeddings instead of 9 (docs/faces.md, "Cost").
+ */
+export function keyFrames(
+  frames: LivenessFrame[],
+  challenge: Pick<LivenessChallenge, 'holdMs'>,
+  pick: (max: number) => number,
+): number[] {
+  const classes = frames.map((frame) =>
+    frame.faces.length === 1 && frame.faces[0]?.pose ? classifyPose(frame.faces[0].pose, POSE_LIMITS) : 'between',
+  );
+  const chosen = new Set<number>();
+  const reference = referenceFrame(frames, classes, false);
+  if (reference !== null) chosen.add(reference);
+  const minFrames = challenge.holdMs > 0 ? 2 : 1;
+  for (const run of poseRuns(classes)) {
+    const span = (frames[run.last]?.atMs ?? 0) - (frames[run.first]?.atMs ?? 0);
+    if (run.count < minFrames || span < challenge.holdMs) continue;
+    const members = classes.flatMap((pose, index) =>
+      index >= run.first && index <= run.last && pose === run.pose ? [index] : [],
+    );
+    const member = members[pick(members.length)];
+    if (member !== undefined) chosen.add(member);
+  }
+  return [...chosen].sort((a, b) => a - b);
 }
 
 export interface FreshnessFailure {
@@ -307,6 +341,9 @@ export function judgeLiveness(
   let leastSimilar = 0;
   frames.forEach((frame, index) => {
     const embedding = frame.faces[0]?.embedding ?? null;
+    // Frames the caller did not embed (see `keyFrames`) are not compared; `unembeddedPose` below makes
+    // sure every held pose was.
+    if (embedding === null && referenceEmbedding !== null) return;
     const similarity = referenceEmbedding === null || embedding === null ? 0 : faceSimilarity(referenceEmbedding, embedding);
     const summary = summaries[index];
     if (summary !== undefined) summary.similarity = round(similarity);
@@ -326,6 +363,17 @@ export function judgeLiveness(
     livenessMean: round(mean(frames.flatMap((frame) => (frame.faces[0]?.liveness == null ? [] : [frame.faces[0].liveness])))),
   };
   const extra = { observed, referenceFrame: reference, minSimilarity: round(minSimilarity), spoof };
+  const embeddedPoses = new Set(
+    frames.flatMap((frame, index) => (frame.faces[0]?.embedding != null ? [poseClasses[index]] : [])),
+  );
+  const unembeddedPose = observed.find((pose) => !embeddedPoses.has(pose));
+  if (unembeddedPose !== undefined)
+    return verdict(
+      'liveness_spoof_detected',
+      'identity_changed',
+      `no frame of the ${unembeddedPose} pose was embedded, so its face cannot be shown to be the same person`,
+      extra,
+    );
   if (minSimilarity < FRAME_CONSISTENCY_THRESHOLD)
     return verdict(
       'liveness_spoof_detected',

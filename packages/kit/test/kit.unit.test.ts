@@ -29,6 +29,7 @@ describe('secret redaction', () => {
     'sk_test_abcDEF0123456789abcDEF0123456789abcDEF01234',
     'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
     'lt_Ch7LorV87cFXsNOzu3fwu0abYn9hkXj8',
+    'ho_pQ3vN8sLwT0aZk5yXr2uJ7bFc4dGh6eMi9oVn1tYs0w',
   ];
 
   it('when a text carries secrets, then their values are replaced and their kind kept', () => {

@@ -17,7 +17,6 @@ export type VerificationTask =
       image: ImageBytes;
       acceptedTypes: DocumentType[];
       today: string;
-      budgetMs?: number;
     }
   | {
       kind: 'read_document';
@@ -25,7 +24,6 @@ export type VerificationTask =
       acceptedTypes: DocumentType[];
       today: string;
       expectedType?: DocumentType;
-      budgetMs?: number;
     };
 
 export type VerificationResult =
@@ -44,7 +42,6 @@ export default async function runVerificationTask(task: VerificationTask): Promi
           side: task.side,
           acceptedTypes: task.acceptedTypes,
           today: task.today,
-          ...(task.budgetMs === undefined ? {} : { budgetMs: task.budgetMs }),
         }),
       };
     case 'read_document':
@@ -56,7 +53,6 @@ export default async function runVerificationTask(task: VerificationTask): Promi
             acceptedTypes: task.acceptedTypes,
             today: task.today,
             ...(task.expectedType === undefined ? {} : { expectedType: task.expectedType }),
-            ...(task.budgetMs === undefined ? {} : { budgetMs: task.budgetMs }),
           },
         ),
       };

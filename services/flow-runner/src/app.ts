@@ -21,6 +21,8 @@ export interface FlowRunnerDeps {
   secureCookies: boolean;
   throttle: AddressThrottle;
   clientAddresses: ClientAddresses;
+  /** The person's flow host (FLOW_BASE_URL), for the hand-over codes of camera pages. */
+  publicBaseUrl: string;
   isShuttingDown?: () => boolean;
   /** Evidence downloads and the internal link builder; both need the internal token to be served. */
   evidence?: { links: EvidenceLinks; internalToken: string };

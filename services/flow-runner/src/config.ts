@@ -28,10 +28,22 @@ export const configSchema = baseEnvSchema
     ARTEFACT_KEYS: keyringSpec,
     /** Captured images and what was read from them are deleted this many days after capture. */
     ARTEFACT_RETENTION_DAYS: z.coerce.number().positive().default(30),
+    /**
+     * The evidence download audit (`evidence_downloads`: who fetched which capture, when) is kept this many
+     * days, at least as long as the captures it audits (docs/decisions.md "Retention").
+     */
+    EVIDENCE_DOWNLOAD_RETENTION_DAYS: z.coerce.number().positive().default(365),
     /** Worker threads reading captures (each holds the barcode and OCR engines); 0 leaves reading to other replicas. */
     VERIFICATION_THREADS: z.coerce.number().int().min(0).max(32).default(1),
     /** Heap limit of each verification thread (MB): bounds one job's memory. */
     VERIFICATION_MAX_HEAP_MB: z.coerce.number().int().min(64).max(8192).default(512),
+    /**
+     * Worker threads judging face attempts (each holds one copy of the face models, ≈ 150–260 MB);
+     * 0 leaves face jobs to other replicas. A pool of its own beside the document readers' (docs/decisions.md).
+     */
+    FACE_THREADS: z.coerce.number().int().min(0).max(32).default(1),
+    /** Heap limit of each face thread (MB): bounds one attempt's memory (30 frames at most). */
+    FACE_MAX_HEAP_MB: z.coerce.number().int().min(128).max(8192).default(768),
     /** Test mode's sample documents (catalog.json and images). */
     SAMPLES_DIR: z.string().optional(),
     SESSIONS_URL: env.url().default('http://127.0.0.1:8082'),
@@ -56,6 +68,9 @@ export const configSchema = baseEnvSchema
     /** Per client address: link opens before the "too many attempts" page (429). */
     THROTTLE_LINK_OPENS_PER_SECOND: z.coerce.number().positive().default(5),
     THROTTLE_LINK_OPENS_BURST: z.coerce.number().int().positive().default(100),
+    /** Per client address: evidence downloads (any outcome) before 429 `rate_limited`. */
+    THROTTLE_EVIDENCE_DOWNLOADS_PER_SECOND: z.coerce.number().positive().default(5),
+    THROTTLE_EVIDENCE_DOWNLOADS_BURST: z.coerce.number().int().positive().default(50),
     /** Timeout of every outbound call (sessions service, SMTP, WhatsApp). */
     OUTBOUND_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     /**
@@ -73,6 +88,13 @@ export const configSchema = baseEnvSchema
   .superRefine((config, ctx) => {
     if (config.NODE_ENV === 'production' && !config.ARTEFACT_KEYS) {
       ctx.addIssue({ code: 'custom', path: ['ARTEFACT_KEYS'], message: 'is required in production' });
+    }
+    if (config.EVIDENCE_DOWNLOAD_RETENTION_DAYS < config.ARTEFACT_RETENTION_DAYS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['EVIDENCE_DOWNLOAD_RETENTION_DAYS'],
+        message: 'must be at least ARTEFACT_RETENTION_DAYS (the audit outlives what it audits)',
+      });
     }
     if (config.REGISTRY_URL && !config.REGISTRY_TOKEN) {
       ctx.addIssue({ code: 'custom', path: ['REGISTRY_TOKEN'], message: 'is required when REGISTRY_URL is set' });

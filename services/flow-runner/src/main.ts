@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { CaptureStoredDataSchema, DOMAIN_EVENTS } from '@idv/contracts';
+import { CaptureStoredDataSchema, DOMAIN_EVENTS, FaceFramesStoredDataSchema } from '@idv/contracts';
 import {
   AddressThrottle,
   ClientAddresses,
@@ -17,7 +17,11 @@ import { PgArtefactStore } from './adapters/artefact.store';
 import { PgEvidenceRepository } from './adapters/evidence.repository';
 import { EngineCapturePorts } from './adapters/capture-ports';
 import { CaptureReader } from './adapters/capture-reader';
+import { FaceJudge } from './adapters/face-judge';
+import { FacePool } from './adapters/face-pool';
+import { FaceSampleCatalog } from './adapters/face-samples';
 import { ChannelCodeSender, SmtpMailer, WhatsappSender } from './adapters/code-sender';
+import { RetentionRepository } from './adapters/retention.repository';
 import { RetentionSweeper } from './adapters/retention-sweeper';
 import { SampleCatalog } from './adapters/samples';
 import { VerificationPool } from './adapters/verification-pool';
@@ -31,6 +35,7 @@ import { artefactKeyring, evidenceLinkKey, readConfig, secureCookies } from './c
 import { EvidenceLinks, EvidenceSigner } from './domain/evidence';
 import { FlowService } from './domain/flow-service';
 import { OTP_RULES } from './domain/steps/otp';
+import { EVIDENCE_DOWNLOAD_THROTTLE } from './http/evidence';
 
 const SERVICE = 'flow-runner';
 const SCHEMA = 'flow';
@@ -52,6 +57,9 @@ runMain(SERVICE, async () => {
       ? new VerificationPool({ threads: config.VERIFICATION_THREADS, maxHeapMb: config.VERIFICATION_MAX_HEAP_MB })
       : null;
   if (verification) lifecycle.onStop('verification-pool', () => verification.close());
+  const facePool =
+    config.FACE_THREADS > 0 ? new FacePool({ threads: config.FACE_THREADS, maxHeapMb: config.FACE_MAX_HEAP_MB }) : null;
+  if (facePool) lifecycle.onStop('face-pool', () => facePool.close());
   const broker = connectBroker(runtime, { url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE });
   await startOutboxRelay(runtime, { pool, broker, schema: SCHEMA });
 
@@ -93,10 +101,13 @@ runMain(SERVICE, async () => {
   if (registry) lifecycle.onStop('registry', () => registry.close());
   else logger.warn('no registry configured (REGISTRY_URL): document steps with registryCheck are rejected');
   let registryRunner: RegistryCheckRunner | null = null;
-  const samples = new SampleCatalog(config.SAMPLES_DIR ?? path.join(__dirname, '..', 'assets', 'samples'));
+  const samplesDir = config.SAMPLES_DIR ?? path.join(__dirname, '..', 'assets', 'samples');
+  const samples = new SampleCatalog(samplesDir);
+  // Beside the document samples, not inside: scripts/build-samples.mjs rebuilds that folder from scratch.
+  const faceSamples = new FaceSampleCatalog(path.join(samplesDir, '..', 'face-samples'));
   const flows = new FlowService({
     store: new PgFlowStore(pool, artefacts),
-    captures: new EngineCapturePorts(artefacts, samples),
+    captures: new EngineCapturePorts(artefacts, samples, faceSamples),
     sessions,
     sender: new ChannelCodeSender(mailer, whatsapp, logger, { inc: (labels) => codesSent.inc(labels) }),
     timeScale: config.TIME_SCALE,
@@ -127,9 +138,28 @@ runMain(SERVICE, async () => {
       },
     });
   }
+  if (facePool) {
+    const judge = new FaceJudge({ artefacts, pool: facePool, flows, logger });
+    await broker.consume({
+      queue: 'flow-runner.face-checks',
+      bindings: [DOMAIN_EVENTS.faceFramesStored],
+      // One attempt per thread at a time and one waiting each; the rest stay in the durable queue.
+      prefetch: config.FACE_THREADS * 2,
+      handler: async (event) => {
+        const job = FaceFramesStoredDataSchema.safeParse(event.data);
+        if (!job.success) return 'dead';
+        await judge.handle(job.data);
+        return 'ack';
+      },
+    });
+  }
   const sweeper = new RetentionSweeper(
-    { artefacts, logger, metrics },
-    { retentionMs: config.ARTEFACT_RETENTION_DAYS * DAY, intervalMs: MINUTE },
+    { artefacts, retention: new RetentionRepository(pool), logger, metrics },
+    {
+      retentionMs: config.ARTEFACT_RETENTION_DAYS * DAY,
+      auditRetentionMs: config.EVIDENCE_DOWNLOAD_RETENTION_DAYS * DAY,
+      intervalMs: MINUTE,
+    },
   );
   sweeper.start();
   lifecycle.onStop('retention-sweeper', () => sweeper.stop());
@@ -140,7 +170,13 @@ runMain(SERVICE, async () => {
   });
   const throttle = new AddressThrottle(
     redis,
-    { link_open: { perSecond: config.THROTTLE_LINK_OPENS_PER_SECOND, burst: config.THROTTLE_LINK_OPENS_BURST } },
+    {
+      link_open: { perSecond: config.THROTTLE_LINK_OPENS_PER_SECOND, burst: config.THROTTLE_LINK_OPENS_BURST },
+      [EVIDENCE_DOWNLOAD_THROTTLE]: {
+        perSecond: config.THROTTLE_EVIDENCE_DOWNLOADS_PER_SECOND,
+        burst: config.THROTTLE_EVIDENCE_DOWNLOADS_BURST,
+      },
+    },
     { logger, metrics },
   );
 
@@ -152,6 +188,7 @@ runMain(SERVICE, async () => {
     logger,
     metrics,
     secureCookies: secureCookies(config),
+    publicBaseUrl: config.FLOW_BASE_URL,
     isShuttingDown: () => lifecycle.shuttingDown,
     evidence: {
       links: new EvidenceLinks(

@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildTenant, testEnv } from '@idv/testkit';
 import type { Browser } from 'playwright-core';
-import sharp from 'sharp';
 import { axeViolations, launchBrowser } from './browser';
 import { buildConfig, createSession } from './fixtures';
+import { writeY4m } from './y4m';
 
 /**
  * The document step in headless Chromium with a fake camera: the page's camera script shows the rear
@@ -16,41 +16,11 @@ const SAMPLE = path.join(__dirname, '..', 'assets', 'samples', 'passport-ok-fron
 let directory: string;
 let browser: Browser;
 
-/** A y4m video (YUV 4:2:0, a few identical frames) from an image, as Chromium's fake capture reads it. */
-async function writeY4m(image: Buffer, file: string): Promise<void> {
-  const width = 1920;
-  const height = 1080;
-  const { data } = await sharp(image)
-    .resize(width, height, { fit: 'contain', background: '#404040' })
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const y = Buffer.alloc(width * height);
-  const u = Buffer.alloc((width / 2) * (height / 2));
-  const v = Buffer.alloc((width / 2) * (height / 2));
-  for (let row = 0; row < height; row++) {
-    for (let column = 0; column < width; column++) {
-      const at = (row * width + column) * 3;
-      const [r, g, b] = [data[at]!, data[at + 1]!, data[at + 2]!];
-      y[row * width + column] = Math.round(0.299 * r + 0.587 * g + 0.114 * b);
-      if (row % 2 === 0 && column % 2 === 0) {
-        const chroma = (row / 2) * (width / 2) + column / 2;
-        u[chroma] = Math.max(0, Math.min(255, Math.round(128 - 0.168736 * r - 0.331264 * g + 0.5 * b)));
-        v[chroma] = Math.max(0, Math.min(255, Math.round(128 + 0.5 * r - 0.418688 * g - 0.081312 * b)));
-      }
-    }
-  }
-  const frame = Buffer.concat([Buffer.from('FRAME\n'), y, u, v]);
-  writeFileSync(
-    file,
-    Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F5:1 Ip A1:1 C420jpeg\n`), frame, frame, frame]),
-  );
-}
-
 beforeAll(async () => {
   directory = mkdtempSync(path.join(os.tmpdir(), 'idv-camera-'));
   const video = path.join(directory, 'document.y4m');
-  await writeY4m(readFileSync(SAMPLE), video);
+  // 1920×1080 as a phone's rear camera gives: the document photo is read at full size.
+  await writeY4m(video, [{ image: readFileSync(SAMPLE), frames: 3 }], { width: 1920, height: 1080, fps: 5 });
   browser = await launchBrowser([
     '--use-fake-device-for-media-stream',
     '--use-fake-ui-for-media-stream',

@@ -192,13 +192,17 @@ describe('the document step without JavaScript', () => {
     const db = new pg.Client({ connectionString: testEnv().databaseUrl });
     await db.connect();
     try {
-      const { rows } = await db.query('SELECT kind, key_id, ciphertext FROM flow.artefacts WHERE session_id = $1', [session.id]);
-      expect(rows).toHaveLength(1);
-      expect(rows[0].kind).toBe('front');
-      expect(rows[0].key_id).toBe('dev');
-      // A JPEG starts with FF D8 FF: the stored bytes are not the image.
-      expect((rows[0].ciphertext as Buffer).subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))).toBe(false);
-      expect((rows[0].ciphertext as Buffer).includes(Buffer.from(photos.fields.surname ?? 'x'))).toBe(false);
+      const { rows } = await db.query('SELECT kind, key_id, ciphertext FROM flow.artefacts WHERE session_id = $1 ORDER BY kind', [
+        session.id,
+      ]);
+      // The front, and the portrait cropped from it for the face step (kept beside it, sealed the same way).
+      expect(rows.map((row) => row.kind)).toEqual(['document_portrait', 'front']);
+      for (const row of rows) {
+        expect(row.key_id).toBe('dev');
+        // A JPEG starts with FF D8 FF: the stored bytes are not the image.
+        expect((row.ciphertext as Buffer).subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))).toBe(false);
+        expect((row.ciphertext as Buffer).includes(Buffer.from(photos.fields.surname ?? 'x'))).toBe(false);
+      }
     } finally {
       await db.end();
     }

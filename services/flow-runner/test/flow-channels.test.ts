@@ -394,7 +394,7 @@ describe('the flow in headless Chromium', () => {
     await second.close();
   });
 
-  test('when the remaining pages are drawn (WhatsApp, unavailable step, canceled, CSRF refusal, English), then axe finds no violation', async () => {
+  test('when the remaining pages are drawn (WhatsApp, face step, canceled, CSRF refusal, English), then axe finds no violation', async () => {
     const tenant = await buildTenant({
       config: buildConfig([
         { id: 'phone', type: 'otp_whatsapp' },
@@ -416,8 +416,8 @@ describe('the flow in headless Chromium', () => {
     await page.getByLabel('6-digit code').fill('000000');
     await check('phone code (en)');
     await page.getByRole('button', { name: 'Verify' }).click();
-    await page.getByRole('heading', { name: 'Step not available' }).waitFor();
-    await check('unavailable step (en)');
+    await page.getByRole('heading', { name: 'Verify your face' }).waitFor();
+    await check('face step (en)');
 
     const second = await createSession(tenant.testKey, tenant.project.id);
     const spanish = await newPerson(browser);

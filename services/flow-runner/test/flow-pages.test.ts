@@ -300,17 +300,6 @@ describe('flow-runner pages (test mode, shared stack)', () => {
     expect(Buffer.byteLength(page.text) + Buffer.byteLength(css.text)).toBeLessThan(100 * 1024);
   });
 
-  test('when the configuration has a step that is not available yet, then the person is told and the session is rejected with step_unavailable', async () => {
-    const { tenant, session, person } = await startFlow([{ id: 'face', type: 'face_liveness' }]);
-
-    expect(h1Of(person.last!)).toBe('Paso no disponible');
-    const final = await person.submit({ action: 'acknowledge' });
-
-    expect(statusOf(final)).toBe('rejected');
-    const resolved = await getSession(tenant.testKey, session.id);
-    expect(resolved.result.reason_codes).toEqual(['step_unavailable']);
-  });
-
   test('when a stale page posts for a step already done, then the current step is shown and nothing is applied twice', async () => {
     const { person, session } = await startFlow([FORM_STEP]);
     const consentCsrf = inputValue(person.last!.text, '_csrf')!;

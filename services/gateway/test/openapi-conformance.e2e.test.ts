@@ -261,8 +261,15 @@ describe('OpenAPI conformance of the real gateway', () => {
   test('when the account exceeds its burst, then the gateway 429 matches the document', async () => {
     const own = await buildTenant({ modes: ['test'] });
     const path = '/v1/verification-sessions';
-    const responses = await Promise.all(Array.from({ length: 50 }, () => api('GET', path, { key: own.testKey, contract: true })));
-    const refused = responses.find((response) => response.status === 429);
+    // Bursts of 50 (the bucket holds 40 and refills 20/s) until one is refused: on a loaded machine a
+    // single burst can spread over long enough for the refill to cover it. Bounded: 6 bursts at most.
+    let refused: Awaited<ReturnType<typeof api>> | undefined;
+    for (let burst = 0; burst < 6 && !refused; burst++) {
+      const responses = await Promise.all(
+        Array.from({ length: 50 }, () => api('GET', path, { key: own.testKey, contract: true })),
+      );
+      refused = responses.find((response) => response.status === 429);
+    }
     expect(refused).toBeDefined();
     expect(conforms('GET', path, refused!)).toEqual([]);
     expect(refused!.headers['retry-after']).toMatch(/^\d+$/);

@@ -13,6 +13,11 @@ export const configSchema = baseEnvSchema.extend({
   FLOW_URL: env.url().default('http://127.0.0.1:8083'),
   /** Timeout of the call for evidence links (a GET waits on it). */
   EVIDENCE_LINKS_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+  /**
+   * `result.document` is removed this many days after the session completed (the flow-runner's knob of the
+   * same name deletes the captures and what was read from them): set both services alike.
+   */
+  ARTEFACT_RETENTION_DAYS: z.coerce.number().positive().default(30),
   /** Timer sweeper poll period; by default min(1 s, 1 scaled minute), at least 20 ms. */
   SWEEP_INTERVAL_MS: z.coerce.number().int().min(5).optional(),
 });

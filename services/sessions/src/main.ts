@@ -1,6 +1,15 @@
 import path from 'node:path';
 import { idPattern } from '@idv/contracts';
-import { connectBroker, cursorCodec, EvidenceLinksClient, openDatabase, runMain, startOutboxRelay, startRuntime } from '@idv/kit';
+import {
+  DAY,
+  connectBroker,
+  cursorCodec,
+  EvidenceLinksClient,
+  openDatabase,
+  runMain,
+  startOutboxRelay,
+  startRuntime,
+} from '@idv/kit';
 import { createApp } from './app';
 import { readConfig } from './config';
 import { SessionEvidence } from './use-cases/evidence-links';
@@ -38,6 +47,7 @@ runMain(SERVICE, async () => {
     logger,
     metrics,
     timeScale: config.TIME_SCALE,
+    documentRetentionMs: config.ARTEFACT_RETENTION_DAYS * DAY,
     ...(config.SWEEP_INTERVAL_MS ? { intervalMs: config.SWEEP_INTERVAL_MS } : {}),
   });
   sweeper.start();

@@ -26,6 +26,17 @@ export const configSchema = baseEnvSchema
     FLOW_URL: env.url().default('http://127.0.0.1:8083'),
     /** Timeout of the call for evidence links (an attempt waits on it before it is sent). */
     EVIDENCE_LINKS_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+    /**
+     * An event's `result.document` is removed this many days after the event (the flow-runner's and the
+     * sessions service's knob of the same name remove the captures and the session's copy): set all alike.
+     */
+    ARTEFACT_RETENTION_DAYS: z.coerce.number().positive().default(30),
+    /** How often the retention sweep runs. */
+    RETENTION_SWEEP_INTERVAL_MS: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .default(10 * 60_000),
     /** The API, the fan-out and the dispatcher share the work: a larger pool than the other services'. */
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
   })

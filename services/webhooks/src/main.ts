@@ -1,8 +1,9 @@
 import path from 'node:path';
-import { connectBroker, EvidenceLinksClient, openDatabase, runMain, startRuntime } from '@idv/kit';
+import { connectBroker, DAY, EvidenceLinksClient, openDatabase, runMain, startRuntime } from '@idv/kit';
 import { Dispatcher } from './adapters/dispatcher';
 import { SESSION_EVENTS_BINDING, SESSION_EVENTS_QUEUE, sessionEventHandler } from './adapters/event-consumer';
 import { HttpSender } from './adapters/http-sender';
+import { EventRetentionSweeper } from './adapters/retention-sweeper';
 import { SecretBox } from './adapters/secret-box';
 import { webhookMetrics } from './adapters/webhook-metrics';
 import { createApp } from './app';
@@ -60,6 +61,13 @@ runMain(SERVICE, async () => {
   });
   await dispatcher.start();
   lifecycle.onStop('dispatcher', () => dispatcher.stop());
+
+  const retention = new EventRetentionSweeper(
+    { pool, logger, metrics },
+    { retentionMs: config.ARTEFACT_RETENTION_DAYS * DAY, intervalMs: config.RETENTION_SWEEP_INTERVAL_MS },
+  );
+  retention.start();
+  lifecycle.onStop('retention-sweeper', () => retention.stop());
 
   const broker = connectBroker(runtime, { url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE });
   await broker.consume({

@@ -62,7 +62,10 @@ export interface ReadDocumentOptions {
   today: string;
   /** The type the person said they were showing; a different one is `document_type_mismatch`. */
   expectedType?: DocumentType;
-  budgetMs?: ReadSideOptions['budgetMs'];
+  /** The searches' counted budgets per side (`ReadSideOptions.work`). */
+  work?: ReadSideOptions['work'];
+  /** Each side's wall-clock safety cap (`ReadSideOptions.safetyCapMs`). */
+  safetyCapMs?: number;
 }
 
 /** The fields the printed text is cross-checked on, and what identifies a card across two photos. */
@@ -273,7 +276,8 @@ export async function readDocument(
         side,
         acceptedTypes: options.acceptedTypes,
         today: options.today,
-        ...(options.budgetMs === undefined ? {} : { budgetMs: options.budgetMs }),
+        ...(options.work === undefined ? {} : { work: options.work }),
+        ...(options.safetyCapMs === undefined ? {} : { safetyCapMs: options.safetyCapMs }),
       }),
     );
   }

@@ -1,6 +1,6 @@
 import { quadAngle } from '../image/geometry';
 import { prepareUpload, type PreparedImage, type UploadRefusalReason } from '../image/prepare-upload';
-import { decodeGrey, type GreyRaster } from '../image/raster';
+import { decodeGrey, greyVariant, type GreyRaster } from '../image/raster';
 import type { DocumentFields, DocumentType, Side } from '../model';
 import { parseDniBarcode, type DniBarcodeLayout } from '../parsers/dni-barcode.parser';
 import {
@@ -11,7 +11,9 @@ import {
   type MrzProblem,
 } from '../parsers/mrz.parser';
 import { ALL_REGIONS, barcodePlan, searchBarcode, type BarcodeReading, type BarcodeStep } from '../readers/barcode.reader';
+import { locateBarcodes } from '../readers/barcode-locator';
 import { searchMrz, type MrzReading } from '../readers/mrz.reader';
+import { SafetyClock, WorkBudget } from '../readers/work-budget';
 import { estimatePageSkew } from '../readers/skew';
 import { cardFrame, portraitCrop, readPrintedFields, type PrintedField, type PrintedLayout } from '../readers/printed.reader';
 import { assessQuality, type QualityAssessment } from './quality-port';
@@ -70,7 +72,25 @@ export interface SideReading {
   face_crop: Buffer | null;
   /** 64-bit difference hash of the image (hex), for comparing front and front_angle when data is missing. */
   image_hash: string | null;
-  timings: { barcode_ms: number; mrz_ms: number; printed_ms: number };
+  /** What the searches spent, counted as their budgets count it (`SideWorkLimits`). */
+  work: {
+    barcode_attempts: number;
+    barcode_megapixels: number;
+    mrz_ocr_passes: number;
+    printed_ocr_passes: number;
+    /** The side's wall-clock safety cap ended a search (a pathological photo, or a machine far overloaded). */
+    safety_cap_reached: boolean;
+  };
+  /** Where the time went, per stage (for profiling; no budget is in milliseconds). */
+  timings: {
+    decode_ms: number;
+    skew_ms: number;
+    quality_ms: number;
+    barcode_ms: number;
+    mrz_ms: number;
+    printed_ms: number;
+    hash_ms: number;
+  };
   ms: number;
 }
 
@@ -78,27 +98,50 @@ export interface ReadSideOptions {
   side: Side;
   acceptedTypes: readonly DocumentType[];
   today: string;
+  /** How much the searches may try, counted (see `SideWorkLimits`); the defaults otherwise. */
+  work?: Partial<SideWorkLimits>;
   /**
-   * Time for the barcode and MRZ searches of this side (ms); the printed fields get up to
-   * `printedBudgetMs` more once an anchor is found. Attempts already running are finished, so a side
-   * may overrun by one attempt (an OCR pass is 0.1–0.4 s).
+   * Wall-clock safety cap for the whole side (ms): past it no new attempt starts. Meant never to
+   * decide an ordinary reading (it is there for pathological photos); the budgets are `work`.
    */
-  budgetMs?: number;
-  printedBudgetMs?: number;
+  safetyCapMs?: number;
 }
 
-export const DEFAULT_SIDE_BUDGET_MS = 1500;
-export const DEFAULT_PRINTED_BUDGET_MS = 800;
+/**
+ * The searches' budgets, in work rather than time: the same photo is searched as far, and so read the
+ * same, on an idle machine and on a loaded one.
+ */
+export interface SideWorkLimits {
+  /** Megapixels through zxing for the barcode's first stage (the whole photo as taken and deskewed). */
+  first_barcode_megapixels: number;
+  /** OCR passes for the MRZ search; finding the MRZ's blocks costs none. */
+  mrz_ocr_passes: number;
+  /** Megapixels through zxing for the barcode's later stages (located crops, regions, ladder of tilts). */
+  barcode_megapixels: number;
+}
 
-// Share of the side's budget for the barcode's first stage and for it plus the MRZ search; the
-// barcode's regions and ladder of tilts get what is left.
-const FIRST_BARCODE_SHARE = 0.2;
-const MRZ_SHARE = 0.6;
+// Sized on the corpus (bench/documents): the first stage covers two located candidates (about 1 MP
+// each) and the photo as taken and turned by its skew (about 2 + 2.6 MP, twice when a licence's QR is
+// refused first); 8 OCR passes cover the first turn's two
+// blocks in every variant and two more turns; 24 MP cover the located crops, the regions at two turns
+// and the first rungs of the ladder. On this 2-core machine (idle) a megapixel through zxing costs
+// 20–40 ms and an OCR pass 0.1–0.4 s.
+export const DEFAULT_SIDE_WORK: SideWorkLimits = {
+  first_barcode_megapixels: 12,
+  mrz_ocr_passes: 8,
+  barcode_megapixels: 24,
+};
+
+/** Generous: an ordinary side takes 0.3–3 s of CPU; this only ends pathological searches. */
+export const DEFAULT_SIDE_SAFETY_CAP_MS = 30_000;
 
 // Below this OCR confidence in any letter of an MRZ's names, they are withheld. Measured on the corpus
 // (bench/documents, seed 42): names read right had their weakest letter at 76–92, names read wrong (a
 // blurred M read as H, a letter lost to perspective) at 70–73.
 const MIN_NAME_CONFIDENCE = 75;
+
+// The skew estimate and the barcode locator work on a copy whose long side is this (px).
+const ANALYSIS_SIDE = 800;
 
 // A skew estimate smaller than this is within zxing's and tesseract's own tolerance.
 const MIN_SKEW_DEGREES = 2;
@@ -126,7 +169,8 @@ export function blankSideReading(side: Side): SideReading {
     refusal: null,
     face_crop: null,
     image_hash: null,
-    timings: { barcode_ms: 0, mrz_ms: 0, printed_ms: 0 },
+    work: { barcode_attempts: 0, barcode_megapixels: 0, mrz_ocr_passes: 0, printed_ocr_passes: 0, safety_cap_reached: false },
+    timings: { decode_ms: 0, skew_ms: 0, quality_ms: 0, barcode_ms: 0, mrz_ms: 0, printed_ms: 0, hash_ms: 0 },
     ms: 0,
   };
 }
@@ -176,27 +220,45 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   const prepared = Buffer.isBuffer(image) ? await prepareUpload(image) : image;
   if (!prepared.ok) return emptyReading(options.side, started, prepared.reason);
 
-  const budget = options.budgetMs ?? DEFAULT_SIDE_BUDGET_MS;
+  const limits: SideWorkLimits = { ...DEFAULT_SIDE_WORK, ...options.work };
+  const clock = new SafetyClock(options.safetyCapMs ?? DEFAULT_SIDE_SAFETY_CAP_MS);
+  let mark = Date.now();
+  const lap = () => {
+    const now = Date.now();
+    const elapsed = now - mark;
+    mark = now;
+    return elapsed;
+  };
   const raster: GreyRaster = await decodeGrey(prepared.jpeg);
-  const skewEstimate = estimatePageSkew(await decodeGrey(prepared.jpeg, 800));
+  const decodeMs = lap();
+  const analysis = await greyVariant(raster, { scale: Math.min(1, ANALYSIS_SIDE / Math.max(raster.width, raster.height)) });
+  const skewEstimate = estimatePageSkew(analysis);
   const skew = Math.abs(skewEstimate.degrees) >= MIN_SKEW_DEGREES ? skewEstimate.degrees : null;
+  const skewMs = lap();
   const quality = await assessQuality(prepared);
-  // The budget covers the searches, not decoding the upload.
-  const searchStarted = Date.now();
+  const qualityMs = lap();
 
-  // 1. The barcode, quickly: the whole photo as taken and deskewed. A symbol whose payload is no DNI's
-  //    and no PDF417 (a licence's QR, a URL beside the PDF417 with the data) does not end the search.
+  // 1. The barcode, quickly: around the PDF417 candidates the locator finds (a tight crop turned to the
+  //    symbol's own angle and upscaled: where dim, noisy and tilted symbols read, in 0.8–1 MP), then the
+  //    whole photo as taken and deskewed (a QR, which the locator does not look for). A symbol whose
+  //    payload is no DNI's and no PDF417 (a licence's QR, a URL beside the PDF417 with the data) does
+  //    not end the search.
   const accept = ({ format, text }: { format: string; text: string }) =>
     format === 'PDF417' || parseDniBarcode(text, { today: options.today }).ok;
-  let barcodeMs = 0;
+  const located = locateBarcodes(raster);
   const first = await searchBarcode(raster, {
-    steps: barcodePlan('first', skew),
-    deadline: searchStarted + budget * FIRST_BARCODE_SHARE,
+    steps: [
+      ...located.map((candidate) => ({ angle: candidate.angle, regions: ['located'] as const, located: candidate })),
+      ...barcodePlan('first', skew),
+    ],
+    budget: new WorkBudget(limits.first_barcode_megapixels, clock),
     accept,
   });
-  barcodeMs += first.ms;
+  let barcodeAttempts = first.attempts;
+  let barcodeMegapixels = first.megapixels;
   let barcode = first.found;
   let refused = first.refused;
+  let barcodeMs = lap();
 
   // 2. The MRZ, at the barcode's orientation when there is one. It goes before the barcode's slower
   //    stages: a side with a valid MRZ carries no PDF417 (passport pages, the 2009 front, the 2012+
@@ -205,26 +267,39 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   const knownAngle = oriented === null ? null : -quadAngle(oriented.quad);
   const mrzSearch = await searchMrz(raster, {
     angles: mrzAngles(skew, skewEstimate.axis, knownAngle),
-    deadline: barcode === null ? searchStarted + budget * MRZ_SHARE : searchStarted + budget,
+    budget: new WorkBudget(limits.mrz_ocr_passes, clock),
   });
   const mrz = mrzSearch.found;
   const mrzType = mrz === null ? null : documentTypeOfMrz(mrz.data);
+  const mrzMs = lap();
 
-  // 3. The barcode again: in the likely regions, turned as the MRZ was read, then along the ladder of
-  //    tilts, with what is left.
+  // 3. The barcode again: the located candidates smoothed (sensor noise), the likely regions, turned as
+  //    the MRZ was read, then along the ladder of tilts, as far as the budget goes.
   if (barcode === null && mrz?.valid !== true) {
-    const steps: BarcodeStep[] = barcodePlan('regions', skew);
+    // The located angle can be a few degrees off on a sharp symbol (its row boundaries): ±3° on either
+    // side brings it within zxing's tolerance.
+    const steps: BarcodeStep[] = located.flatMap((candidate) => [
+      { angle: candidate.angle, regions: ['located'] as const, located: candidate, filter: 'smoothed' as const },
+      ...[3, -3].map((offset) => ({
+        angle: candidate.angle + offset,
+        regions: ['located'] as const,
+        located: { ...candidate, angle: candidate.angle + offset },
+      })),
+    ]);
+    steps.push(...barcodePlan('regions', skew));
     if (mrz !== null) steps.push({ angle: mrz.angle, regions: ALL_REGIONS });
     steps.push(...barcodePlan('ladder', skew));
     const rest = await searchBarcode(raster, {
       steps,
-      deadline: searchStarted + budget,
+      budget: new WorkBudget(limits.barcode_megapixels, clock),
       accept,
       formats: refused === null ? undefined : (['PDF417', 'QRCode'] as const).filter((format) => format !== refused?.format),
     });
-    barcodeMs += rest.ms;
+    barcodeAttempts += rest.attempts;
+    barcodeMegapixels += rest.megapixels;
     barcode = rest.found;
     refused ??= rest.refused;
+    barcodeMs += lap();
   }
   barcode ??= refused;
 
@@ -238,25 +313,36 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   const mrzFields = mrzRead !== null && namesWithheld ? { ...mrzRead, surname: null, given_names: null } : mrzRead;
 
   // 4. Printed fields and the photo, where an anchor gives the card's geometry.
-  const printedStarted = Date.now();
+  lap();
   let printed: SideReading['printed'] = null;
+  let printedPasses = 0;
   let faceCrop: Buffer | null = null;
-  const printedDeadline = printedStarted + (options.printedBudgetMs ?? DEFAULT_PRINTED_BUDGET_MS);
   if (barcode !== null && layout === 'new_2012') {
     const frame = await cardFrame(raster, barcode.quad, 'width');
-    const reading = await readPrintedFields(frame, 'dni_2012_front', printedDeadline);
+    const reading = await readPrintedFields(frame, 'dni_2012_front', clock);
     printed = { layout: reading.layout, fields: reading.fields, raw: reading.raw };
+    printedPasses = reading.passes;
     faceCrop = await portraitCrop(prepared.jpeg, frame, 'dni_2012_front');
   } else if (mrz !== null && mrzType === 'dni' && mrz.data.format === 'TD1') {
     const frame = await cardFrame(raster, mrz.quad, 'height');
-    const reading = await readPrintedFields(frame, 'dni_2009_front', printedDeadline);
+    const reading = await readPrintedFields(frame, 'dni_2009_front', clock);
     printed = { layout: reading.layout, fields: reading.fields, raw: reading.raw };
+    printedPasses = reading.passes;
     if (Object.keys(reading.fields).length >= 2) faceCrop = await portraitCrop(prepared.jpeg, frame, 'dni_2009_front');
   } else if (mrz !== null && mrzType === 'passport') {
     faceCrop = await portraitCrop(prepared.jpeg, await cardFrame(raster, mrz.quad, 'width'), 'passport_td3');
   }
-  const printedMs = Date.now() - printedStarted;
+  const printedMs = lap();
+  const work: SideReading['work'] = {
+    barcode_attempts: barcodeAttempts,
+    barcode_megapixels: Math.round(barcodeMegapixels * 100) / 100,
+    mrz_ocr_passes: mrzSearch.attempts,
+    printed_ocr_passes: printedPasses,
+    safety_cap_reached: clock.expired,
+  };
 
+  const imageHash = await perceptualHash(prepared.jpeg);
+  const hashMs = lap();
   const printedCount = printed === null ? 0 : Object.keys(printed.fields).length;
   const detectedType: SideReading['detected_type'] = barcodeFields !== null ? 'dni' : mrzType;
   const detectedFace = faceOf(layout, mrz, printedCount);
@@ -313,8 +399,17 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
     problems,
     refusal: null,
     face_crop: faceCrop,
-    image_hash: await perceptualHash(prepared.jpeg),
-    timings: { barcode_ms: barcodeMs, mrz_ms: mrzSearch.ms, printed_ms: printedMs },
+    image_hash: imageHash,
+    work,
+    timings: {
+      decode_ms: decodeMs,
+      skew_ms: skewMs,
+      quality_ms: qualityMs,
+      barcode_ms: barcodeMs,
+      mrz_ms: mrzMs,
+      printed_ms: printedMs,
+      hash_ms: hashMs,
+    },
     ms: Date.now() - started,
   };
 }

@@ -1,6 +1,16 @@
-import { mapQuad, rotatePoint, type Quad } from '../image/geometry';
-import { rgbaVariant, rotateRaster, toPixels, type GreyRaster, type RelativeRegion } from '../image/raster';
+import { boundingBox, mapQuad, rotatePoint, type Quad } from '../image/geometry';
+import {
+  rgbaVariant,
+  rotateRaster,
+  toPixels,
+  type GreyRaster,
+  type PixelRegion,
+  type RelativeRegion,
+  type VariantOptions,
+} from '../image/raster';
 import type { ReadResult } from 'zxing-wasm/reader';
+import type { LocatedBarcode } from './barcode-locator';
+import { megapixels, type WorkBudget } from './work-budget';
 import { decodeBarcodes, type DocumentBarcodeFormat } from './zxing';
 
 /**
@@ -11,7 +21,8 @@ import { decodeBarcodes, type DocumentBarcodeFormat } from './zxing';
  * tries, in order and until the first valid decode or the time budget: the whole image and then likely
  * regions (the 2012 DNI has its PDF417 bottom right; halves cover the card turned by 90° or 180°),
  * upscaled when small, first as photographed, then turned by the skew the image suggests, then along a
- * ladder of ±4°, ±8° … ±25°.
+ * ladder of ±4°, ±8° … ±25°. What it may try is counted (megapixels through zxing, `WorkBudget`), so
+ * the same photo is searched as far on a loaded machine as on an idle one.
  */
 export interface BarcodeReading {
   format: DocumentBarcodeFormat;
@@ -35,17 +46,35 @@ export interface BarcodeSearch {
   /** The first symbol decoded but refused by `accept`, for when nothing accepted was found. */
   refused: BarcodeReading | null;
   attempts: number;
+  /** Megapixels given to zxing (what the budget counts). */
+  megapixels: number;
   ms: number;
-  /** The search stopped on its time budget before trying everything. */
+  /** The search stopped on its budget before trying everything. */
   budget_exhausted: boolean;
 }
 
-export type BarcodeRegionName = 'whole' | 'bottom_right' | 'bottom' | 'right' | 'top' | 'left';
+export type BarcodeRegionName = 'whole' | 'bottom_right' | 'bottom' | 'right' | 'top' | 'left' | 'located';
 
-/** One step of the search: a clockwise turn of the image and the regions tried at that turn. */
+/**
+ * How the pixels are prepared for zxing: `plain` as they are; `smoothed` with the sensor noise of a dim
+ * photo taken out after upscaling (a slight blur: zxing's binarizer otherwise splits noisy modules).
+ */
+export type BarcodeFilter = 'plain' | 'smoothed';
+
+const FILTERS: Record<BarcodeFilter, Pick<VariantOptions, 'blur'>> = {
+  plain: {},
+  smoothed: { blur: 0.8 },
+};
+
+/**
+ * One step of the search: a clockwise turn of the image and the regions tried at that turn, or the
+ * tight crop around a candidate found by `locateBarcodes` (`located`, with `regions: ['located']`).
+ */
 export interface BarcodeStep {
   angle: number;
   regions: readonly BarcodeRegionName[];
+  filter?: BarcodeFilter;
+  located?: LocatedBarcode;
 }
 
 export interface BarcodeSearchOptions {
@@ -53,10 +82,10 @@ export interface BarcodeSearchOptions {
   /** The steps, in order; `barcodePlan` builds the standard ones. */
   steps: readonly BarcodeStep[];
   /**
-   * `Date.now()` after which no new attempt starts (an attempt already running is finished); the first
-   * step's regions are always tried.
+   * Megapixels through zxing after which no new attempt starts (an attempt already running is
+   * finished); the first step's regions are always tried. Several searches may share one budget.
    */
-  deadline: number;
+  budget: WorkBudget;
   /**
    * Whether a decoded symbol is the one sought. A symbol refused (a licence's QR, which carries a URL,
    * beside the PDF417 with the data) does not end the search: the search goes on for the other formats
@@ -71,7 +100,7 @@ interface NamedRegion extends RelativeRegion {
 
 // The likely places of a barcode on a card photo. Halves overlap the middle so a symbol straddling it
 // is whole in one of them.
-const REGIONS: Record<BarcodeRegionName, NamedRegion> = {
+const REGIONS: Record<Exclude<BarcodeRegionName, 'located'>, NamedRegion> = {
   whole: { name: 'whole', left: 0, top: 0, width: 1, height: 1 },
   bottom_right: { name: 'bottom_right', left: 0.4, top: 0.45, width: 0.6, height: 0.55 },
   bottom: { name: 'bottom', left: 0, top: 0.4, width: 1, height: 0.6 },
@@ -81,6 +110,11 @@ const REGIONS: Record<BarcodeRegionName, NamedRegion> = {
 };
 
 export const ALL_REGIONS: readonly BarcodeRegionName[] = ['whole', 'bottom_right', 'bottom', 'right', 'top', 'left'];
+
+// A located symbol's crop is scaled so that it is about this wide: measured on the corpus's dim photos,
+// a DNI's PDF417 (4–5 px modules at this width) reads there and not at two thirds of it.
+const LOCATED_WIDTH_PX = 1500;
+const MAX_LOCATED_SCALE = 4;
 
 /** Tilts tried after the photo as taken and its suggested skew, smallest first. */
 export const TILT_LADDER: readonly number[] = [4, -4, 8, -8, 12, -12, 16, -16, 20, -20, 25, -25];
@@ -106,6 +140,32 @@ export function barcodePlan(stage: 'first' | 'regions' | 'ladder', skewHint: num
   }));
 }
 
+/** The located candidate's crop in the turned image, with a margin for the quiet zone and the cells' coarseness. */
+function locatedPixels(located: LocatedBarcode, raster: GreyRaster, turned: GreyRaster): PixelRegion {
+  const box = boundingBox(
+    located.points.map((point) =>
+      rotatePoint({ x: point.x * raster.width, y: point.y * raster.height }, located.angle, raster, turned),
+    ),
+  );
+  const margin = Math.max(12, 0.25 * Math.min(box.right - box.left, box.bottom - box.top));
+  const left = Math.max(0, Math.floor(box.left - margin));
+  const top = Math.max(0, Math.floor(box.top - margin));
+  const right = Math.min(turned.width, Math.ceil(box.right + margin));
+  const bottom = Math.min(turned.height, Math.ceil(box.bottom + margin));
+  return { left, top, width: Math.max(1, right - left), height: Math.max(1, bottom - top) };
+}
+
+function scalesFor(step: BarcodeStep, pixels: PixelRegion, region: BarcodeRegionName): number[] {
+  if (region === 'located') {
+    // The symbol's long side: bars vertical or, for a card on its side, horizontal (zxing turns it).
+    const side = Math.max(pixels.width, pixels.height);
+    return [Math.min(MAX_LOCATED_SCALE, Math.max(1, LOCATED_WIDTH_PX / side))];
+  }
+  const small = Math.max(pixels.width, pixels.height) < UPSCALE_BELOW_PX;
+  // A small image is tried as it is too: upscaling blurs a symbol that was already sharp.
+  return !small ? [1] : region === 'whole' ? [1, 2] : [2];
+}
+
 function formatOf(result: ReadResult): DocumentBarcodeFormat {
   return result.format.startsWith('QR') ? 'QRCode' : 'PDF417';
 }
@@ -116,33 +176,56 @@ export async function searchBarcode(raster: GreyRaster, options: BarcodeSearchOp
   const accept = options.accept ?? (() => true);
   let refused: BarcodeReading | null = null;
   let attempts = 0;
+  let decoded = 0;
   let stepIndex = 0;
-  // The first step always runs whole: a cold start (wasm, libvips) must not cost the cheapest, likeliest reads.
-  const overBudget = () => stepIndex > 0 && Date.now() > options.deadline;
+  // The first step always runs whole: the cheapest, likeliest reads are never left out.
+  const overBudget = () => stepIndex > 0 && options.budget.exhausted;
   const stop = (budgetExhausted: boolean): BarcodeSearch => ({
     found: null,
     refused,
     attempts,
+    megapixels: decoded,
     ms: Date.now() - started,
     budget_exhausted: budgetExhausted,
   });
+  const decode = async (variant: { data: Uint8ClampedArray; width: number; height: number }) => {
+    const cost = megapixels(variant.width, variant.height);
+    attempts += 1;
+    decoded += cost;
+    options.budget.spend(cost);
+    const [result] = await decodeBarcodes(variant, formats);
+    return result;
+  };
 
-  for (const [index, { angle, regions }] of options.steps.entries()) {
+  for (const [index, step] of options.steps.entries()) {
+    const { angle, regions, filter, located } = step;
     stepIndex = index;
     if (overBudget()) return stop(true);
     const turned = await rotateRaster(raster, angle);
-    for (const region of regions.map((name) => REGIONS[name])) {
+    for (const name of regions) {
       if (overBudget()) return stop(true);
-      const pixels = toPixels(region, turned.width, turned.height);
-      const small = Math.max(pixels.width, pixels.height) < UPSCALE_BELOW_PX;
-      // A small image is tried as it is too: upscaling blurs a symbol that was already sharp.
-      const scales = !small ? [1] : region.name === 'whole' ? [1, 2] : [2];
-      let decoded: { result: ReadResult; scale: number } | null = null;
+      let region: NamedRegion;
+      let pixels: PixelRegion;
+      if (name === 'located') {
+        if (located === undefined) continue;
+        pixels = locatedPixels(located, raster, turned);
+        region = {
+          name,
+          left: pixels.left / turned.width,
+          top: pixels.top / turned.height,
+          width: pixels.width / turned.width,
+          height: pixels.height / turned.height,
+        };
+      } else {
+        region = REGIONS[name];
+        pixels = toPixels(region, turned.width, turned.height);
+      }
+      const scales = scalesFor(step, pixels, region.name);
+      let hit: { result: ReadResult; scale: number } | null = null;
       for (const scale of scales) {
         if (overBudget()) return stop(true);
-        const variant = await rgbaVariant(turned, { region, scale });
-        attempts += 1;
-        let [result] = await decodeBarcodes(variant, formats);
+        const variant = await rgbaVariant(turned, { region, scale, ...FILTERS[filter ?? 'plain'] });
+        let result = await decode(variant);
         if (result !== undefined && result.isValid && !accept({ format: formatOf(result), text: result.text })) {
           // Kept as the answer of last resort; the same pixels are searched again for the other formats
           // (zxing stops at its first symbol), and so is the rest of the plan.
@@ -150,19 +233,19 @@ export async function searchBarcode(raster: GreyRaster, options: BarcodeSearchOp
           refused ??= reading(result, scale, pixels, angle, turned, raster, region.name);
           formats = formats.filter((other) => other !== format);
           if (formats.length === 0) return stop(false);
-          attempts += 1;
-          [result] = await decodeBarcodes(variant, formats);
+          result = await decode(variant);
         }
         if (result !== undefined && result.isValid && accept({ format: formatOf(result), text: result.text })) {
-          decoded = { result, scale };
+          hit = { result, scale };
           break;
         }
       }
-      if (decoded === null) continue;
+      if (hit === null) continue;
       return {
-        found: reading(decoded.result, decoded.scale, pixels, angle, turned, raster, region.name),
+        found: reading(hit.result, hit.scale, pixels, angle, turned, raster, region.name),
         refused,
         attempts,
+        megapixels: decoded,
         ms: Date.now() - started,
         budget_exhausted: false,
       };

@@ -12,6 +12,7 @@ import type { MrzData } from '../parsers/mrz.parser';
 import { locateMrzBlocks } from './mrz-locator';
 import { bestMrz, better, hasMrzSignal, mrzCandidates, type ScoredMrz } from './mrz-text';
 import { MRZ_WHITELIST, OcrTimeoutError, recognise, type OcrLine } from './ocr';
+import type { WorkBudget } from './work-budget';
 
 /**
  * Reads the machine readable zone by OCR. The MRZ is the bottom of the page when the page is upright
@@ -76,15 +77,17 @@ const VARIANTS: readonly OcrVariant[] = [
   { name: 'wide', width: 1600 },
 ];
 
-const SLOW_OCR_MS = 2500;
-
 // Blocks OCR'd per turn, nearest the page's bottom (or top) edge first: the MRZ is the page's last text.
 const MAX_BLOCKS = 2;
 
 export interface MrzSearchOptions {
   /** Clockwise turns of the image to try, in order. */
   angles: readonly number[];
-  deadline: number;
+  /**
+   * OCR passes after which no new one starts (the first turn's are always made; the pass that checks a
+   * valid read's names is made whatever is left).
+   */
+  budget: WorkBudget;
 }
 
 interface ZoneCrop extends PixelRegion {
@@ -231,9 +234,9 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
 
   const analysis = await greyVariant(raster, { scale: Math.min(1, ANALYSIS_WIDTH / Math.max(raster.width, raster.height)) });
   for (const [angleIndex, angle] of options.angles.entries()) {
-    // The first turn is always read whole (every variant): what the photo most likely is, it decides
-    // the outcome whatever the machine's load; the deadline bounds the turns after it.
-    const overBudget = () => angleIndex > 0 && Date.now() > options.deadline;
+    // The first turn is always read whole (every variant): what the photo most likely is; the budget
+    // bounds the turns after it.
+    const overBudget = () => angleIndex > 0 && options.budget.exhausted;
     if (overBudget()) return finish(true);
     const zones = await zoneCrops(analysis, angle);
     if (zones.length === 0) continue;
@@ -256,14 +259,13 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
           upsideDown: crop.flipped,
         });
         attempts += 1;
-        const ocrStarted = Date.now();
+        options.budget.spend(1);
         const ocr = await recognise(png, { whitelist: MRZ_WHITELIST, mode: 'block' }).catch((error: unknown) => {
           if (error instanceof OcrTimeoutError) return null;
           throw error;
         });
         // An OCR pass that had to be cut short read a screen's moiré: the rest of the photo is no better.
         if (ocr === null) return finish(false);
-        const ocrMs = Date.now() - ocrStarted;
         const texts = ocr.lines.map((line) => line.text);
         const sawMrz = hasMrzSignal(texts);
         signal ||= sawMrz;
@@ -305,9 +307,6 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
         // candidate of the right shape is not enough (noise of the right length parses), two check digits are.
         const checked = scored === null ? 0 : Object.values(scored.mrz.check_digits).filter(Boolean).length;
         if (index === 0 && !sawMrz && checked < 2) break;
-        // The legacy engine takes tens of seconds on a screen's moiré read as text, and only there: an
-        // OCR pass this slow is noise, not an MRZ worth another variant.
-        if (ocrMs > SLOW_OCR_MS) break;
       }
     }
   }

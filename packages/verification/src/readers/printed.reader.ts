@@ -4,6 +4,7 @@ import { pngVariant, rotateRaster, toPixels, type GreyRaster, type RelativeRegio
 import type { DocumentFields, Sex } from '../model';
 import { normaliseDate } from '../parsers/dates';
 import { OcrTimeoutError, recognise } from './ocr';
+import type { SafetyClock } from './work-budget';
 
 /**
  * The printed fields of a DNI front, read by OCR in small crops placed relative to something already
@@ -91,6 +92,8 @@ export interface PrintedReading {
   fields: Partial<DocumentFields>;
   /** Every crop's raw text and confidence, kept or not, for support ("why was this rejected?"). */
   raw: Partial<Record<FieldBox['field'], PrintedField>>;
+  /** OCR passes made. */
+  passes: number;
   ms: number;
 }
 
@@ -199,16 +202,26 @@ const FIELD_HEIGHT_PX = 72;
 // Printed values are black; the guilloche, seal and specimen stamp are lighter and drop out below this.
 const INK_THRESHOLD = 100;
 
-export async function readPrintedFields(frame: CardFrame, layout: PrintedLayout, deadline: number): Promise<PrintedReading> {
+/**
+ * One OCR pass per field of the layout (at most six): bounded by the layout itself, so no budget; the
+ * side's safety clock alone can end it early.
+ */
+export async function readPrintedFields(
+  frame: CardFrame,
+  layout: PrintedLayout,
+  clock: SafetyClock | null = null,
+): Promise<PrintedReading> {
   const started = Date.now();
   const fields: Partial<DocumentFields> = {};
   const raw: PrintedReading['raw'] = {};
+  let passes = 0;
   for (const box of LAYOUTS[layout].fields) {
-    if (Date.now() > deadline) break;
+    if (clock?.expired === true) break;
     const region = relativeRegion(frame, box);
     if (region === null) continue;
     const scale = FIELD_HEIGHT_PX / (region.height * frame.turned.height);
     const png = await pngVariant(frame.turned, { region, scale, normalise: true, threshold: INK_THRESHOLD });
+    passes += 1;
     const ocr = await recognise(png, { whitelist: WHITELISTS[box.kind], mode: 'line' }).catch((error: unknown) => {
       if (error instanceof OcrTimeoutError) return null;
       throw error;
@@ -221,7 +234,7 @@ export async function readPrintedFields(frame: CardFrame, layout: PrintedLayout,
     const value = parseField(box.kind, text);
     if (value !== null) (fields as Record<string, string>)[box.field] = value;
   }
-  return { layout, fields, raw, ms: Date.now() - started };
+  return { layout, fields, raw, passes, ms: Date.now() - started };
 }
 
 // Measured on the ICAO TD3 specimen (MRZ 710 px wide, the photo above its left third).

@@ -1,4 +1,4 @@
-import type { Keyring, Pool, Queryable } from '@idv/kit';
+import { withTransaction, type Keyring, type Pool, type Queryable } from '@idv/kit';
 import type { ArtefactKind, ArtefactStore, StoredArtefact } from '../domain/artefacts';
 
 interface ArtefactRow {
@@ -48,6 +48,10 @@ export class PgArtefactStore implements ArtefactStore {
         input.bytes.length,
       ],
     );
+  }
+
+  async store(input: { id: string; sessionId: string; kind: ArtefactKind; bytes: Buffer; contentType: string }): Promise<void> {
+    await withTransaction(this.pool, (tx) => this.put(tx, input));
   }
 
   async get(id: string): Promise<StoredArtefact | null> {

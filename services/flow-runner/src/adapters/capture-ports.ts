@@ -8,6 +8,9 @@ import type { CaptureKind, DocumentKind, PreparedCapture } from '../domain/steps
 import type { RegistryQuery } from '../domain/registry';
 import { todayInArgentina, type StoredSideReading } from './capture-reader';
 import type { SampleCatalog } from './samples';
+import type { FaceSampleCatalog } from './face-samples';
+import type { PreparedFrame, StoredChallenge } from '../domain/steps/face';
+import { FRAME_LIMITS, IMAGE_LIMITS } from '@idv/faces/dist/limits';
 
 /** Uploads at most this big; the HTTP layer refuses larger ones before reading them (413). */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -55,7 +58,35 @@ export class EngineCapturePorts implements CapturePorts {
   constructor(
     private readonly artefacts: ArtefactStore,
     private readonly samplesCatalog: SampleCatalog,
+    private readonly faceSamplesCatalog?: FaceSampleCatalog,
   ) {}
+
+  /**
+   * A face frame: the same checks and re-encoding as a document photo (no EXIF or GPS is kept), within
+   * the face library's limits, and big enough for a face to be found in.
+   */
+  async prepareFrame(bytes: Buffer): Promise<PreparedFrame> {
+    const prepared = await prepareUpload(bytes, {
+      maxBytes: FRAME_LIMITS.maxFrameBytes,
+      maxPixels: IMAGE_LIMITS.maxPixels,
+      maxSide: IMAGE_LIMITS.maxSide,
+    });
+    if (!prepared.ok) {
+      const reason =
+        prepared.reason === 'empty' ? 'corrupt' : prepared.reason === 'unsupported_type' ? 'unsupported' : prepared.reason;
+      return { ok: false, reason };
+    }
+    if (Math.min(prepared.width, prepared.height) < IMAGE_LIMITS.minSide) return { ok: false, reason: 'too_small' };
+    return { ok: true, jpeg: prepared.jpeg };
+  }
+
+  faceSamples() {
+    return this.faceSamplesCatalog?.list() ?? [];
+  }
+
+  faceSample(sampleId: string, challenge: StoredChallenge, now: number) {
+    return this.faceSamplesCatalog?.frames(sampleId, challenge, now) ?? Promise.resolve(null);
+  }
 
   async prepare(bytes: Buffer): Promise<PreparedCapture> {
     const prepared = await prepareUpload(bytes, { maxBytes: MAX_UPLOAD_BYTES });

@@ -6,8 +6,15 @@ import type { FlowService } from '../domain/flow-service';
 import type { CaptureProblem } from '../domain/steps/document';
 import type { VerificationPool } from './verification-pool';
 
-/** A side's reading as kept in the database: everything but the image bytes (the face crop). */
+/**
+ * A side's reading as kept in the database: everything but the image bytes. The face crop (the
+ * document's portrait) is an artefact of its own, `document_portrait`, encrypted like the capture and
+ * under the same retention, at `portraitIdOf(capture)`; `has_face_crop` says whether there is one.
+ */
 export type StoredSideReading = Omit<SideReading, 'face_crop'> & { has_face_crop: boolean };
+
+/** The portrait's artefact id, derived from its front's: a re-read replaces the same row, never adds one. */
+export const portraitIdOf = (frontArtefactId: string) => `${frontArtefactId}_portrait`;
 
 export function toStoredReading(reading: SideReading): StoredSideReading {
   const { face_crop: faceCrop, ...rest } = reading;
@@ -64,18 +71,29 @@ export class CaptureReader {
     if (!artefact) return;
     let reading = (await artefacts.reading(job.artefact_id)) as StoredSideReading | null;
     if (!reading) {
-      if (artefact.kind === 'selfie') return;
+      if (artefact.kind !== 'front' && artefact.kind !== 'back' && artefact.kind !== 'front_angle') return;
+      let read: SideReading;
       try {
-        const read = await pool.readSide(artefact.bytes, {
+        read = await pool.readSide(artefact.bytes, {
           side: artefact.kind,
           acceptedTypes: job.accepted_types ?? ['dni', 'passport', 'licence'],
           today: todayInArgentina(),
         });
-        reading = toStoredReading(read);
       } catch (error) {
         logger.error({ err: error, artefact_id: job.artefact_id }, 'the verification engine failed on a capture');
         await flows.applyReading(job.session_id, job.step_id, job.artefact_id, ['unreadable_image']);
         return;
+      }
+      reading = toStoredReading(read);
+      // Before the reading: a stored reading with `has_face_crop` always has its portrait beside it.
+      if (read.face_crop !== null && artefact.kind === 'front') {
+        await artefacts.store({
+          id: portraitIdOf(artefact.id),
+          sessionId: artefact.sessionId,
+          kind: 'document_portrait',
+          bytes: read.face_crop,
+          contentType: 'image/jpeg',
+        });
       }
       await artefacts.saveReading(job.artefact_id, reading);
     }

@@ -1,4 +1,11 @@
-import { DOMAIN_EVENTS, type CaptureStoredData, type DomainEvent, type FlowConfig, type Mode } from '@idv/contracts';
+import {
+  DOMAIN_EVENTS,
+  type CaptureStoredData,
+  type DomainEvent,
+  type FaceFramesStoredData,
+  type FlowConfig,
+  type Mode,
+} from '@idv/contracts';
 import { enqueueEvents, withTransaction, type Pool, type Queryable } from '@idv/kit';
 import type { FlowState } from '../domain/engine';
 import type { ArtefactStore } from '../domain/artefacts';
@@ -147,6 +154,17 @@ export class PgFlowStore implements FlowStore {
     return took;
   }
 
+  /** A hand-over: the new binding, its CSRF token and the state (the spent token) in one versioned write. */
+  async rebind(record: FlowRecord): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE flows SET binding_hash = $3, csrf_token = $4, state = $5::jsonb, version = version + 1, updated_at = now()
+        WHERE session_id = $1 AND version = $2`,
+      [record.sessionId, record.version, record.bindingHash, record.csrfToken, JSON.stringify(record.state)],
+    );
+    if (rowCount === 1) record.version += 1;
+    return rowCount === 1;
+  }
+
   /**
    * A submission that sends photos: the flow's change, the encrypted captures and their reading jobs
    * (outbox events, relayed to the durable work queue) commit together or not at all.
@@ -165,9 +183,26 @@ export class PgFlowStore implements FlowStore {
         [record.sessionId, record.version, JSON.stringify(record.state), record.status],
       );
       if (rowCount !== 1) return false;
-      const jobs: DomainEvent<CaptureStoredData>[] = [];
+      const jobs: DomainEvent<CaptureStoredData | FaceFramesStoredData>[] = [];
       if (registry) await changeRegistryCheck(tx, record.sessionId, registry);
       for (const capture of captures) {
+        const occurredAt = new Date().toISOString();
+        if (capture.kind === 'face_frames') {
+          await artefacts!.put(tx, {
+            id: capture.artefactId,
+            sessionId: capture.sessionId,
+            kind: capture.kind,
+            bytes: capture.bytes,
+            contentType: capture.contentType,
+          });
+          jobs.push({
+            id: `evt_${capture.artefactId}`,
+            type: DOMAIN_EVENTS.faceFramesStored,
+            occurred_at: occurredAt,
+            data: { session_id: capture.sessionId, step_id: capture.stepId, artefact_id: capture.artefactId },
+          });
+          continue;
+        }
         await artefacts!.put(tx, {
           id: capture.artefactId,
           sessionId: capture.sessionId,
@@ -178,7 +213,7 @@ export class PgFlowStore implements FlowStore {
         jobs.push({
           id: `evt_${capture.artefactId}`,
           type: DOMAIN_EVENTS.captureStored,
-          occurred_at: new Date().toISOString(),
+          occurred_at: occurredAt,
           data: {
             session_id: capture.sessionId,
             step_id: capture.stepId,

@@ -1,4 +1,5 @@
 import type { DocumentData, FlowConfig, ResolveSessionBody, Step, StepResult } from '@idv/contracts';
+import type { HandoverState } from './handover';
 import { REASON_CODES, type ReasonCode } from './reason-codes';
 import type { ConsentStep, RunnableStep, StepOutcome, StepState } from './steps/types';
 
@@ -17,6 +18,8 @@ export interface FlowState {
   /** What a passed document step read (sent as `result.document` when the project opts in). */
   document?: DocumentData;
   reasons: ReasonCode[];
+  /** Hand-over codes offered and bindings moved from (continuing on another device, `handover.ts`). */
+  handover?: HandoverState;
 }
 
 export const CONSENT: ConsentStep = { id: 'consent', type: 'consent' };

@@ -15,7 +15,7 @@ export interface EvidenceArtefact {
   contentType: string;
 }
 
-export type DownloadOutcome = 'served' | 'expired' | 'bad_signature';
+export type DownloadOutcome = 'served' | 'expired' | 'bad_signature' | 'throttled';
 
 export interface DownloadRecord {
   sessionId: string;
@@ -72,13 +72,16 @@ export interface DownloadRequest {
   signature: string | undefined;
   clientAddress: string;
   userAgent: string | null;
+  /** The address is over its download throttle: refused before the signature is checked or anything decrypted. */
+  throttled?: boolean;
 }
 
 export type DownloadResult =
   | { kind: 'served'; artefact: EvidenceArtefact; bytes: Buffer }
   | { kind: 'not_found' }
   | { kind: 'bad_signature' }
-  | { kind: 'expired' };
+  | { kind: 'expired' }
+  | { kind: 'throttled' };
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
@@ -124,7 +127,7 @@ export class EvidenceLinks {
 
   /**
    * Checks a download: the artefact must be the session's (404 otherwise, whatever the signature),
-   * then the signature (constant time), then the expiry, which is only believed once signed. Every
+   * then the throttle, then the signature (constant time), then the expiry, which is only believed once signed. Every
    * decision on a real artefact is recorded; a miss is not (it names nothing to audit).
    */
   async download(request: DownloadRequest): Promise<DownloadResult> {
@@ -143,6 +146,10 @@ export class EvidenceLinks {
         outcome,
         at: now,
       });
+    if (request.throttled) {
+      await record('throttled');
+      return { kind: 'throttled' };
+    }
     if (
       expiresAt === null ||
       request.signature === undefined ||

@@ -22,6 +22,8 @@ import {
   type StepContext,
   type StepOutcome,
 } from './steps';
+import { applyFaceJudgement, type FaceJudgement, type PreparedFrame, type StoredChallenge } from './steps/face';
+import { encodeFaceFrames, FACE_FRAMES_CONTENT_TYPE } from './face-frames';
 import {
   applyCaptureReading,
   registryPending,
@@ -31,6 +33,7 @@ import {
 } from './steps/document';
 import { registryHoldUntil, type RegistryAnswer, type RegistryQuery } from './registry';
 import { REASON_CODES } from './reason-codes';
+import { HANDOVER_VALIDITY_MS, movedAwayFrom, offerHandover, takeHandover, type OfferedToken } from './handover';
 import { KeyedSerializer } from './keyed-serializer';
 import { html, raw, type FormFeedback, type SafeHtml, type StepView } from './view';
 
@@ -104,6 +107,11 @@ export interface FlowStore {
    * is the registry check's scheduling or decision.
    */
   update(record: FlowRecord, captures?: readonly StagedCapture[], registry?: RegistryCheckChange): Promise<boolean>;
+  /**
+   * Stores a new binding and CSRF token with the state (a hand-over), over `record.version` like
+   * `update`, and then advances `record.version`. False when another change was stored first.
+   */
+  rebind(record: FlowRecord): Promise<boolean>;
 }
 
 /** What a flow change does to its registry check, in the same transaction. */
@@ -119,13 +127,22 @@ export type RegistryCheckState =
   | { kind: 'gone' };
 
 /** A capture a submission sends: stored, with its reading job, only together with the flow's change. */
-export interface StagedCapture {
-  artefactId: string;
-  sessionId: string;
-  stepId: string;
-  kind: CaptureKind;
-  jpeg: Buffer;
-  document: { type: DocumentKind; acceptedTypes: DocumentKind[] };
+export type StagedCapture =
+  | {
+      artefactId: string;
+      sessionId: string;
+      stepId: string;
+      kind: CaptureKind;
+      jpeg: Buffer;
+      document: { type: DocumentKind; acceptedTypes: DocumentKind[] };
+    }
+  /** A face attempt's frames (`encodeFaceFrames`), with its judging job. */
+  | { artefactId: string; sessionId: string; stepId: string; kind: 'face_frames'; bytes: Buffer; contentType: string };
+
+/** The files of a multipart submission: a document photo, or a face attempt's frames. */
+export interface SubmittedFiles {
+  capture?: Buffer;
+  frames?: { files: Buffer[]; overflow: boolean };
 }
 
 /** What the document step needs beyond the flow: checking uploads, samples, deciding from readings. */
@@ -133,6 +150,11 @@ export interface CapturePorts {
   prepare(bytes: Buffer): Promise<PreparedCapture>;
   samples(type: DocumentKind, side: CaptureKind): readonly { id: string; label: string }[];
   sampleImage(type: DocumentKind, side: CaptureKind, sampleId: string): Promise<Buffer | null>;
+  /** A face frame against the frame limits, re-encoded without metadata, or why not. */
+  prepareFrame(bytes: Buffer): Promise<PreparedFrame>;
+  /** Test mode's face sequences. */
+  faceSamples(): readonly { id: string; label: string }[];
+  faceSample(sampleId: string, challenge: StoredChallenge, now: number): Promise<{ image: Buffer; atMs: number }[] | null>;
   /** Decides a document whose every side was accepted, from the readings stored for its captures. */
   decideDocument(input: {
     progress: DocumentProgress;
@@ -168,7 +190,20 @@ export interface CodeSender {
 
 /** Pages that are not the flow itself: why the person cannot (or no longer needs to) continue. */
 export type StatusPage =
-  'approved' | 'rejected' | 'used' | 'expired' | 'abandoned' | 'canceled' | 'finished' | 'not_found' | 'csrf' | 'throttled';
+  | 'approved'
+  | 'rejected'
+  | 'used'
+  | 'expired'
+  | 'abandoned'
+  | 'canceled'
+  | 'finished'
+  | 'not_found'
+  | 'csrf'
+  | 'throttled'
+  /** This browser handed the flow over to another device. */
+  | 'moved'
+  /** A hand-over code that expired, was used or never existed. */
+  | 'handover_invalid';
 
 export interface FlowPage {
   kind: 'flow';
@@ -181,11 +216,15 @@ export interface FlowPage {
   /** The person is inside an option of a choice and may go back to the list. */
   canLeaveOption: boolean;
   hasErrors: boolean;
+  /** A camera page's offer to continue on another device (its token is stored, as a hash, before it is shown). */
+  handover?: OfferedToken;
 }
 
 export type ShowResult = FlowPage | { kind: 'status'; page: StatusPage; testMode: boolean; sessionId?: string };
 export type OpenResult = { kind: 'redirect'; sessionId: string; bindingSecret?: string } | { kind: 'status'; page: StatusPage };
 export type SubmitResult = ShowResult | { kind: 'redirect'; sessionId: string };
+export type HandOverResult =
+  { kind: 'moved'; sessionId: string; bindingSecret: string } | { kind: 'status'; page: 'handover_invalid' | 'finished' };
 
 // ---- helpers --------------------------------------------------------------------------------------
 
@@ -205,6 +244,13 @@ function sameToken(presented: string | undefined, expected: string): boolean {
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
 }
+
+/** Why a browser without this flow's binding cannot see it: it handed the flow over, or never had it. */
+const notBoundPage = (record: FlowRecord, presented: string | undefined): StatusPage =>
+  movedAwayFrom(record.state, presented) ? 'moved' : 'used';
+
+/** A page view that cannot store its hand-over offer after this many lost races goes without it. */
+const HANDOVER_OFFER_ATTEMPTS = 3;
 
 const STATUS_PAGE_OF: Partial<Record<InternalSession['status'], StatusPage>> = {
   expired: 'expired',
@@ -244,9 +290,10 @@ export class FlowService {
     const tokenHash = sha256(token);
     const existing = await this.options.store.findByTokenHash(tokenHash);
     if (existing) {
-      return sameSecret(bindingSecret(existing.sessionId), existing.bindingHash)
+      const presented = bindingSecret(existing.sessionId);
+      return sameSecret(presented, existing.bindingHash)
         ? { kind: 'redirect', sessionId: existing.sessionId }
-        : { kind: 'status', page: 'used' };
+        : { kind: 'status', page: notBoundPage(existing, presented) };
     }
     const asked = this.now();
     const redeemed = await this.options.sessions.redeem(token);
@@ -282,10 +329,13 @@ export class FlowService {
     return { kind: 'redirect', sessionId: session.id, bindingSecret: secret };
   }
 
-  async show(sessionId: string, bindingSecret: string | undefined, locale: Locale): Promise<ShowResult> {
+  /** `handoverToken`: the hand-over token this browser was last shown (a camera page shows it again while alive). */
+  async show(sessionId: string, bindingSecret: string | undefined, locale: Locale, handoverToken?: string): Promise<ShowResult> {
     const record = await this.options.store.find(sessionId);
     if (!record) return { kind: 'status', page: 'not_found', testMode: false };
-    if (!sameSecret(bindingSecret, record.bindingHash)) return { kind: 'status', page: 'used', testMode: false };
+    if (!sameSecret(bindingSecret, record.bindingHash)) {
+      return { kind: 'status', page: notBoundPage(record, bindingSecret), testMode: false };
+    }
     const testMode = record.mode === 'test';
     if (record.status !== 'active') return { kind: 'status', page: record.status, testMode, sessionId };
     const at = position(record.config, record.state);
@@ -299,7 +349,54 @@ export class FlowService {
       const ended = session ? STATUS_PAGE_OF[session.status] : 'not_found';
       if (ended) return { kind: 'status', page: ended, testMode, sessionId };
     }
-    return this.render(record, locale, {});
+    const page = await this.render(record, locale, {});
+    await this.offerHandover(record, page, handoverToken);
+    return page;
+  }
+
+  /**
+   * A camera page offers to continue on another device: the token its browser was shown while that
+   * one is alive, else a new one, stored (over the version read, like any change) before the page
+   * shows it. A page whose offer could not be stored (the flow kept changing) goes without it.
+   */
+  private async offerHandover(record: FlowRecord, page: ShowResult | SubmitResult, presented: string | undefined) {
+    if (page.kind !== 'flow' || !page.view.offersHandover) return;
+    const validityMs = HANDOVER_VALIDITY_MS * this.options.timeScale;
+    let current: FlowRecord | null = record;
+    for (let attempt = 1; attempt <= HANDOVER_OFFER_ATTEMPTS && current; attempt++) {
+      const offer = offerHandover(current.state, presented, this.now().getTime(), validityMs);
+      if (!offer.issued || (await this.options.store.update(current))) {
+        page.handover = offer;
+        return;
+      }
+      current = await this.options.store.find(record.sessionId);
+      // Handed over or resolved meanwhile: this page's browser gets nothing to hand over.
+      if (current && (current.status !== 'active' || current.bindingHash !== record.bindingHash)) return;
+    }
+  }
+
+  /**
+   * Opens a hand-over URL on another device: while its token is alive and unused, the flow is bound to
+   * this browser instead (a fresh binding secret and CSRF token) and the token is spent, in one
+   * versioned write, so of devices racing with one token exactly one gets the flow. The session's
+   * status and timers are not touched: the redirect's page view reports like any view.
+   */
+  async handOver(sessionId: string, token: string): Promise<HandOverResult> {
+    return this.submissionsOfFlow.run(sessionId, async () => {
+      for (let attempt = 1; attempt <= SUBMISSION_ATTEMPTS; attempt++) {
+        const record = await this.options.store.find(sessionId);
+        if (!record) return { kind: 'status', page: 'handover_invalid' };
+        if (record.status !== 'active') return { kind: 'status', page: 'finished' };
+        if (!takeHandover(record.state, token, this.now().getTime(), record.bindingHash)) {
+          return { kind: 'status', page: 'handover_invalid' };
+        }
+        const secret = randomToken();
+        record.bindingHash = sha256(secret);
+        record.csrfToken = randomToken();
+        if (await this.options.store.rebind(record)) return { kind: 'moved', sessionId, bindingSecret: secret };
+      }
+      throw new Error(`the flow ${sessionId} kept changing while it was handed over`);
+    });
   }
 
   /**
@@ -313,21 +410,25 @@ export class FlowService {
     bindingSecret: string | undefined,
     input: Record<string, string>,
     locale: Locale,
-    upload?: Buffer,
+    files: SubmittedFiles = {},
+    handoverToken?: string,
   ): Promise<SubmitResult> {
     return this.submissionsOfFlow.run(sessionId, async () => {
       for (let attempt = 1; attempt <= SUBMISSION_ATTEMPTS; attempt++) {
         const record = await this.options.store.find(sessionId);
         if (!record) return { kind: 'status', page: 'not_found', testMode: false };
-        if (!sameSecret(bindingSecret, record.bindingHash)) return { kind: 'status', page: 'used', testMode: false };
+        if (!sameSecret(bindingSecret, record.bindingHash)) {
+          return { kind: 'status', page: notBoundPage(record, bindingSecret), testMode: false };
+        }
         const testMode = record.mode === 'test';
         if (!sameToken(input._csrf, record.csrfToken)) return { kind: 'status', page: 'csrf', testMode, sessionId };
         if (record.status !== 'active') return { kind: 'redirect', sessionId };
         try {
           const asked = this.now();
-          const result = await this.apply(record, input, locale, upload);
+          const result = await this.apply(record, input, locale, files);
           // Every redirect of apply() follows the sessions service's confirmation, asked for at `asked`.
           if (result.kind === 'redirect') this.confirmedForNextView.add(sessionId, asked);
+          await this.offerHandover(record, result, handoverToken);
           return result;
         } catch (error) {
           if (!(error instanceof ConcurrentSubmission)) throw error;
@@ -339,7 +440,12 @@ export class FlowService {
     });
   }
 
-  private async apply(record: FlowRecord, input: Record<string, string>, locale: Locale, upload?: Buffer): Promise<SubmitResult> {
+  private async apply(
+    record: FlowRecord,
+    input: Record<string, string>,
+    locale: Locale,
+    files: SubmittedFiles,
+  ): Promise<SubmitResult> {
     const { sessionId } = record;
     // Every submission is activity (it puts off abandonment), and a session that ended meanwhile
     // shows why, never the flow.
@@ -364,7 +470,7 @@ export class FlowService {
     }
 
     const stepState = (record.state.steps[at.step.id] ??= { status: 'pending' });
-    const ctx = this.context(record, at.step, locale, stepState, persist, staged, upload);
+    const ctx = this.context(record, at.step, locale, stepState, persist, staged, files);
     const outcome: StepOutcome = await moduleFor(at.step).accept(ctx, input);
     applyOutcome(record.state, at.step, at.choice, outcome);
     // The decision is stored first: a submission that lost the race resolves nothing.
@@ -441,6 +547,38 @@ export class FlowService {
     await persist();
     const next = position(record.config, record.state);
     if (next.kind === 'finished') await this.deliver(record, next.outcome);
+  }
+
+  /**
+   * The face worker's judgement of an attempt reaches its flow, decided on the flow as stored like a
+   * reading. A judgement of frames that are no longer the ones awaited changes nothing.
+   */
+  async applyFaceJudgement(sessionId: string, stepId: string, artefactId: string, judgement: FaceJudgement): Promise<void> {
+    await this.submissionsOfFlow.run(sessionId, async () => {
+      for (let attempt = 1; attempt <= SUBMISSION_ATTEMPTS; attempt++) {
+        const record = await this.options.store.find(sessionId);
+        if (!record || record.status !== 'active') return;
+        const at = position(record.config, record.state);
+        const step = at.kind === 'step' && at.step.id === stepId && at.step.type === 'face_liveness' ? at.step : null;
+        const state = record.state.steps[stepId];
+        if (!step || !state || at.kind !== 'step') return;
+        // Taken before the change: the verdict must be stored before the session is resolved.
+        const persist = this.persister(record, []);
+        const outcome = applyFaceJudgement(step, state, artefactId, judgement);
+        if (outcome.kind === 'stale') return;
+        applyOutcome(record.state, step, at.choice, outcome);
+        try {
+          await persist();
+        } catch (error) {
+          if (error instanceof ConcurrentSubmission) continue;
+          throw error;
+        }
+        const next = position(record.config, record.state);
+        if (next.kind === 'finished') await this.deliver(record, next.outcome);
+        return;
+      }
+      throw new Error(`the flow ${sessionId} kept changing while a face judgement was applied`);
+    });
   }
 
   /**
@@ -617,7 +755,7 @@ export class FlowService {
     state: StepContext['state'],
     checkpoint: () => Promise<void>,
     staged: StagedCapture[] = [],
-    upload?: Buffer,
+    files: SubmittedFiles = {},
   ): StepContext {
     const csrf = record.csrfToken;
     const { captures } = this.options;
@@ -630,8 +768,11 @@ export class FlowService {
       now: this.now(),
       timeScale: this.options.timeScale,
       state,
-      ...(upload ? { upload } : {}),
+      ...(files.capture ? { upload: files.capture } : {}),
+      ...(files.frames ? { frames: files.frames } : {}),
       samples: (type, side) => captures.samples(type, side),
+      faceSamples: () => captures.faceSamples(),
+      documentFront: () => documentFrontBefore(record, step.id),
       ports: {
         checkpoint,
         sendCode: (channel, destination, code, lang) => this.options.sender.send(channel, destination, code, lang),
@@ -640,6 +781,20 @@ export class FlowService {
         stageCapture: (kind, jpeg, document) => {
           const artefactId = `art_${fastUlid()}`;
           staged.push({ artefactId, sessionId: record.sessionId, stepId: step.id, kind, jpeg, document });
+          return artefactId;
+        },
+        prepareFrame: (bytes) => captures.prepareFrame(bytes),
+        faceSample: (sampleId, challenge, now) => captures.faceSample(sampleId, challenge, now),
+        stageFaceFrames: (set) => {
+          const artefactId = `art_${fastUlid()}`;
+          staged.push({
+            artefactId,
+            sessionId: record.sessionId,
+            stepId: step.id,
+            kind: 'face_frames',
+            bytes: encodeFaceFrames(set),
+            contentType: FACE_FRAMES_CONTENT_TYPE,
+          });
           return artefactId;
         },
       },
@@ -674,6 +829,27 @@ export class FlowService {
 }
 
 const readOnly = (): Promise<void> => Promise.reject(new Error('a page view does not store the flow'));
+
+/**
+ * The accepted front of the last passed `document_ar` step before `stepId` (top-level steps, and the
+ * options of choices, in order): its portrait is what a face step compares with. Null when none passed.
+ */
+export function documentFrontBefore(record: Pick<FlowRecord, 'config' | 'state'>, stepId: string): string | null {
+  let front: string | null = null;
+  const consider = (step: { id: string; type: string }) => {
+    const state = record.state.steps[step.id];
+    const capture = state?.document?.captures.front;
+    if (step.type === 'document_ar' && state?.status === 'passed' && capture?.status === 'accepted') front = capture.artefactId;
+  };
+  for (const step of record.config.steps) {
+    if (step.id === stepId) return front;
+    if (step.type === 'choice') {
+      if (step.options.some((option) => option.id === stepId)) return front;
+      step.options.forEach(consider);
+    } else consider(step);
+  }
+  return front;
+}
 
 /** A POST form to the flow with the CSRF token and the step id it was drawn for. */
 export function flowForm(

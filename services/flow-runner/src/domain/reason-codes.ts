@@ -21,6 +21,12 @@ export const REASON_CODES = {
   documentAngleMismatch: 'document_angle_mismatch',
   documentRegistryMismatch: 'document_registry_mismatch',
   documentRegistryUnavailable: 'document_registry_unavailable',
+  faceNotFound: 'face_not_found',
+  faceMultiple: 'face_multiple',
+  livenessChallengeFailed: 'liveness_challenge_failed',
+  livenessSpoofDetected: 'liveness_spoof_detected',
+  faceMismatch: 'face_mismatch',
+  faceDocumentPhotoMissing: 'face_document_photo_missing',
 } as const;
 
 export type ReasonCode = (typeof REASON_CODES)[keyof typeof REASON_CODES];

@@ -40,6 +40,8 @@ export interface StepView {
   refreshSeconds?: number;
   /** The page captures a photo of this side: the camera script may enhance its file input. */
   capture?: { side: string };
+  /** The page needs a camera: it offers to continue on another device by QR (`handover.ts`). */
+  offersHandover?: boolean;
 }
 
 /** Field-level messages keyed by input name, and the values to put back in the inputs. */

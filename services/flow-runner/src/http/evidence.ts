@@ -7,6 +7,7 @@ import {
   safeEqual,
   writeError,
   writeProblem,
+  type AddressThrottle,
   type ClientAddresses,
   type Logger,
   type Metrics,
@@ -22,17 +23,22 @@ export const EVIDENCE_LINKS_INTERNAL_PATH = '/internal/evidence-links';
 const INTERNAL_BODY_LIMIT = 16 * 1024;
 /** Enough to tell clients apart in the audit; a longer header says nothing more. */
 const USER_AGENT_MAX = 512;
+/** The kit throttle's kind for downloads (limits from THROTTLE_EVIDENCE_DOWNLOADS_*, wired in main.ts). */
+export const EVIDENCE_DOWNLOAD_THROTTLE = 'evidence_download';
 
 export interface EvidenceRoutesOptions {
   evidence: EvidenceLinks;
   internalToken: string;
+  /** Per client address, shared by the replicas; every download request counts, whatever its outcome. */
+  throttle: AddressThrottle;
   clientAddresses: ClientAddresses;
   logger: Logger;
   metrics: Metrics;
 }
 
-const REFUSALS: Record<'not_found' | 'bad_signature' | 'expired', [ErrorCode, string]> = {
+const REFUSALS: Record<'not_found' | 'bad_signature' | 'expired' | 'throttled', [ErrorCode, string]> = {
   not_found: ['not_found', 'No such evidence for this session.'],
+  throttled: ['rate_limited', 'Too many evidence downloads from this address: wait Retry-After seconds.'],
   bad_signature: ['evidence_link_invalid', 'This evidence link is not valid: use the link exactly as it was sent.'],
   expired: ['evidence_link_expired', 'This evidence link has expired: GET the session again for fresh links.'],
 };
@@ -58,7 +64,12 @@ export function evidenceRoutes(options: EvidenceRoutesOptions): PageHandler {
       const [code, detail] = REFUSALS[kind];
       writeProblem(res, requestId, code, detail);
     };
-    if (!isId('session', sessionId) || !ARTEFACT_ID.test(artefactId)) return refuse('not_found');
+    // Counted before anything else, so a throttled address learns nothing (not even which ids exist).
+    const clientAddress = options.clientAddresses.of(req);
+    const decision = await options.throttle.take(EVIDENCE_DOWNLOAD_THROTTLE, clientAddress);
+    const wellFormed = isId('session', sessionId) && ARTEFACT_ID.test(artefactId);
+    if (!decision.allowed) res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+    if (!wellFormed) return refuse(decision.allowed ? 'not_found' : 'throttled');
     const url = req.url ?? '';
     const query = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
     const userAgent = req.headers['user-agent'];
@@ -67,9 +78,12 @@ export function evidenceRoutes(options: EvidenceRoutesOptions): PageHandler {
       artefactId,
       expires: single(query, 'expires'),
       signature: single(query, 'signature'),
-      clientAddress: options.clientAddresses.of(req),
+      clientAddress,
       userAgent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null,
+      throttled: !decision.allowed,
     });
+    // A throttled request is audited when it names a real artefact (the domain records it) and is 429 either way.
+    if (!decision.allowed) return refuse('throttled');
     if (result.kind !== 'served') return refuse(result.kind);
     downloads.inc({ outcome: 'served' });
     const extension = result.artefact.contentType === 'image/png' ? 'png' : 'jpg';

@@ -1,7 +1,8 @@
+import QRCode from 'qrcode';
 import type { FlowPage, StatusPage } from '../domain/flow-service';
 import { flowForm } from '../domain/flow-service';
 import { messages, type Locale, type Messages } from '../domain/i18n';
-import { html, type SafeHtml } from '../domain/view';
+import { html, raw, type SafeHtml } from '../domain/view';
 
 export const STYLESHEET_PATH = '/assets/flow.css';
 export const CAPTURE_SCRIPT_PATH = '/assets/capture.js';
@@ -32,7 +33,25 @@ function layout(
     </html> `.toString();
 }
 
-export function renderFlowPage(page: FlowPage, locale: Locale): string {
+/**
+ * "No camera here? Continue on your phone": the hand-over URL as an inline SVG QR code (no script, no
+ * image request: the page's CSP stays as it is) and as text, for a person who can type or send it.
+ */
+export async function handoverSection(locale: Locale, url: string, expiresInMs: number): Promise<SafeHtml> {
+  const t = messages(locale).handover;
+  const svg = await QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2, width: 200 });
+  const minutes = Math.max(1, Math.round(expiresInMs / 60_000));
+  return html`<section class="handover" aria-labelledby="handover-title">
+    <h2 id="handover-title">${t.title}</h2>
+    <p>${t.intro}</p>
+    <div class="handover-qr" role="img" aria-label="${t.qrLabel}">${raw(svg)}</div>
+    <p>${t.link}</p>
+    <p class="handover-url"><a href="${url}" data-handover-url>${url}</a></p>
+    <p class="hint">${t.validity(minutes)}</p>
+  </section>`;
+}
+
+export function renderFlowPage(page: FlowPage, locale: Locale, handover?: SafeHtml): string {
   const t = messages(locale);
   const leave = page.canLeaveOption
     ? flowForm(
@@ -52,7 +71,7 @@ export function renderFlowPage(page: FlowPage, locale: Locale): string {
     camera: page.view.capture !== undefined,
     main: html`<p class="progress">${t.stepOf(page.progress.index, page.progress.total)}</p>
       <h1>${page.view.title}</h1>
-      ${page.view.body} ${leave}`,
+      ${page.view.body} ${handover ?? ''} ${leave}`,
   });
 }
 
@@ -67,6 +86,8 @@ const STATUS_COPY: Record<StatusPage, (t: Messages) => { title: string; body: st
   not_found: (t) => ({ title: t.notFoundTitle, body: t.notFoundBody }),
   csrf: (t) => ({ title: t.csrfTitle, body: t.csrfBody }),
   throttled: (t) => ({ title: t.throttledTitle, body: t.throttledBody }),
+  moved: (t) => ({ title: t.movedTitle, body: t.movedBody }),
+  handover_invalid: (t) => ({ title: t.handoverInvalidTitle, body: t.handoverInvalidBody }),
 };
 
 /** HTTP status of each page that is not the flow. */
@@ -81,6 +102,9 @@ export const STATUS_CODE: Record<StatusPage, number> = {
   not_found: 404,
   csrf: 403,
   throttled: 429,
+  // The flow goes on, elsewhere: the browser's binding conflicts with the flow's current one.
+  moved: 409,
+  handover_invalid: 410,
 };
 
 export function renderStatusPage(page: StatusPage, locale: Locale, options: { testMode: boolean; sessionId?: string }): string {

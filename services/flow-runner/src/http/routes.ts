@@ -5,14 +5,33 @@ import { isId } from '@idv/contracts';
 import { observeRequest, type AddressThrottle, type ClientAddresses, type Logger, type Metrics } from '@idv/kit';
 import busboy from 'busboy';
 import getRawBody from 'raw-body';
-import type { FlowService, ShowResult, SubmitResult } from '../domain/flow-service';
+import { FRAME_LIMITS } from '@idv/faces/dist/limits';
+import type { FlowService, ShowResult, SubmitResult, SubmittedFiles } from '../domain/flow-service';
 import { messages, pickLocale, type Locale } from '../domain/i18n';
-import { CAPTURE_SCRIPT_PATH, STATUS_CODE, STYLESHEET_PATH, renderErrorPage, renderFlowPage, renderStatusPage } from './pages';
-import { bindingCookie, bindingCookieName, isPreviewBot, parseCookies, setSecurityHeaders } from './security';
+import { FACE_CAPTURE_SCRIPT_PATH } from '../domain/steps/face';
+import {
+  CAPTURE_SCRIPT_PATH,
+  STATUS_CODE,
+  STYLESHEET_PATH,
+  handoverSection,
+  renderErrorPage,
+  renderFlowPage,
+  renderStatusPage,
+} from './pages';
+import {
+  bindingCookie,
+  bindingCookieName,
+  handoverCookie,
+  handoverCookieName,
+  isPreviewBot,
+  parseCookies,
+  setSecurityHeaders,
+} from './security';
 
 const TOKEN_PATTERN = /^lt_[A-Za-z0-9_-]{8,200}$/;
 const STYLESHEET = readFileSync(path.join(__dirname, '..', '..', 'assets', 'flow.css'));
 const CAPTURE_SCRIPT = readFileSync(path.join(__dirname, '..', '..', 'assets', 'capture.js'));
+const FACE_CAPTURE_SCRIPT = readFileSync(path.join(__dirname, '..', '..', 'assets', 'face-capture.js'));
 /** A step's form is a few fields; anything bigger is refused before it is read whole. */
 const FORM_LIMIT_BYTES = 32 * 1024;
 const FORM_MAX_FIELDS = 100;
@@ -25,6 +44,8 @@ export interface FlowPagesOptions {
   /** Link opens per client address (`link_open`): guessing tokens meets a limit. */
   throttle: AddressThrottle;
   clientAddresses: ClientAddresses;
+  /** The person's flow host (FLOW_BASE_URL): hand-over codes point at `${publicBaseUrl}/h/…`. */
+  publicBaseUrl: string;
 }
 
 /** Answers the request when it is one of the person's pages; false leaves it to the service's express app. */
@@ -33,6 +54,10 @@ export type PageHandler = (req: IncomingMessage, res: ServerResponse) => boolean
 /** A photo is at most this big; the rest of a multipart form is a few small fields. */
 const UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
 const MULTIPART_MAX_FIELDS = 20;
+/** A face attempt's frames together (`frame` files) may be bigger than one photo. */
+const MULTIPART_LIMIT_BYTES = Math.max(UPLOAD_LIMIT_BYTES, FRAME_LIMITS.maxTotalBytes) + 256 * 1024;
+/** Parts read before the rest are skipped: a face attempt's frames and fields, with room for a client that sends too many frames to be told so. */
+const MULTIPART_MAX_PARTS = 300;
 
 /** An error that is the person's request's fault: answered with the error page and this status. */
 class BadRequest extends Error {
@@ -48,13 +73,14 @@ class BadRequest extends Error {
 
 interface SubmittedForm {
   fields: Record<string, string>;
-  /** The photo of a multipart submission (field `capture`), if one was sent. */
-  upload?: Buffer;
+  files: SubmittedFiles;
 }
 
 /**
- * A multipart submission (a photo): the fields, and the one file, read into memory up to 10 MB. A
- * bigger file is refused with 413 as soon as it passes the limit, without reading the rest.
+ * A multipart submission: the fields, and either one photo (`capture`, up to 10 MB) or a face attempt's
+ * frames (`frame`, repeated, in order; each and all together within the face library's `FRAME_LIMITS`),
+ * read into memory. A file over its limit is refused with 413 as soon as it passes it, without reading
+ * the rest. Frames beyond the count are not kept: the step tells the person (`overflow`).
  */
 function readMultipart(req: IncomingMessage): Promise<SubmittedForm> {
   return new Promise((resolve, reject) => {
@@ -62,7 +88,13 @@ function readMultipart(req: IncomingMessage): Promise<SubmittedForm> {
     try {
       parser = busboy({
         headers: req.headers,
-        limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: MULTIPART_MAX_FIELDS, fieldSize: 4096, parts: 25 },
+        limits: {
+          fileSize: Math.max(UPLOAD_LIMIT_BYTES, FRAME_LIMITS.maxFrameBytes),
+          files: FRAME_LIMITS.maxFrames,
+          fields: MULTIPART_MAX_FIELDS,
+          fieldSize: 4096,
+          parts: MULTIPART_MAX_PARTS,
+        },
       });
     } catch {
       reject(new BadRequest(400, 'malformed multipart form'));
@@ -70,6 +102,9 @@ function readMultipart(req: IncomingMessage): Promise<SubmittedForm> {
     }
     const fields: Record<string, string> = {};
     let upload: Buffer | undefined;
+    const frames: Buffer[] = [];
+    let framesBytes = 0;
+    let overflow = false;
     let failed = false;
     const fail = (error: BadRequest) => {
       if (failed) return;
@@ -78,28 +113,60 @@ function readMultipart(req: IncomingMessage): Promise<SubmittedForm> {
       req.resume();
       reject(error);
     };
+    const framesTooLarge = () =>
+      new BadRequest(413, 'face frames over their limit', (locale) => messages(locale).face.refusals.too_large);
     parser.on('field', (name, value) => {
       if (!(name in fields)) fields[name] = value;
     });
     parser.on('file', (name, stream) => {
-      if (name !== 'capture') {
+      if (name !== 'capture' && name !== 'frame') {
         stream.resume();
         return;
       }
       const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let bytes = 0;
+      stream.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        bytes += chunk.length;
+        if (name === 'frame' && (bytes > FRAME_LIMITS.maxFrameBytes || framesBytes + bytes > FRAME_LIMITS.maxTotalBytes)) {
+          fail(framesTooLarge());
+        } else if (name === 'capture' && upload !== undefined) {
+          fail(new BadRequest(400, 'more than one photo'));
+        }
+      });
       stream.on('limit', () =>
-        fail(new BadRequest(413, 'photo over 10 MB', (locale) => messages(locale).document.refusals.too_large)),
+        fail(
+          name === 'frame'
+            ? framesTooLarge()
+            : new BadRequest(413, 'photo over 10 MB', (locale) => messages(locale).document.refusals.too_large),
+        ),
       );
       stream.on('end', () => {
-        if (!failed) upload = Buffer.concat(chunks);
+        if (failed) return;
+        if (name === 'capture') upload = Buffer.concat(chunks);
+        else {
+          frames.push(Buffer.concat(chunks));
+          framesBytes += bytes;
+        }
       });
     });
+    parser.on('filesLimit', () => {
+      overflow = true;
+    });
     parser.on('fieldsLimit', () => fail(new BadRequest(413, 'too many form fields')));
-    parser.on('partsLimit', () => fail(new BadRequest(413, 'too many form parts')));
+    parser.on('partsLimit', () => {
+      // Only frames come in such numbers: the step says "too many"; anything else is refused.
+      if (frames.length > 0) overflow = true;
+      else fail(new BadRequest(413, 'too many form parts'));
+    });
     parser.on('error', () => fail(new BadRequest(400, 'malformed multipart form')));
     parser.on('close', () => {
-      if (!failed) resolve({ fields, ...(upload ? { upload } : {}) });
+      if (failed) return;
+      const files: SubmittedFiles = {
+        ...(upload ? { capture: upload } : {}),
+        ...(frames.length > 0 || overflow ? { frames: { files: frames, overflow } } : {}),
+      };
+      resolve({ fields, files });
     });
     req.pipe(parser);
   });
@@ -124,11 +191,7 @@ function redirect(res: ServerResponse, location: string): void {
   res.end();
 }
 
-function sendShow(res: ServerResponse, result: ShowResult, locale: Locale): void {
-  if (result.kind === 'flow') {
-    sendHtml(res, result.hasErrors ? 422 : 200, renderFlowPage(result, locale));
-    return;
-  }
+function sendStatus(res: ServerResponse, result: Exclude<ShowResult, { kind: 'flow' }>, locale: Locale): void {
   const options = { testMode: result.testMode, ...(result.sessionId ? { sessionId: result.sessionId } : {}) };
   sendHtml(res, STATUS_CODE[result.page], renderStatusPage(result.page, locale, options));
 }
@@ -171,6 +234,62 @@ async function readForm(req: IncomingMessage): Promise<Record<string, string>> {
  */
 export function flowPages(options: FlowPagesOptions): PageHandler {
   const { flows, logger, metrics } = options;
+  const handovers = metrics.counter('flow_handovers_total', 'Hand-over URLs opened (continuing on another device), by outcome', [
+    'outcome',
+  ] as const);
+  const baseUrl = options.publicBaseUrl.replace(/\/+$/, '');
+
+  /** A flow page, with its offer to continue on another device when it has one (and that offer's cookie). */
+  async function sendShow(res: ServerResponse, result: ShowResult, locale: Locale): Promise<void> {
+    if (result.kind !== 'flow') return sendStatus(res, result, locale);
+    let section;
+    if (result.handover) {
+      const { sessionId, handover } = result;
+      const expiresInMs = handover.expiresAt - Date.now();
+      section = await handoverSection(locale, `${baseUrl}/h/${sessionId}/${handover.token}`, expiresInMs);
+      if (handover.issued) {
+        res.setHeader('Set-Cookie', handoverCookie(sessionId, handover.token, expiresInMs / 1000, options.secureCookies));
+      }
+    }
+    sendHtml(res, result.hasErrors ? 422 : 200, renderFlowPage(result, locale, section));
+  }
+
+  /**
+   * `/h/:sessionId/:token`, the hand-over URL of a camera page's QR code, opened on another device:
+   * throttled and guarded against preview robots like a link open; when the token is alive and unused
+   * the flow is bound to this browser, which lands on the current step.
+   */
+  async function openHandover(
+    req: IncomingMessage,
+    res: ServerResponse,
+    sessionId: string,
+    token: string,
+    locale: Locale,
+  ): Promise<void> {
+    const decision = await options.throttle.take('link_open', options.clientAddresses.of(req));
+    if (!decision.allowed) {
+      handovers.inc({ outcome: 'throttled' });
+      res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+      return sendHtml(res, STATUS_CODE.throttled, renderStatusPage('throttled', locale, { testMode: false }));
+    }
+    if (req.method === 'HEAD' || isPreviewBot(req.headers['user-agent'])) {
+      handovers.inc({ outcome: 'preview' });
+      const page = renderStatusPage('not_found', locale, { testMode: false });
+      return sendHtml(res, 200, page.replace('data-page="not_found"', 'data-page="preview"'));
+    }
+    const result = isId('session', sessionId)
+      ? await flows.handOver(sessionId, token)
+      : ({ kind: 'status', page: 'handover_invalid' } as const);
+    if (result.kind === 'status') {
+      handovers.inc({ outcome: result.page === 'finished' ? 'finished' : 'invalid' });
+      return sendHtml(res, STATUS_CODE[result.page], renderStatusPage(result.page, locale, { testMode: false }));
+    }
+    handovers.inc({ outcome: 'moved' });
+    logger.info({ session_id: sessionId }, 'flow handed over to another device');
+    res.setHeader('Set-Cookie', bindingCookie(sessionId, result.bindingSecret, options.secureCookies));
+    redirect(res, `/s/${sessionId}`);
+  }
+
   const submissions = metrics.histogram(
     'flow_step_submission_seconds',
     'Time to process one step submission',
@@ -203,8 +322,14 @@ export function flowPages(options: FlowPagesOptions): PageHandler {
 
   async function show(req: IncomingMessage, res: ServerResponse, sessionId: string, locale: Locale): Promise<void> {
     if (!isId('session', sessionId)) return notFoundPage(res, locale);
-    const secret = parseCookies(req.headers.cookie)[bindingCookieName(sessionId)];
-    sendShow(res, await flows.show(sessionId, secret, locale), locale);
+    const cookies = parseCookies(req.headers.cookie);
+    const shown = await flows.show(
+      sessionId,
+      cookies[bindingCookieName(sessionId)],
+      locale,
+      cookies[handoverCookieName(sessionId)],
+    );
+    await sendShow(res, shown, locale);
   }
 
   async function submit(req: IncomingMessage, res: ServerResponse, sessionId: string, locale: Locale): Promise<void> {
@@ -215,18 +340,21 @@ export function flowPages(options: FlowPagesOptions): PageHandler {
     }
     const type = (req.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase();
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (type === 'multipart/form-data' && declared > UPLOAD_LIMIT_BYTES + 64 * 1024) {
+    if (type === 'multipart/form-data' && declared > MULTIPART_LIMIT_BYTES) {
       throw new BadRequest(413, 'photo over 10 MB', (l) => messages(l).document.refusals.too_large);
     }
-    const form: SubmittedForm = type === 'multipart/form-data' ? await readMultipart(req) : { fields: await readForm(req) };
-    const secret = parseCookies(req.headers.cookie)[bindingCookieName(sessionId)];
-    const result: SubmitResult = await flows.submit(sessionId, secret, form.fields, locale, form.upload);
+    const form: SubmittedForm =
+      type === 'multipart/form-data' ? await readMultipart(req) : { fields: await readForm(req), files: {} };
+    const cookies = parseCookies(req.headers.cookie);
+    const secret = cookies[bindingCookieName(sessionId)];
+    const handoverToken = cookies[handoverCookieName(sessionId)];
+    const result: SubmitResult = await flows.submit(sessionId, secret, form.fields, locale, form.files, handoverToken);
     submissions.observe(
       { result: result.kind === 'status' ? result.page : result.kind },
       Number(process.hrtime.bigint() - started) / 1e9,
     );
     if (result.kind === 'redirect') return redirect(res, `/s/${result.sessionId}`);
-    sendShow(res, result, locale);
+    await sendShow(res, result, locale);
   }
 
   /** Anything failing under these pages gets a page, not problem+json: the reader is a person. */
@@ -252,7 +380,7 @@ export function flowPages(options: FlowPagesOptions): PageHandler {
         err: error,
         request_id: requestId,
         method: req.method,
-        path: pathname.replace(/lt_[A-Za-z0-9_-]+/, 'lt_[REDACTED]'),
+        path: pathname.replace(/(lt|ho)_[A-Za-z0-9_-]+/, '$1_[REDACTED]'),
       },
       'flow page failed',
     );
@@ -269,9 +397,14 @@ export function flowPages(options: FlowPagesOptions): PageHandler {
     let route: string;
     let work: () => Promise<void> | void;
     const [, prefix, param] = /^\/(l|s)\/([^/]+)\/?$/.exec(pathname) ?? [];
+    const handover = /^\/h\/([^/]+)\/([^/]+)\/?$/.exec(pathname);
     if (prefix === 'l' && param !== undefined && read) {
       route = '/l/:token';
       work = () => openLink(req, res, param, localeOf(req));
+    } else if (handover && read) {
+      const [, sessionId = '', token = ''] = handover;
+      route = '/h/:sessionId/:token';
+      work = () => openHandover(req, res, sessionId, token, localeOf(req));
     } else if (prefix === 's' && param !== undefined && (read || method === 'POST')) {
       route = '/s/:sessionId';
       work = () => (read ? show : submit)(req, res, param, localeOf(req));
@@ -290,6 +423,14 @@ export function flowPages(options: FlowPagesOptions): PageHandler {
         res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
         res.setHeader('Content-Length', CAPTURE_SCRIPT.length);
         res.end(CAPTURE_SCRIPT);
+      };
+    } else if (pathname === FACE_CAPTURE_SCRIPT_PATH && read) {
+      route = FACE_CAPTURE_SCRIPT_PATH;
+      work = () => {
+        res.setHeader('Cache-Control', 'public, max-age=3600');
+        res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
+        res.setHeader('Content-Length', FACE_CAPTURE_SCRIPT.length);
+        res.end(FACE_CAPTURE_SCRIPT);
       };
     } else if (pathname === '/favicon.ico' && read) {
       route = '/favicon.ico';

@@ -69,3 +69,20 @@ export function bindingCookie(sessionId: string, secret: string, secure: boolean
     ...(secure ? ['Secure'] : []),
   ].join('; ');
 }
+
+/**
+ * The hand-over token a camera page showed, kept by the browser that shows it: the flow stores only its
+ * hash, so this is how a reload shows the same code while it is alive. Sent only to that flow's pages.
+ */
+export const handoverCookieName = (sessionId: string) => `idv_ho_${sessionId}`;
+
+export function handoverCookie(sessionId: string, token: string, maxAgeSeconds: number, secure: boolean): string {
+  return [
+    `${handoverCookieName(sessionId)}=${token}`,
+    `Path=/s/${sessionId}`,
+    `Max-Age=${Math.max(1, Math.ceil(maxAgeSeconds))}`,
+    'HttpOnly',
+    'SameSite=Strict',
+    ...(secure ? ['Secure'] : []),
+  ].join('; ');
+}

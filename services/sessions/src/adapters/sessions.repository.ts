@@ -200,6 +200,26 @@ export async function lockDue(db: Queryable, kind: 'expiry' | 'abandonment', now
   return rows.map(toRecord);
 }
 
+/**
+ * Retention of `result.document`: one batch of sessions completed before `cutoff` loses its document and
+ * says when (`document_removed_at`), so a GET tells the data went rather than changing shape silently.
+ * Replicas skip each other's rows. Returns how many sessions.
+ */
+export async function removeDocumentsCompletedBefore(
+  db: Queryable,
+  cutoff: Date,
+  removedAt: Date,
+  limit: number,
+): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE sessions SET result = (result - 'document') || jsonb_build_object('document_removed_at', $3::text)
+      WHERE id IN (SELECT id FROM sessions WHERE result ? 'document' AND completed_at < $1
+                    ORDER BY completed_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    [cutoff, limit, removedAt.toISOString()],
+  );
+  return rowCount ?? 0;
+}
+
 export async function countByModeAndStatus(
   db: Queryable,
   accountId: string,

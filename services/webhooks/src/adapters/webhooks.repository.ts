@@ -491,3 +491,24 @@ export async function fanOut(
   );
   return rows[0]?.queued ?? 0;
 }
+
+/**
+ * Retention of the document data an event carries (`result.document`, when the project opted in): one
+ * batch of events older than `cutoff` loses it and says when (`result.document_removed_at`, as the
+ * session's GET does), so a later redelivery sends no personal data. Replicas skip each other's rows.
+ */
+export async function removeDocumentsOccurredBefore(
+  db: Queryable,
+  cutoff: Date,
+  removedAt: Date,
+  limit: number,
+): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE events
+        SET data = jsonb_set(data, '{result}', ((data -> 'result') - 'document') || jsonb_build_object('document_removed_at', $3::text))
+      WHERE id IN (SELECT id FROM events WHERE (data -> 'result') ? 'document' AND occurred_at < $1
+                    ORDER BY occurred_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    [cutoff, limit, removedAt.toISOString()],
+  );
+  return rowCount ?? 0;
+}

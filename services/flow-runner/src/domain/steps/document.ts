@@ -170,6 +170,7 @@ export const documentStep: StepModule<DocumentStep> = {
     return {
       title: t.sideTitles[sideName],
       capture: { side },
+      offersHandover: true,
       body: html`${alert ? html`<p class="alert" role="alert">${alert}</p>` : ''}
         <p>${t.sideHints[sideName]}</p>
         ${attempts > 0 ? html`<p class="hint">${t.attemptsLeft(ctx.step.maxAttempts - attempts)}</p>` : ''}

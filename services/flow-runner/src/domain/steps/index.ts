@@ -3,11 +3,11 @@ import { formStep } from './form';
 import { otpEmailStep, otpWhatsappStep } from './otp';
 import type { RunnableStep, RunnableType, StepModule } from './types';
 import { documentStep } from './document';
-import { faceStep } from './unavailable';
+import { faceStep } from './face';
 
 type Registry = { [T in RunnableType]: StepModule<Extract<RunnableStep, { type: T }>> };
 
-/** One module per step type. `document_ar` and `face_liveness` get their real modules here later. */
+/** One module per step type. */
 export const STEP_MODULES: Registry = {
   consent: consentStep,
   form: formStep,

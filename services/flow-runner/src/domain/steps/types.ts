@@ -2,6 +2,7 @@ import type { DocumentData, FormField, LeafStep, Mode } from '@idv/contracts';
 import type { Messages, Locale } from '../i18n';
 import type { ReasonCode } from '../reason-codes';
 import type { DocumentProgress } from './document';
+import type { FaceFrameSet, FaceProgress, PreparedFrame, StoredChallenge } from './face';
 import type { FormFeedback, SafeHtml, StepView } from '../view';
 
 /** The platform's consent step, always first; not part of the published configuration. */
@@ -61,6 +62,18 @@ export interface StepPorts {
   stageCapture(kind: CaptureKind, jpeg: Buffer, document: { type: DocumentKind; acceptedTypes: DocumentKind[] }): string;
   /** Test mode: a sample document's image for a side (the same bytes a camera would send), or null. */
   sampleImage(type: DocumentKind, side: CaptureKind, sampleId: string): Promise<Buffer | null>;
+  /**
+   * A face frame checked against the frame limits (type, bytes, pixels, size) and re-encoded without its
+   * metadata (off the event loop), or why it cannot be judged.
+   */
+  prepareFrame(bytes: Buffer): Promise<PreparedFrame>;
+  /**
+   * Stages a face attempt's frames like a capture: stored encrypted with what judging them needs, and
+   * the job queued, in the same transaction as the flow's next store. Returns the artefact id.
+   */
+  stageFaceFrames(set: FaceFrameSet): string;
+  /** Test mode: a sample face sequence's frames laid out for this challenge (its poses, in its order), or null. */
+  faceSample(sampleId: string, challenge: StoredChallenge, now: number): Promise<{ image: Buffer; atMs: number }[] | null>;
 }
 
 /** Per-step scratch state kept in the flow record (e.g. which screen of an OTP step is showing). */
@@ -72,6 +85,8 @@ export interface StepState {
   otp?: OtpRecord;
   /** The captures of a `document_ar` step. */
   document?: DocumentProgress;
+  /** The attempts of a `face_liveness` step. */
+  face?: FaceProgress;
 }
 
 /** Another submission of the same flow was stored first: this one must be run again on the newer flow. */
@@ -94,6 +109,12 @@ export interface StepContext<S extends RunnableStep = RunnableStep> {
   ports: StepPorts;
   /** The file the person sent with this submission (multipart), if any. */
   upload?: Buffer;
+  /** The face frames sent with this submission (multipart `frame` files, in order); `overflow` when more came than may. */
+  frames?: { files: Buffer[]; overflow: boolean };
+  /** Test mode: the sample face sequences offered. */
+  faceSamples(): readonly { id: string; label: string }[];
+  /** The accepted front capture of the last passed `document_ar` step before this one, or null. */
+  documentFront(): string | null;
   /** Test mode: the sample documents offered for a side. */
   samples(type: DocumentKind, side: CaptureKind): readonly { id: string; label: string }[];
   /** Wraps inputs in a POST form to this step, with the CSRF token and the step id as hidden fields. */

@@ -1,0 +1,569 @@
+import sharp from 'sharp';
+import { addSensorNoise } from '../photo';
+import { Random } from '../random';
+import { createRgbImage, encodeJpeg, type RgbImage } from '../raster';
+import { drawPrintParameters, drawScreenParameters, recaptureFromPrint, recaptureFromScreen } from '../recapture';
+import { FACE_SOURCE_WIDTH, FACE_SOURCES, FACE_TRIANGLES, type FaceSource } from './sources';
+
+const { abs, cos, floor, hypot, max, min, PI, pow, round, sin } = Math;
+
+/**
+ * Face sequences for the liveness challenge, from the source faces (sources.ts), reproducible from a
+ * seed: sequence `i` of a seed is the same bytes whatever the count, like the document corpus.
+ *
+ * A live sequence is what the page uploads: 480×640 frames (a phone's front camera, portrait, as the
+ * camera saw it, not mirrored), `framesPerStep` frames a pose, in the challenge's random order, each
+ * under its own light, blur, noise and JPEG. Attacks are made from the same frames.
+ *
+ * Turning a head. A planar warp (perspective or affine, as a card turns) moves no landmark in depth,
+ * and the model reads it as the same pose: measured on six frontal faces, perspective turns of 20° and
+ * 35° changed the reported yaw by at most 5° (docs/faces.md). Turns here are therefore a 3-D warp: the
+ * model's own 468-point mesh of the face is rotated about the vertical axis and each triangle of the
+ * face is re-drawn where the rotated mesh projects it (painter's order, far triangles first). Hair, ears
+ * and the head's outline do not turn with it, which a person would see; the model reports about half
+ * the mesh rotation as yaw. This tests the pipeline and the thresholds; how the model reads real turned
+ * heads is for real footage to show.
+ */
+export const FACE_FRAME = { width: 480, height: 640 } as const;
+
+export const FACE_SEQUENCE_KINDS = ['live', 'screen', 'print', 'still', 'swap'] as const;
+export type FaceSequenceKind = (typeof FACE_SEQUENCE_KINDS)[number];
+
+export type FacePose = 'straight' | 'left' | 'right';
+const POSES: readonly FacePose[] = ['straight', 'left', 'right'];
+
+/** What a correct verdict says of each kind. `refused` is any refusal: which check catches it is measured. */
+export const EXPECTED_VERDICT: Record<FaceSequenceKind, 'passed' | 'refused'> = {
+  live: 'passed',
+  screen: 'refused',
+  print: 'refused',
+  still: 'refused',
+  swap: 'refused',
+};
+
+export interface FaceFrameLabel {
+  /** Milliseconds since the page showed the challenge. */
+  atMs: number;
+  /** The pose the frame was made to show (for a print: the way the paper was tilted). */
+  pose: FacePose;
+  /** Whose face it shows. */
+  identity: string;
+  /** Whether the photo was used mirrored (the same person, turned the other way). */
+  mirrored: boolean;
+  /** The mesh rotation (degrees; positive turns the person to their right). */
+  rotationDeg: number;
+  /** Face height as a fraction of the frame's width. */
+  faceScale: number;
+  lighting: { gain: number; gamma: number; warmth: number };
+  blurSigma: number;
+  noiseSigma: number;
+  jpegQuality: number;
+}
+
+export interface FaceSequenceLabel {
+  id: string;
+  seed: number;
+  index: number;
+  kind: FaceSequenceKind;
+  identity: string;
+  /** The challenge the sequence answers (a print, a still and a swap answer it too, or try to). */
+  steps: FacePose[];
+  expected: 'passed' | 'refused';
+  /** For `swap`: the identity whose frames replace the second pose's. */
+  swapIdentity: string | null;
+  /** For `screen` and `print`: the recapture's parameters. */
+  recapture: Record<string, unknown> | null;
+  frames: FaceFrameLabel[];
+}
+
+export interface FaceSequence {
+  label: FaceSequenceLabel;
+  frames: Buffer[];
+}
+
+export interface FaceCorpusOptions {
+  seed: number;
+  /** The demo photo's bytes by name (`sample1.jpg` …): the caller knows where node_modules put them. */
+  readPhoto: (name: FaceSource['photo']) => Buffer;
+  framesPerStep?: number;
+  /** Time between two frames of one pose. */
+  frameIntervalMs?: number;
+}
+
+/** Which kind and which person sequence `index` is: every kind of every person, person-major. */
+export function faceAssignment(index: number): { kind: FaceSequenceKind; source: FaceSource } {
+  const kind = FACE_SEQUENCE_KINDS[index % FACE_SEQUENCE_KINDS.length] as FaceSequenceKind;
+  const source = FACE_SOURCES[floor(index / FACE_SEQUENCE_KINDS.length) % FACE_SOURCES.length] as FaceSource;
+  return { kind, source };
+}
+
+interface RawImage {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+const photoCache = new Map<string, Promise<RawImage>>();
+
+function sourcePhoto(options: FaceCorpusOptions, name: FaceSource['photo'], mirrored: boolean): Promise<RawImage> {
+  const key = `${name}${mirrored ? '/mirrored' : ''}`;
+  let cached = photoCache.get(key);
+  if (cached === undefined) {
+    let image = sharp(options.readPhoto(name)).rotate().resize(FACE_SOURCE_WIDTH).removeAlpha();
+    if (mirrored) image = image.flop();
+    cached = image
+      .raw()
+      .toBuffer({ resolveWithObject: true })
+      .then(({ data, info }) => ({ data, width: info.width, height: info.height }));
+    photoCache.set(key, cached);
+  }
+  return cached;
+}
+
+/** A source seen in a mirror: the same person turned the other way (yaw changes sign). */
+interface PosedSource extends FaceSource {
+  mirrored: boolean;
+}
+
+function posed(source: FaceSource, mirrored: boolean): PosedSource {
+  if (!mirrored) return { ...source, mirrored };
+  const [x, y, width, height] = source.box;
+  return {
+    ...source,
+    mirrored,
+    box: [FACE_SOURCE_WIDTH - x - width, y, width, height],
+    pose: { yaw: -source.pose.yaw, pitch: source.pose.pitch, roll: -source.pose.roll },
+    mesh: source.mesh.map(([mx, my, mz]) => [FACE_SOURCE_WIDTH - mx, my, mz] as const),
+  };
+}
+
+function bilinear(source: RawImage, x: number, y: number, channel: number): number {
+  const fx = min(source.width - 1.001, max(0, x - 0.5));
+  const fy = min(source.height - 1.001, max(0, y - 0.5));
+  const x0 = floor(fx);
+  const y0 = floor(fy);
+  const tx = fx - x0;
+  const ty = fy - y0;
+  const offset = (y0 * source.width + x0) * 3 + channel;
+  const row = source.width * 3;
+  const d = source.data;
+  return (
+    ((d[offset] ?? 0) * (1 - tx) + (d[offset + 3] ?? 0) * tx) * (1 - ty) +
+    ((d[offset + row] ?? 0) * (1 - tx) + (d[offset + row + 3] ?? 0) * tx) * ty
+  );
+}
+
+interface Framing {
+  /** Frame pixel = scale · R(roll) · (source pixel − centre) + anchor. */
+  scale: number;
+  rollRad: number;
+  centreX: number;
+  centreY: number;
+  anchorX: number;
+  anchorY: number;
+}
+
+function toFrame(framing: Framing, x: number, y: number): [number, number] {
+  const dx = x - framing.centreX;
+  const dy = y - framing.centreY;
+  const c = cos(framing.rollRad);
+  const s = sin(framing.rollRad);
+  return [framing.scale * (c * dx - s * dy) + framing.anchorX, framing.scale * (s * dx + c * dy) + framing.anchorY];
+}
+
+function toSource(framing: Framing, x: number, y: number): [number, number] {
+  const dx = (x - framing.anchorX) / framing.scale;
+  const dy = (y - framing.anchorY) / framing.scale;
+  const c = cos(-framing.rollRad);
+  const s = sin(-framing.rollRad);
+  return [c * dx - s * dy + framing.centreX, s * dx + c * dy + framing.centreY];
+}
+
+/**
+ * The face framed as a front camera frames it, the rest of the photo behind a shallow depth of field:
+ * the demo photos are group photos, and a neighbour's face in the frame would make it a two-face frame.
+ */
+async function framedFace(photo: RawImage, source: FaceSource, framing: Framing): Promise<RawImage> {
+  const { width, height } = FACE_FRAME;
+  const sharpFrame = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const [u, v] = toSource(framing, x + 0.5, y + 0.5);
+      for (let channel = 0; channel < 3; channel += 1) sharpFrame[(y * width + x) * 3 + channel] = bilinear(photo, u, v, channel);
+    }
+  }
+  const background = await sharp(sharpFrame, { raw: { width, height, channels: 3 } })
+    .blur(30)
+    .raw()
+    .toBuffer();
+  const [faceX, faceY] = toFrame(framing, source.box[0] + source.box[2] / 2, source.box[1] + source.box[3] / 2);
+  const faceSize = source.box[3] * framing.scale;
+  const out = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const distance = hypot((x - faceX) / (0.55 * faceSize), (y - faceY - 0.05 * faceSize) / (0.85 * faceSize));
+      const alpha = min(1, max(0, (1.1 - distance) / 0.25));
+      for (let channel = 0; channel < 3; channel += 1) {
+        const offset = (y * width + x) * 3 + channel;
+        out[offset] = (sharpFrame[offset] ?? 0) * alpha + (background[offset] ?? 0) * (1 - alpha);
+      }
+    }
+  }
+  return { data: out, width, height };
+}
+
+/** How deep the mesh's z is taken, relative to x and y: 2.5 gave the model's yaw about half the rotation. */
+const DEPTH_SCALE = 2.5;
+
+/** The 3-D turn: the face's mesh rotated by `degrees` about the vertical axis, triangle by triangle. */
+function turnFace(frame: RawImage, source: FaceSource, framing: Framing, degrees: number): RawImage {
+  if (degrees === 0) return frame;
+  const theta = (degrees * PI) / 180;
+  const c = cos(theta);
+  const s = sin(theta);
+  const from = source.mesh.map(([x, y, z]) => {
+    const [fx, fy] = toFrame(framing, x, y);
+    return [fx, fy, z * framing.scale * DEPTH_SCALE] as const;
+  });
+  const centreX = from.reduce((sum, point) => sum + point[0], 0) / from.length;
+  const centreZ = from.reduce((sum, point) => sum + point[2], 0) / from.length;
+  // Positive degrees turn the person to their own right: the nose (nearest, most negative z) moves
+  // towards the image's left.
+  const to = from.map(([x, y, z]) => {
+    const dx = x - centreX;
+    const dz = z - centreZ;
+    return [centreX + dx * c + dz * s, y, -dx * s + dz * c] as const;
+  });
+  const triangles: [number, number, number][] = [];
+  for (let index = 0; index + 2 < FACE_TRIANGLES.length; index += 3)
+    triangles.push([FACE_TRIANGLES[index] ?? 0, FACE_TRIANGLES[index + 1] ?? 0, FACE_TRIANGLES[index + 2] ?? 0]);
+  const depth = (triangle: [number, number, number]) => triangle.reduce((sum, vertex) => sum + (to[vertex]?.[2] ?? 0), 0);
+  // Far (larger z) first, so that nearer triangles cover them.
+  triangles.sort((a, b) => depth(b) - depth(a));
+  const out = Buffer.from(frame.data);
+  const { width, height } = frame;
+  for (const [ia, ib, ic] of triangles) {
+    const a = to[ia];
+    const b = to[ib];
+    const cc = to[ic];
+    const sa = from[ia];
+    const sb = from[ib];
+    const sc = from[ic];
+    if (!a || !b || !cc || !sa || !sb || !sc) continue;
+    const det = (b[0] - a[0]) * (cc[1] - a[1]) - (cc[0] - a[0]) * (b[1] - a[1]);
+    if (abs(det) < 1e-6) continue;
+    const x0 = max(0, floor(min(a[0], b[0], cc[0])));
+    const x1 = min(width - 1, Math.ceil(max(a[0], b[0], cc[0])));
+    const y0 = max(0, floor(min(a[1], b[1], cc[1])));
+    const y1 = min(height - 1, Math.ceil(max(a[1], b[1], cc[1])));
+    for (let y = y0; y <= y1; y += 1) {
+      for (let x = x0; x <= x1; x += 1) {
+        const px = x + 0.5;
+        const py = y + 0.5;
+        const l1 = ((px - a[0]) * (cc[1] - a[1]) - (cc[0] - a[0]) * (py - a[1])) / det;
+        const l2 = ((b[0] - a[0]) * (py - a[1]) - (px - a[0]) * (b[1] - a[1])) / det;
+        const l0 = 1 - l1 - l2;
+        if (l0 < -0.01 || l1 < -0.01 || l2 < -0.01) continue;
+        const u = l0 * sa[0] + l1 * sb[0] + l2 * sc[0];
+        const v = l0 * sa[1] + l1 * sb[1] + l2 * sc[1];
+        for (let channel = 0; channel < 3; channel += 1) out[(y * width + x) * 3 + channel] = bilinear(frame, u, v, channel);
+      }
+    }
+  }
+  return { data: out, width, height };
+}
+
+function toFloat(image: RawImage): RgbImage {
+  const out = createRgbImage(image.width, image.height);
+  for (let index = 0; index < image.data.length; index += 1) out.data[index] = image.data[index] ?? 0;
+  return out;
+}
+
+/** Light (gain, gamma, warmth), then the camera: blur, noise, JPEG. */
+async function camera(
+  random: Random,
+  image: RgbImage,
+  label: Pick<FaceFrameLabel, 'lighting' | 'blurSigma' | 'noiseSigma' | 'jpegQuality'>,
+): Promise<Buffer> {
+  const { gain, gamma, warmth } = label.lighting;
+  const channelGain = [gain * (1 + warmth), gain, gain * (1 - warmth)];
+  const data = image.data;
+  for (let index = 0; index < data.length; index += 1) {
+    const value = max(0, data[index] ?? 0) / 255;
+    data[index] = 255 * pow(value, gamma) * (channelGain[index % 3] ?? 1);
+  }
+  let blurred = image;
+  if (label.blurSigma >= 0.3) {
+    const clamped = Buffer.alloc(data.length);
+    for (let index = 0; index < data.length; index += 1) clamped[index] = min(255, max(0, round(data[index] ?? 0)));
+    const raw = await sharp(clamped, { raw: { width: image.width, height: image.height, channels: 3 } })
+      .blur(label.blurSigma)
+      .raw()
+      .toBuffer();
+    blurred = toFloat({ data: raw, width: image.width, height: image.height });
+  }
+  addSensorNoise(random, blurred, label.noiseSigma);
+  return encodeJpeg(blurred, label.jpegQuality);
+}
+
+function drawCamera(random: Random): Pick<FaceFrameLabel, 'lighting' | 'blurSigma' | 'noiseSigma' | 'jpegQuality'> {
+  const dim = random.chance(0.25);
+  return {
+    lighting: {
+      gain: dim ? random.uniform(0.45, 0.7) : random.uniform(0.85, 1.15),
+      gamma: dim ? random.uniform(1.1, 1.4) : random.uniform(0.9, 1.1),
+      warmth: random.uniform(-0.08, 0.08),
+    },
+    blurSigma: random.chance(0.3) ? random.uniform(1, 2.2) : random.uniform(0, 0.8),
+    noiseSigma: dim ? random.uniform(3, 7) : random.uniform(1, 3),
+    jpegQuality: random.int(60, 92),
+  };
+}
+
+/** Model yaw per degree of mesh rotation, measured on six frontal faces (0.5–0.65 with `DEPTH_SCALE`). */
+const YAW_PER_MESH_DEGREE = 0.57;
+/** Past this the warp tears the face: at 58–60° whole poses came back without a face (bench/faces, seed 11). */
+const MAX_MESH_DEGREES = 50;
+
+/**
+ * Which way the photo is used and how far its mesh is turned to show `pose`: a turn aims at 27–36° of
+ * model yaw, straight at ±4°. Faces answer the warp differently (`FaceSource.yawPerDegree`), and a
+ * mirrored photo is the same person turned the other way, so of the photo and its mirror the one that
+ * needs the smaller warp is used; no warp goes past `MAX_MESH_DEGREES`, so a face that answers weakly
+ * may show less of a turn than aimed at (bench/faces reports what the model read).
+ */
+function poseFor(random: Random, source: FaceSource, pose: FacePose): { source: PosedSource; rotationDeg: number } {
+  const target = pose === 'straight' ? random.uniform(-4, 4) : (pose === 'right' ? 1 : -1) * random.uniform(27, 36);
+  const options = [false, true].map((mirror) => {
+    const seen = posed(source, mirror);
+    const wanted = target - seen.pose.yaw;
+    // A mirrored photo turned one way is the original turned the other.
+    const measured = source.yawPerDegree?.[wanted >= 0 !== mirror ? 'positive' : 'negative'];
+    const perDegree = measured !== undefined && measured > 0.15 ? measured : YAW_PER_MESH_DEGREE;
+    return { seen, rotation: wanted / perDegree };
+  });
+  const best = options.reduce((a, b) => (abs(b.rotation) < abs(a.rotation) ? b : a));
+  const rotation = max(-MAX_MESH_DEGREES, min(MAX_MESH_DEGREES, best.rotation));
+  return { source: best.seen, rotationDeg: round(rotation * 10) / 10 };
+}
+
+function drawFraming(random: Random, source: FaceSource): Framing & { faceScale: number } {
+  const faceScale = random.uniform(0.42, 0.55);
+  const scale = (faceScale * FACE_FRAME.width) / source.box[3];
+  return {
+    faceScale: round(faceScale * 1000) / 1000,
+    scale,
+    rollRad: (random.uniform(-4, 4) * PI) / 180,
+    centreX: source.box[0] + source.box[2] / 2,
+    centreY: source.box[1] + source.box[3] / 2,
+    anchorX: FACE_FRAME.width / 2 + random.uniform(-0.05, 0.05) * FACE_FRAME.width,
+    anchorY: FACE_FRAME.height * 0.45 + random.uniform(-0.04, 0.04) * FACE_FRAME.height,
+  };
+}
+
+/** One frame of `source` showing `pose`, with its label; the framing drifts a little from frame to frame as a hand-held phone does. */
+async function liveFrame(
+  options: FaceCorpusOptions,
+  random: Random,
+  source: FaceSource,
+  pose: FacePose,
+  atMs: number,
+): Promise<{ pixels: RgbImage; label: FaceFrameLabel }> {
+  const { source: seen, rotationDeg } = poseFor(random, source, pose);
+  const framing = drawFraming(random, seen);
+  const photo = await sourcePhoto(options, seen.photo, seen.mirrored);
+  const framed = await framedFace(photo, seen, framing);
+  const turned = turnFace(framed, seen, framing, rotationDeg);
+  return {
+    pixels: toFloat(turned),
+    label: {
+      atMs,
+      pose,
+      identity: source.id,
+      mirrored: seen.mirrored,
+      rotationDeg,
+      faceScale: framing.faceScale,
+      ...drawCamera(random),
+    },
+  };
+}
+
+function frameTimes(random: Random, steps: number, framesPerStep: number, intervalMs: number): number[] {
+  const times: number[] = [];
+  let at = random.int(400, 900);
+  for (let step = 0; step < steps; step += 1) {
+    for (let frame = 0; frame < framesPerStep; frame += 1) {
+      times.push(at);
+      at += intervalMs + random.int(-30, 30);
+    }
+    // Turning from one pose to the next.
+    at += random.int(300, 700);
+  }
+  return times;
+}
+
+function shuffled(random: Random): FacePose[] {
+  const steps = [...POSES];
+  for (let index = steps.length - 1; index > 0; index -= 1) {
+    const other = random.int(0, index);
+    [steps[index], steps[other]] = [steps[other] as FacePose, steps[index] as FacePose];
+  }
+  return steps;
+}
+
+/**
+ * One frame of a source, framed and turned but without light or camera effects: what
+ * bench/faces/sources.mjs measures each source's yaw response on.
+ */
+export async function renderFaceFrame(
+  options: FaceCorpusOptions,
+  sourceIndex: number,
+  turn: { mirrored: boolean; rotationDeg: number },
+): Promise<Buffer> {
+  const source = FACE_SOURCES[sourceIndex];
+  if (source === undefined) throw new Error(`no face source ${sourceIndex}`);
+  const seen = posed(source, turn.mirrored);
+  const framing = drawFraming(Random.fromKey(`render/${sourceIndex}`), seen);
+  const photo = await sourcePhoto(options, seen.photo, seen.mirrored);
+  const turned = turnFace(await framedFace(photo, seen, framing), seen, framing, turn.rotationDeg);
+  return encodeJpeg(toFloat(turned), 92);
+}
+
+/** Sequence `index` of the seed: frames (JPEG) and the label. */
+export async function generateFaceSequence(index: number, options: FaceCorpusOptions): Promise<FaceSequence> {
+  const framesPerStep = options.framesPerStep ?? 3;
+  const intervalMs = options.frameIntervalMs ?? 330;
+  const { kind, source } = faceAssignment(index);
+  const random = Random.forSample(options.seed, index, 'face-sequence');
+  const steps = shuffled(random.fork('steps'));
+  const times = frameTimes(random.fork('times'), steps.length, framesPerStep, intervalMs);
+  const others = FACE_SOURCES.filter((other) => other.id !== source.id);
+  const swapSource = kind === 'swap' ? random.fork('swap').pick(others) : null;
+  const frameRandom = random.fork('frames');
+  const frames: Buffer[] = [];
+  const labels: FaceFrameLabel[] = [];
+  let recapture: Record<string, unknown> | null = null;
+
+  if (kind === 'print') {
+    // A printed photo cannot turn its head: the attacker tilts the paper the way the challenge asks.
+    const printed = await liveFrame(options, frameRandom.fork('photo'), source, 'straight', 0);
+    const params = drawPrintParameters(frameRandom.fork('print'));
+    recapture = { ...params };
+    for (const [position, atMs] of times.entries()) {
+      const pose = steps[floor(position / framesPerStep)] ?? 'straight';
+      const frameRandomN = frameRandom.fork(`frame-${position}`);
+      const tilt = pose === 'straight' ? 0 : (pose === 'right' ? 1 : -1) * frameRandomN.uniform(25, 40);
+      const { image } = recaptureFromPrint(
+        frameRandomN,
+        printed.pixels,
+        { ...params, yaw_deg: params.yaw_deg * 0.3 + tilt },
+        'grey_desk',
+        FACE_FRAME.width,
+        FACE_FRAME.height,
+      );
+      const cameraLabel = drawCamera(frameRandomN);
+      frames.push(await camera(frameRandomN, image, cameraLabel));
+      labels.push({ ...printed.label, ...cameraLabel, atMs, pose, rotationDeg: tilt });
+    }
+  } else if (kind === 'still') {
+    // A photo held up (or injected) for the whole challenge: the same straight face in every frame.
+    const still = await liveFrame(options, frameRandom.fork('photo'), source, 'straight', 0);
+    for (const atMs of times) {
+      const frameRandomN = frameRandom.fork(`frame-${atMs}`);
+      const cameraLabel = drawCamera(frameRandomN);
+      frames.push(await camera(frameRandomN, { ...still.pixels, data: Float32Array.from(still.pixels.data) }, cameraLabel));
+      labels.push({ ...still.label, ...cameraLabel, atMs });
+    }
+  } else {
+    const screenParams = kind === 'screen' ? drawScreenParameters(frameRandom.fork('screen')) : null;
+    if (screenParams !== null) recapture = { ...screenParams };
+    for (const [position, atMs] of times.entries()) {
+      const step = floor(position / framesPerStep);
+      const pose = steps[step] ?? 'straight';
+      const who = swapSource !== null && step === 1 ? swapSource : source;
+      const frameRandomN = frameRandom.fork(`frame-${position}`);
+      const live = await liveFrame(options, frameRandomN, who, pose, atMs);
+      let pixels = live.pixels;
+      if (screenParams !== null) {
+        // A video of the person doing the challenge, replayed on a screen in front of the camera.
+        pixels = (await recaptureFromScreen(live.pixels, screenParams, FACE_FRAME.width, FACE_FRAME.height)).image;
+      }
+      frames.push(await camera(frameRandomN, pixels, live.label));
+      labels.push(live.label);
+    }
+  }
+
+  return {
+    frames,
+    label: {
+      id: `f${options.seed}-${String(index).padStart(4, '0')}`,
+      seed: options.seed,
+      index,
+      kind,
+      identity: source.id,
+      steps,
+      expected: EXPECTED_VERDICT[kind],
+      swapIdentity: swapSource?.id ?? null,
+      recapture,
+      frames: labels,
+    },
+  };
+}
+
+/**
+ * The face as a document's photo region shows it, for the face-match pairs: a frontal crop at ID-photo
+ * size (face about 90–120 px high), desaturated and flattened as print and lamination do, a little blur,
+ * JPEG. An altered copy of the same photo the live frames come from: a same-person pair made with it is
+ * easier than two real photos of one person.
+ */
+export async function documentPortrait(sourceIndex: number, options: FaceCorpusOptions): Promise<Buffer> {
+  const source = FACE_SOURCES[sourceIndex];
+  if (source === undefined) throw new Error(`no face source ${sourceIndex}`);
+  const random = Random.forSample(options.seed, sourceIndex, 'document-portrait');
+  // Never mirrored, never warped: a document shows the person as the photo does. (Heavily warped faces
+  // lose their identity and look alike: warped to straight, four turned faces reached 0.7–0.93 against
+  // each other, bench/faces seed 11.)
+  const seen = posed(source, false);
+  const framing = drawFraming(random, seen);
+  const photo = await sourcePhoto(options, seen.photo, false);
+  const framed = await framedFace(photo, seen, framing);
+  const [faceX, faceY] = toFrame(framing, seen.box[0] + seen.box[2] / 2, seen.box[1] + seen.box[3] / 2);
+  const side = seen.box[3] * framing.scale;
+  const left = max(0, round(faceX - 0.8 * side));
+  const top = max(0, round(faceY - 0.95 * side));
+  const straight = await sharp(framed.data, { raw: { width: framed.width, height: framed.height, channels: 3 } })
+    .extract({ left, top, width: min(framed.width - left, round(1.6 * side)), height: min(framed.height - top, round(2 * side)) })
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+    .then(({ data, info }) => ({ data, width: info.width, height: info.height }));
+  const faceHeight = random.uniform(90, 120);
+  const width = round((straight.width * faceHeight) / side);
+  const saturation = random.uniform(0.35, 0.7);
+  return sharp(straight.data, { raw: { width: straight.width, height: straight.height, channels: 3 } })
+    .resize(width)
+    .modulate({ saturation, brightness: random.uniform(0.95, 1.12) })
+    .linear(random.uniform(0.75, 0.9), random.uniform(15, 35))
+    .blur(random.uniform(0.4, 0.9))
+    .resize(max(200, width * 2))
+    .jpeg({ quality: random.int(55, 80) })
+    .toBuffer();
+}
+
+/**
+ * A selfie of a person for the match pairs: framed and lit like a live frame, but unwarped (the photo's
+ * own pose, within ±20° for 20 of the 22 faces), so that the pair measures the model, not the warp.
+ */
+export async function straightSelfie(sourceIndex: number, options: FaceCorpusOptions): Promise<Buffer> {
+  const source = FACE_SOURCES[sourceIndex];
+  if (source === undefined) throw new Error(`no face source ${sourceIndex}`);
+  const random = Random.forSample(options.seed, sourceIndex, 'straight-selfie');
+  const seen = posed(source, false);
+  const framing = drawFraming(random, seen);
+  const framed = await framedFace(await sourcePhoto(options, seen.photo, false), seen, framing);
+  return camera(random, toFloat(framed), drawCamera(random));
+}
+
+/** The identities pairs can be drawn from: index into FACE_SOURCES. */
+export function faceSourceIndex(identity: string): number {
+  return FACE_SOURCES.findIndex((source) => source.id === identity);
+}

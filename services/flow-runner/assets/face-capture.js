@@ -1,0 +1,397 @@
+// Camera challenge for the face step: an enhancement of the challenge page, which without this script
+// (or when the camera is refused or absent) says a camera is needed and, where the step allows it, offers
+// the two-photo fallback. The front camera is shown mirrored (CSS only) in a square with an oval guide;
+// the poses of `data-steps` are asked one after the other while frames are taken a few times a second:
+// the square the person sees, at most 640 px, JPEG, sent unmirrored with the challenge's nonce and the
+// times they were taken. Every text comes from the page.
+(function () {
+  'use strict';
+  var root = document.querySelector('[data-face-challenge]');
+  if (!root || !navigator.mediaDevices || !navigator.mediaDevices.getUserMedia || !window.FormData) return;
+  var actionInput = document.querySelector('form input[name="action"][value="frames"]');
+  var form = actionInput && actionInput.form;
+  var camera = root.querySelector('[data-face-camera]');
+  var video = root.querySelector('[data-face-video]');
+  if (!form || !camera || !video) return;
+  var text = root.dataset;
+  var noScript = root.querySelector('[data-face-no-camera]');
+  var oval = root.querySelector('[data-face-oval]');
+  var instruction = root.querySelector('[data-face-instruction]');
+  var hint = root.querySelector('[data-face-hint]');
+  var progress = root.querySelector('[data-face-progress]');
+  var stepItems = document.querySelectorAll('.face-steps li');
+  // Not `form.action`: the form's field named "action" would shadow it.
+  var target = root.getAttribute('data-action') || form.getAttribute('action');
+  var steps = (text.steps || '').split(',').filter(Boolean);
+  var holdMs = Number(text.holdMs) || 0;
+  var maxFrames = Number(text.maxFrames) || 30;
+  var maxFrameBytes = Number(text.maxFrameBytes) || 8 * 1024 * 1024;
+  var maxTotalBytes = Number(text.maxTotalBytes) || maxFrameBytes;
+  // The window's end, on the page's clock: `performance.now()` counts from the navigation's start, which
+  // came before the server rendered the page, so this errs short.
+  var deadline = Number(text.expiresInMs) || 0;
+  var SIDE = 640;
+  /** Time to find the oval before the first pose: the window is already running, so only a moment. */
+  var READY_MS = 1500;
+  /** A pose: read the instruction, turn, and hold it past `holdMs` with several frames showing it. */
+  var POSE_MS = holdMs + 2000;
+  /** Kept back for sending the frames before the window closes. */
+  var UPLOAD_MARGIN_MS = 4000;
+  var FRAME_EVERY_MS = 333;
+  if (steps.length === 0) return;
+
+  var stream = null;
+  var detector = null;
+  var phase = 'starting';
+  var currentPose = null;
+  var poseStartedAt = 0;
+
+  function show(node, value) {
+    if (node) node.textContent = value || '';
+  }
+
+  function alertBox(message) {
+    var box = document.createElement('p');
+    box.className = 'alert';
+    box.setAttribute('role', 'alert');
+    box.textContent = message;
+    root.insertBefore(box, root.firstChild);
+  }
+
+  /** A button that posts `start` (a new challenge), with the page's own CSRF token and step. */
+  function restartButton(container) {
+    var again = document.createElement('form');
+    again.method = 'post';
+    again.setAttribute('action', form.getAttribute('action'));
+    ['_csrf', 'step'].forEach(function (name) {
+      var field = form.querySelector('input[name="' + name + '"]');
+      if (!field) return;
+      var copy = document.createElement('input');
+      copy.type = 'hidden';
+      copy.name = name;
+      copy.value = field.value;
+      again.appendChild(copy);
+    });
+    var button = document.createElement('button');
+    button.type = 'submit';
+    button.name = 'action';
+    button.value = 'start';
+    button.className = 'primary';
+    button.textContent = text.textRestart;
+    var actions = document.createElement('div');
+    actions.className = 'actions';
+    actions.appendChild(button);
+    again.appendChild(actions);
+    (container || root).appendChild(again);
+  }
+
+  function stopCamera() {
+    if (stream)
+      stream.getTracks().forEach(function (track) {
+        track.stop();
+      });
+    stream = null;
+  }
+
+  function fail(message) {
+    phase = 'failed';
+    stopCamera();
+    camera.hidden = true;
+    if (noScript) noScript.hidden = false;
+    alertBox(message);
+  }
+
+  /** Enough time left for the poses (each held with a few frames) and the upload? */
+  function timeLeft() {
+    return deadline - performance.now() - UPLOAD_MARGIN_MS;
+  }
+
+  navigator.mediaDevices
+    .getUserMedia({
+      video: { facingMode: 'user', width: { ideal: 1280 }, height: { ideal: 720 } },
+      audio: false,
+    })
+    .then(function (media) {
+      stream = media;
+      video.srcObject = media;
+      return video.play();
+    })
+    .then(function () {
+      if (noScript) noScript.hidden = true;
+      camera.hidden = false;
+      if ('FaceDetector' in window) {
+        try {
+          detector = new window.FaceDetector({ fastMode: true, maxDetectedFaces: 3 });
+        } catch (error) {
+          detector = null;
+        }
+      }
+      phase = 'ready';
+      show(instruction, text.textReady);
+      watch();
+      setTimeout(startChallenge, READY_MS);
+    })
+    .catch(function () {
+      // Refused, absent or busy: the page's own content (the message, the fallback) is the way on.
+      stopCamera();
+      if (phase === 'starting') alertBox(text.textCameraFailed);
+    });
+
+  // ---- live hints: light everywhere, the face's size, place and turn where a detector runs ----
+
+  var probe = document.createElement('canvas');
+  probe.width = 48;
+  probe.height = 64;
+  var probeContext = probe.getContext('2d', { willReadFrequently: true });
+
+  /**
+   * The middle square of the camera's picture: what the page shows (CSS `object-fit: cover`) and what is
+   * sent. The server's face models read square frames best: in 640×480 frames of the test sequence most
+   * turned heads' yaw fell below what a turn needs and a face was lost (docs/decisions.md).
+   */
+  function visibleSquare() {
+    var width = video.videoWidth;
+    var height = video.videoHeight;
+    var side = Math.min(width, height);
+    return { x: (width - side) / 2, y: (height - side) / 2, side: side };
+  }
+
+  /** Mean luma of the oval's middle: a dark room makes every model miss the face. */
+  function luminance() {
+    var square = visibleSquare();
+    var width = square.side * 0.5;
+    var height = square.side * 0.66;
+    probeContext.drawImage(
+      video,
+      square.x + (square.side - width) / 2,
+      square.y + (square.side - height) / 2,
+      width,
+      height,
+      0,
+      0,
+      48,
+      64,
+    );
+    var pixels = probeContext.getImageData(0, 0, 48, 64).data;
+    var sum = 0;
+    for (var i = 0; i < pixels.length; i += 4) sum += 0.299 * pixels[i] + 0.587 * pixels[i + 1] + 0.114 * pixels[i + 2];
+    return sum / (pixels.length / 4);
+  }
+
+  function landmark(face, type) {
+    var marks = face.landmarks || [];
+    for (var i = 0; i < marks.length; i++) if (marks[i].type === type) return marks[i].locations;
+    return null;
+  }
+
+  /**
+   * How far the head is turned, from where the nose sits between the eyes (in the camera's unmirrored
+   * frame the person's own left is the image's right): positive for their left. Null without landmarks.
+   */
+  function turnOf(face) {
+    var eyes = landmark(face, 'eye');
+    var nose = landmark(face, 'nose');
+    if (!eyes || eyes.length < 2 || !nose || nose.length < 1) return null;
+    var left = eyes[0];
+    var right = eyes[1];
+    var distance = Math.abs(right.x - left.x);
+    if (distance < 1) return null;
+    return (nose[0].x - (left.x + right.x) / 2) / distance;
+  }
+
+  function judgeFaces(faces) {
+    if (faces.length === 0) return text.textReady;
+    if (faces.length > 1) return text.textSeveral;
+    var box = faces[0].boundingBox;
+    var square = visibleSquare();
+    if (box.width < square.side * 0.3) return text.textCloser;
+    var offX = Math.abs(box.x + box.width / 2 - (square.x + square.side / 2)) / square.side;
+    var offY = Math.abs(box.y + box.height / 2 - (square.y + square.side / 2)) / square.side;
+    if (offX > 0.15 || offY > 0.18) return text.textCenter;
+    if (currentPose === 'left' || currentPose === 'right') {
+      var turn = turnOf(faces[0]);
+      var wanted = currentPose === 'left' ? turn > 0.18 : turn < -0.18;
+      if (turn !== null && !wanted && performance.now() - poseStartedAt > POSE_MS * 0.4) return text.textTurnMore;
+    }
+    return phase === 'capturing' ? text.textHold : '';
+  }
+
+  function watch() {
+    if (phase !== 'ready' && phase !== 'capturing') return;
+    if (!video.videoWidth) {
+      setTimeout(watch, 200);
+      return;
+    }
+    var dark = luminance() < 55;
+    var next = function (message) {
+      show(hint, dark ? text.textLight : message);
+      if (oval) oval.classList.toggle('ok', !dark && message === text.textHold);
+      setTimeout(watch, 400);
+    };
+    if (!detector) return next('');
+    detector.detect(video).then(
+      function (faces) {
+        next(judgeFaces(faces));
+      },
+      function () {
+        detector = null;
+        next('');
+      },
+    );
+  }
+
+  // ---- the challenge: each pose in the server's order, frames at a few per second ----
+
+  var canvas = document.createElement('canvas');
+  var frames = [];
+  var pending = 0;
+  var bytes = 0;
+  var shownAt = 0;
+  var lastAt = -1;
+
+  function startChallenge() {
+    if (phase !== 'ready') return;
+    // Each pose gets its time unless the window cannot hold it; below a few frames a pose cannot be held.
+    var perPose = Math.min(POSE_MS, timeLeft() / steps.length);
+    if (perPose < holdMs + 3 * 100) {
+      fail(text.textExpired);
+      restartButton();
+      return;
+    }
+    var framesPerPose = Math.max(3, Math.min(Math.floor(maxFrames / steps.length), Math.round(perPose / FRAME_EVERY_MS)));
+    var every = perPose / framesPerPose;
+    phase = 'capturing';
+    shownAt = performance.now();
+    steps.forEach(function (pose, index) {
+      setTimeout(function () {
+        beginPose(pose, index);
+      }, index * perPose);
+      for (var frame = 0; frame < framesPerPose; frame++) {
+        setTimeout(takeFrame, index * perPose + (frame + 0.5) * every);
+      }
+    });
+    setTimeout(finish, steps.length * perPose);
+  }
+
+  function beginPose(pose, index) {
+    currentPose = pose;
+    poseStartedAt = performance.now();
+    show(instruction, text['pose' + pose.charAt(0).toUpperCase() + pose.slice(1)]);
+    for (var i = 0; i < stepItems.length; i++) {
+      if (i < index) stepItems[i].classList.add('done');
+      if (i === index) stepItems[i].setAttribute('aria-current', 'step');
+      else stepItems[i].removeAttribute('aria-current');
+    }
+  }
+
+  function takeFrame() {
+    if (phase !== 'capturing' || !video.videoWidth || frames.length >= maxFrames) return;
+    var square = visibleSquare();
+    canvas.width = canvas.height = Math.round(Math.min(SIDE, square.side));
+    var context = canvas.getContext('2d');
+    // A cheap downscale aliases fine texture into the ripples a photo of a screen shows.
+    context.imageSmoothingEnabled = true;
+    context.imageSmoothingQuality = 'high';
+    // The video element itself, never its mirrored rendering: the server reads the person's own left.
+    context.drawImage(video, square.x, square.y, square.side, square.side, 0, 0, canvas.width, canvas.height);
+    var at = Math.max(lastAt + 1, Math.round(performance.now() - shownAt));
+    lastAt = at;
+    var slot = { at: at, blob: null };
+    frames.push(slot);
+    pending++;
+    encode(0.85);
+
+    function encode(quality) {
+      canvas.toBlob(
+        function (blob) {
+          if (blob && blob.size > maxFrameBytes && quality > 0.5) return encode(quality - 0.2);
+          pending--;
+          if (blob && blob.size <= maxFrameBytes && bytes + blob.size <= maxTotalBytes) {
+            slot.blob = blob;
+            bytes += blob.size;
+          }
+          if (phase === 'encoding' && pending === 0) upload();
+        },
+        'image/jpeg',
+        quality,
+      );
+    }
+  }
+
+  function finish() {
+    if (phase !== 'capturing') return;
+    phase = 'encoding';
+    currentPose = null;
+    stopCamera();
+    for (var i = 0; i < stepItems.length; i++) {
+      stepItems[i].classList.add('done');
+      stepItems[i].removeAttribute('aria-current');
+    }
+    show(instruction, text.textDone);
+    show(hint, '');
+    if (oval) oval.classList.remove('ok');
+    if (pending === 0) upload();
+  }
+
+  function upload() {
+    if (phase !== 'encoding') return;
+    phase = 'uploading';
+    var taken = frames.filter(function (slot) {
+      return slot.blob;
+    });
+    var data = new FormData(form);
+    data.set('action', 'frames');
+    data.set(
+      'at_ms',
+      taken
+        .map(function (slot) {
+          return slot.at;
+        })
+        .join(','),
+    );
+    taken.forEach(function (slot, index) {
+      data.append('frame', slot.blob, 'frame-' + index + '.jpg');
+    });
+    camera.classList.add('sending');
+    if (progress) {
+      progress.hidden = false;
+      progress.value = 0;
+    }
+    show(hint, text.textUploading);
+    var request = new XMLHttpRequest();
+    request.open('POST', target);
+    request.upload.addEventListener('progress', function (event) {
+      if (progress && event.lengthComputable) progress.value = Math.round((event.loaded / event.total) * 100);
+    });
+    request.addEventListener('load', function () {
+      if (request.status >= 400) {
+        // A page that says what went wrong (frames too large, an error): show it as it came.
+        document.open();
+        document.write(request.responseText);
+        document.close();
+        return;
+      }
+      var answer = new DOMParser().parseFromString(request.responseText, 'text/html');
+      var refusal = answer.querySelector('main [role="alert"]');
+      var main = document.querySelector('main');
+      // Accepted frames lead to the progress page; a challenge page with an alert is a refusal.
+      if (refusal && answer.querySelector('[data-face-challenge]') && main && answer.querySelector('main')) {
+        // Show why, without starting the camera again (scripts set by innerHTML do not run).
+        main.innerHTML = answer.querySelector('main').innerHTML;
+        var shown = main.querySelector('[data-face-no-camera]');
+        if (shown) shown.hidden = false;
+        restartButton(main.querySelector('[data-face-challenge]') || main);
+        return;
+      }
+      // Accepted: the server redirected to the flow, which shows the progress page until the verdict.
+      window.location.assign(request.responseURL || target);
+    });
+    request.addEventListener('error', function () {
+      phase = 'failed';
+      if (progress) progress.hidden = true;
+      alertBox(text.textUploadFailed);
+      restartButton();
+    });
+    request.send(data);
+  }
+})();

@@ -1,0 +1,114 @@
+import type { FaceFramesStoredData } from '@idv/contracts';
+import type { Logger } from '@idv/kit';
+import type { ArtefactStore } from '../domain/artefacts';
+import { decodeFaceFrames } from '../domain/face-frames';
+import type { FlowService } from '../domain/flow-service';
+import type { FaceFrameSet, FaceJudgement } from '../domain/steps/face';
+import { FaceInputRefused, type FacePool } from './face-pool';
+import { portraitIdOf, type StoredSideReading } from './capture-reader';
+
+/**
+ * The durable job of one face attempt: judge its frames in the face pool (once: a redelivered job
+ * reuses the stored judgement), keep the best live frame as the `selfie`, compare it with the
+ * document's portrait when the step asks, then hand the judgement to the flow. Frames the models
+ * refuse, or an engine failure, give the attempt back to the person rather than retry forever; a
+ * database failure is thrown and the job is retried.
+ */
+export class FaceJudge {
+  constructor(private readonly deps: { artefacts: ArtefactStore; pool: FacePool; flows: FlowService; logger: Logger }) {}
+
+  async handle(job: FaceFramesStoredData): Promise<void> {
+    const { artefacts, flows } = this.deps;
+    const artefact = await artefacts.get(job.artefact_id);
+    if (!artefact || artefact.kind !== 'face_frames') return;
+    let judgement = (await artefacts.reading(job.artefact_id)) as FaceJudgement | null;
+    if (!judgement) {
+      judgement = await this.judge(artefact.sessionId, job.artefact_id, decodeFaceFrames(artefact.bytes));
+      await artefacts.saveReading(job.artefact_id, judgement);
+      // Two deliveries racing: the first stored judgement is the one.
+      judgement = ((await artefacts.reading(job.artefact_id)) as FaceJudgement | null) ?? judgement;
+    }
+    await flows.applyFaceJudgement(job.session_id, job.step_id, job.artefact_id, judgement);
+  }
+
+  private async judge(sessionId: string, artefactId: string, set: FaceFrameSet): Promise<FaceJudgement> {
+    const { pool, logger } = this.deps;
+    const started = performance.now();
+    try {
+      const verdict = await pool.liveness({
+        challenge: set.challenge,
+        nonce: set.nonce,
+        attemptId: set.challenge.attemptId,
+        receivedAt: set.receivedAt,
+        frames: set.frames,
+      });
+      const reference = verdict.referenceFrame === null ? undefined : set.frames[verdict.referenceFrame]?.image;
+      const selfieArtefactId = reference ? await this.keepSelfie(sessionId, artefactId, reference) : null;
+      let document: Extract<FaceJudgement, { kind: 'judged' }>['document'] = null;
+      if (verdict.passed && set.compareWithDocument && reference) {
+        const portrait = set.documentFront ? await this.portraitOf(set.documentFront) : null;
+        if (!portrait) document = { kind: 'missing' };
+        else {
+          const comparison = await pool.compare(reference, portrait);
+          document = {
+            kind: 'compared',
+            similarity: comparison.similarity,
+            threshold: comparison.threshold,
+            match: comparison.match,
+          };
+        }
+      }
+      logger.info(
+        {
+          artefact_id: artefactId,
+          passed: verdict.passed,
+          detail: verdict.detail,
+          frames: set.frames.length,
+          document: document?.kind ?? null,
+          ms: Math.round(performance.now() - started),
+        },
+        'face attempt judged',
+      );
+      return {
+        kind: 'judged',
+        method: set.challenge.method,
+        liveness: {
+          passed: verdict.passed,
+          reason: verdict.reason,
+          detail: verdict.detail,
+          observed: verdict.observed,
+          challenge: set.challenge.steps,
+          minSimilarity: verdict.minSimilarity,
+          spoof: verdict.spoof,
+        },
+        document,
+        selfieArtefactId,
+      };
+    } catch (error) {
+      if (error instanceof FaceInputRefused) {
+        logger.warn(
+          { artefact_id: artefactId, code: error.error.code, frame: error.error.frameIndex },
+          'face frames refused by the models',
+        );
+        return { kind: 'unjudged', problem: 'frames_unreadable' };
+      }
+      logger.error({ err: error, artefact_id: artefactId }, 'the face engine failed on an attempt');
+      return { kind: 'unjudged', problem: 'engine_failed' };
+    }
+  }
+
+  /** The best live frame, encrypted like every capture; a later attempt's replaces it. */
+  private async keepSelfie(sessionId: string, framesId: string, jpeg: Buffer): Promise<string> {
+    // Derived from the frames' id: a redelivered job replaces the same row instead of adding one.
+    const id = `${framesId}_selfie`;
+    await this.deps.artefacts.store({ id, sessionId, kind: 'selfie', bytes: jpeg, contentType: 'image/jpeg' });
+    return id;
+  }
+
+  /** The portrait cropped from the document's accepted front when it was read, if one was found. */
+  private async portraitOf(frontArtefactId: string): Promise<Buffer | null> {
+    const reading = (await this.deps.artefacts.reading(frontArtefactId)) as StoredSideReading | null;
+    if (!reading?.has_face_crop) return null;
+    return (await this.deps.artefacts.get(portraitIdOf(frontArtefactId)))?.bytes ?? null;
+  }
+}

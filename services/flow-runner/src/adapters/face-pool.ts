@@ -1,0 +1,72 @@
+import path from 'node:path';
+import type { FaceComparisonOutcome, LivenessChallenge, LivenessVerdict, SerialisedFaceError } from '@idv/faces';
+import { Piscina } from 'piscina';
+import type { FacePoolResult } from './face-worker';
+
+export interface FacePoolOptions {
+  /** Worker threads, each holding one copy of the face models (≈ 150 MB loaded, ≈ 260 MB peak). */
+  threads: number;
+  /** Heap limit of each thread (MB): bounds one job's memory. */
+  maxHeapMb: number;
+}
+
+/** A task the models refused for its input (an image they could not use), as opposed to a failure of ours. */
+export class FaceInputRefused extends Error {
+  constructor(readonly error: SerialisedFaceError) {
+    super(`${error.code}: ${error.detail}`);
+    this.name = 'FaceInputRefused';
+  }
+}
+
+/**
+ * The face models in a pool of worker threads of their own, beside the document readers' pool: a face
+ * attempt is seconds of CPU, and neither kind of job should wait behind the other's queue; each is
+ * sized by its own setting (docs/decisions.md).
+ */
+export class FacePool {
+  private readonly pool: Piscina;
+
+  constructor(options: FacePoolOptions) {
+    this.pool = new Piscina({
+      filename: path.join(__dirname, 'face-worker.js'),
+      minThreads: options.threads,
+      maxThreads: options.threads,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
+    });
+  }
+
+  /** Liveness of one attempt's frames: the verdict only (the frames' analyses stay in the thread). */
+  async liveness(input: {
+    challenge: LivenessChallenge;
+    nonce: string;
+    attemptId: string;
+    receivedAt: number;
+    frames: { image: Buffer; atMs: number }[];
+  }): Promise<LivenessVerdict> {
+    const result = (await this.pool.run({
+      kind: 'face_liveness',
+      ...input,
+      context: { nonceAlreadyUsed: false },
+    })) as FacePoolResult;
+    if (!result.ok) throw new FaceInputRefused(result.error);
+    if (result.kind !== 'face_liveness') throw new Error('the face worker answered another task');
+    return result.outcome.verdict;
+  }
+
+  /** The largest face of each image compared, with the threshold in use. */
+  async compare(a: Buffer, b: Buffer): Promise<FaceComparisonOutcome> {
+    const result = (await this.pool.run({ kind: 'face_compare', a, b })) as FacePoolResult;
+    if (!result.ok) throw new FaceInputRefused(result.error);
+    if (result.kind !== 'face_compare') throw new Error('the face worker answered another task');
+    return result.comparison;
+  }
+
+  get queued(): number {
+    return this.pool.queueSize;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}

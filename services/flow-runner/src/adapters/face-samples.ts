@@ -1,0 +1,55 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { PoseStep } from '@idv/faces';
+import type { StoredChallenge } from '../domain/steps/face';
+
+/** One test-mode face sequence: real frames that give a known outcome through the real pipeline. */
+export interface FaceSampleEntry {
+  id: string;
+  label: string;
+  /** `approved` or the reason code it produces (README's test-mode catalogue). */
+  outcome: string;
+  /** Frame files per pose, relative to the catalogue, in the order they are sent within the pose. */
+  poses: Record<PoseStep, string[]>;
+  /** `reversed` sends the poses against the challenge's order (a person not following it). */
+  order?: 'challenge' | 'reversed';
+}
+
+/**
+ * Test mode's face sequences (`faces/catalog.json` beside the document samples). A sample is laid out
+ * for the challenge being shown: its poses in the challenge's order (or reversed), the frames of a pose
+ * spread over a third of the time since the challenge was issued, so they are held as long as a person
+ * who clicked then would have held them. Live mode never offers them.
+ */
+export class FaceSampleCatalog {
+  private readonly entries: FaceSampleEntry[];
+
+  constructor(private readonly directory: string) {
+    const file = path.join(directory, 'catalog.json');
+    this.entries = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as FaceSampleEntry[]) : [];
+  }
+
+  list(): { id: string; label: string }[] {
+    return this.entries.map(({ id, label }) => ({ id, label }));
+  }
+
+  async frames(id: string, challenge: StoredChallenge, now: number): Promise<{ image: Buffer; atMs: number }[] | null> {
+    const entry = this.entries.find((candidate) => candidate.id === id);
+    if (!entry || challenge.method !== 'camera') return null;
+    const poses = entry.order === 'reversed' ? [...challenge.steps].reverse() : challenge.steps;
+    const segment = Math.max(0, now - challenge.issuedAt) / poses.length;
+    const frames: { image: Buffer; atMs: number }[] = [];
+    for (const [index, pose] of poses.entries()) {
+      const files = entry.poses[pose];
+      for (const [frame, file] of files.entries()) {
+        const within = files.length === 1 ? 0.5 : 0.1 + (0.8 * frame) / (files.length - 1);
+        frames.push({
+          image: await readFile(path.join(this.directory, path.basename(file))),
+          atMs: Math.floor(segment * (index + within)),
+        });
+      }
+    }
+    return frames;
+  }
+}

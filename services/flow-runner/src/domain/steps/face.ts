@@ -1,0 +1,501 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FaceStepSchema } from '@idv/contracts';
+import type { LivenessChallenge, LivenessDetail, LivenessReason, PoseStep } from '@idv/faces';
+// The pure parts of @idv/faces only: its index loads tfjs, which belongs in the worker threads.
+import { createChallenge } from '@idv/faces/dist/challenge';
+import { FRAME_LIMITS } from '@idv/faces/dist/limits';
+import type { z } from 'zod';
+import { REASON_CODES, type ReasonCode } from '../reason-codes';
+import { html, type SafeHtml } from '../view';
+import type { StepContext, StepModule, StepOutcome, StepState } from './types';
+
+type FaceStep = z.infer<typeof FaceStepSchema>;
+
+/** How the frames of an attempt were taken: the camera challenge, or the two-photo fallback (passive checks). */
+export type FaceMethod = 'camera' | 'upload';
+
+/**
+ * Challenge timings before TIME_SCALE. The camera challenge is three held poses plus the time to frame
+ * the face: a minute is generous for a person and short for a replay someone has to prepare. The
+ * two-photo fallback takes two photos with the phone's own camera app, so it gets longer.
+ */
+export const FACE_TIMINGS = {
+  cameraWindowMs: 60_000,
+  /** Each pose is held at least this long (first to last frame showing it). */
+  holdMs: 600,
+  uploadWindowMs: 15 * 60_000,
+} as const;
+
+/** A challenge as kept in the flow's state until its frames arrive; removed when they do (single use). */
+export interface StoredChallenge extends LivenessChallenge {
+  method: FaceMethod;
+}
+
+/** What the worker's judgement said of an attempt: no image, no embedding, only scores and names. */
+export interface FaceEvidence {
+  method: FaceMethod;
+  attempt: number;
+  passed: boolean;
+  reason: FaceReason | null;
+  /** The liveness library's precise detail (`sequence_mismatch`, `recapture`…), for support. */
+  detail: LivenessDetail | 'document_photo_missing' | 'mismatch' | 'passed';
+  observed: PoseStep[];
+  challenge: PoseStep[];
+  spoof: { recaptureFlagged: number; recaptureJudged: number; antispoofMean: number | null; livenessMean: number | null };
+  minSimilarity: number | null;
+  /** Against the document's portrait, when the step compares with it. */
+  comparison: { similarity: number | null; threshold: number; match: boolean } | null;
+}
+
+export type FaceReason = LivenessReason | 'face_mismatch' | 'face_document_photo_missing';
+
+/** The face step's progress, inside the step's state. */
+export interface FaceProgress {
+  /** Frame sets sent and judged (or being judged): each counts against `maxAttempts`. */
+  attempts: number;
+  challenge?: StoredChallenge;
+  /** The frames of the current attempt are in the job queue. */
+  judging?: { artefactId: string; method: FaceMethod };
+  /** Why the previous attempt failed, for the page's advice; `retry` when it could not be judged at all. */
+  last?: FaceReason | 'retry';
+  /** One entry per judged attempt, the last one deciding. */
+  evidence?: FaceEvidence[];
+}
+
+/**
+ * What the worker made of an attempt's frames (the job's reading, stored once per artefact). `unjudged`
+ * when the frames could not be judged (an image the models refused, or the engine failed): the attempt
+ * does not count and the person is asked to try again.
+ */
+export type FaceJudgement =
+  | {
+      kind: 'judged';
+      method: FaceMethod;
+      liveness: {
+        passed: boolean;
+        reason: LivenessReason | null;
+        detail: LivenessDetail;
+        observed: PoseStep[];
+        challenge: PoseStep[];
+        minSimilarity: number | null;
+        spoof: FaceEvidence['spoof'];
+      };
+      /** null: the step does not compare, or liveness failed first. */
+      document: null | { kind: 'missing' } | { kind: 'compared'; similarity: number | null; threshold: number; match: boolean };
+      selfieArtefactId: string | null;
+    }
+  | { kind: 'unjudged'; problem: 'frames_unreadable' | 'engine_failed' };
+
+/** What the submission stages for the job: the frames and everything needed to judge them later, anywhere. */
+export interface FaceFrameSet {
+  challenge: StoredChallenge;
+  nonce: string;
+  receivedAt: number;
+  frames: { image: Buffer; atMs: number }[];
+  compareWithDocument: boolean;
+  /** The accepted front of the document step before this one (its portrait is kept beside it), or null. */
+  documentFront: string | null;
+}
+
+/** Why a frame set was refused before judging: costs no attempt, the page says what to do. */
+export type FrameRefusal =
+  | 'no_frames'
+  | 'too_many_frames'
+  | 'too_large'
+  | 'unsupported'
+  | 'heic'
+  | 'too_small'
+  | 'too_many_pixels'
+  | 'corrupt'
+  | 'times_invalid'
+  | 'stale_nonce'
+  | 'expired';
+
+export type PreparedFrame = { ok: true; jpeg: Buffer } | { ok: false; reason: FrameRefusal };
+
+const progressOf = (state: StepState): FaceProgress => (state.face ??= { attempts: 0 });
+
+const sameText = (a: string, b: string): boolean => {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+};
+
+/** Parses `at_ms`: comma-separated milliseconds since the challenge was shown, one per frame, in order. */
+export function parseFrameTimes(value: string | undefined, count: number): number[] | null {
+  if (value === undefined) return null;
+  const parts = value.split(',').map((part) => part.trim());
+  if (parts.length !== count || parts.some((part) => !/^\d{1,7}$/.test(part))) return null;
+  return parts.map(Number);
+}
+
+/** A challenge for the next attempt: the camera's three poses in a random order, or the fallback's straight-then-turned. */
+export function newChallenge(
+  ctx: Pick<StepContext, 'sessionId' | 'timeScale' | 'now'>,
+  stepId: string,
+  attempt: number,
+  method: FaceMethod,
+  pick?: (max: number) => number,
+): StoredChallenge {
+  const attemptId = `${ctx.sessionId}:${stepId}:${attempt}`;
+  const now = ctx.now.getTime();
+  if (method === 'camera') {
+    return {
+      ...createChallenge({
+        attemptId,
+        now,
+        windowMs: FACE_TIMINGS.cameraWindowMs * ctx.timeScale,
+        holdMs: Math.round(FACE_TIMINGS.holdMs * ctx.timeScale),
+        ...(pick ? { randomInt: pick } : {}),
+      }),
+      method,
+    };
+  }
+  // One photo a pose, so no hold; the turn's side is the server's choice like the camera's order.
+  const turn = createChallenge({
+    attemptId,
+    now,
+    windowMs: 0,
+    holdMs: 0,
+    steps: ['left', 'right'],
+    ...(pick ? { randomInt: pick } : {}),
+  }).steps[0]!;
+  return {
+    ...createChallenge({ attemptId, now, windowMs: FACE_TIMINGS.uploadWindowMs * ctx.timeScale, holdMs: 0, steps: ['straight'] }),
+    steps: ['straight', turn],
+    method,
+  };
+}
+
+/**
+ * Applies the worker's judgement of an attempt. A judgement of frames that are no longer the ones being
+ * judged changes nothing. Liveness first, then the document: a missing portrait fails the step at once
+ * (another attempt cannot bring it), a mismatch or a liveness failure allows another attempt until
+ * `maxAttempts`, and the last one fails the step with its own reason.
+ */
+export function applyFaceJudgement(
+  step: FaceStep,
+  state: StepState,
+  artefactId: string,
+  judgement: FaceJudgement,
+): StepOutcome | { kind: 'stale' } {
+  const progress = progressOf(state);
+  if (progress.judging?.artefactId !== artefactId) return { kind: 'stale' };
+  delete progress.judging;
+  if (judgement.kind === 'unjudged') {
+    // Not the person's fault (or not provably): the attempt is given back.
+    progress.attempts = Math.max(0, progress.attempts - 1);
+    progress.last = 'retry';
+    return { kind: 'stay' };
+  }
+  const { liveness, document } = judgement;
+  let reason: FaceReason | null = liveness.passed ? null : (liveness.reason ?? 'liveness_challenge_failed');
+  let detail: FaceEvidence['detail'] = liveness.detail;
+  if (reason === null && document?.kind === 'missing') {
+    reason = 'face_document_photo_missing';
+    detail = 'document_photo_missing';
+  } else if (reason === null && document?.kind === 'compared' && !document.match) {
+    // No face in the document's portrait is a missing photo, not a different person.
+    reason = document.similarity === null ? 'face_document_photo_missing' : 'face_mismatch';
+    detail = document.similarity === null ? 'document_photo_missing' : 'mismatch';
+  }
+  (progress.evidence ??= []).push({
+    method: judgement.method,
+    attempt: progress.attempts,
+    passed: reason === null,
+    reason,
+    detail,
+    observed: liveness.observed,
+    challenge: liveness.challenge,
+    spoof: liveness.spoof,
+    minSimilarity: liveness.minSimilarity,
+    comparison:
+      document?.kind === 'compared'
+        ? { similarity: document.similarity, threshold: document.threshold, match: document.match }
+        : null,
+  });
+  if (reason === null) {
+    delete progress.last;
+    return { kind: 'passed' };
+  }
+  progress.last = reason;
+  if (reason === 'face_document_photo_missing' || progress.attempts >= step.maxAttempts) {
+    return { kind: 'failed', reason: REASON_CODES[FACE_REASON_KEYS[reason]] };
+  }
+  return { kind: 'stay' };
+}
+
+const FACE_REASON_KEYS: Record<FaceReason, keyof typeof REASON_CODES> = {
+  face_not_found: 'faceNotFound',
+  face_multiple: 'faceMultiple',
+  liveness_challenge_failed: 'livenessChallengeFailed',
+  liveness_spoof_detected: 'livenessSpoofDetected',
+  face_mismatch: 'faceMismatch',
+  face_document_photo_missing: 'faceDocumentPhotoMissing',
+};
+
+export const faceReasonCode = (reason: FaceReason): ReasonCode => REASON_CODES[FACE_REASON_KEYS[reason]];
+
+/**
+ * The pages and submissions of `face_liveness`. Every attempt starts with a POST (`start` or
+ * `start_upload`) that stores a new challenge; its page carries the nonce the frames must come back
+ * with (`frames`, multipart). The frames are judged by the worker pool; meanwhile the page refreshes.
+ */
+export const faceStep: StepModule<FaceStep> = {
+  type: 'face_liveness',
+  render(ctx, feedback) {
+    const t = ctx.t.face;
+    const progress: FaceProgress = structuredClone(ctx.state.face) ?? { attempts: 0 };
+    if (progress.judging) {
+      return {
+        title: t.processingTitle,
+        refreshSeconds: 2,
+        body: html`${feedback.alert ? html`<p class="alert" role="alert">${feedback.alert}</p>` : ''}
+          <p role="status" class="processing">${t.processingBody}</p>
+          <p><a href="/s/${ctx.sessionId}" class="button secondary">${t.refresh}</a></p>`,
+      };
+    }
+    const left = ctx.step.maxAttempts - progress.attempts;
+    const advice = progress.last ? t.reasons[progress.last] : undefined;
+    const alert = feedback.alert ?? advice;
+    const header = html`${alert ? html`<p class="alert" role="alert">${alert}</p>` : ''}
+    ${progress.attempts > 0 ? html`<p class="hint">${t.attemptsLeft(left)}</p>` : ''}`;
+    const challenge = progress.challenge;
+    if (challenge?.method === 'camera') return renderCamera(ctx, challenge, header);
+    if (challenge?.method === 'upload') return renderUpload(ctx, challenge, header);
+    return {
+      title: t.title,
+      offersHandover: true,
+      body: html`${header}
+        <p>${t.intro}</p>
+        <ul class="hints">
+          ${t.introHints.map((hint) => html`<li>${hint}</li>`)}
+        </ul>
+        ${ctx.form(
+          html`<div class="actions">
+            <button type="submit" name="action" value="start" class="primary">${t.startCamera}</button>
+          </div>`,
+          { novalidate: true },
+        )}
+        ${
+          ctx.step.allowUpload
+            ? ctx.form(
+                html`<p class="hint">${t.uploadOffer}</p>
+                  <div class="actions">
+                    <button type="submit" name="action" value="start_upload" class="secondary">${t.startUpload}</button>
+                  </div>`,
+                { novalidate: true },
+              )
+            : ''
+        }`,
+    };
+  },
+
+  async accept(ctx, input) {
+    const t = ctx.t.face;
+    const progress = progressOf(ctx.state);
+    // Frames sent again while the first ones are judged (a double submit, a replay) are refused below:
+    // their nonce went with the first.
+    if (progress.judging && input.action !== 'frames' && input.action !== 'sample') return { kind: 'stay' };
+    if (input.action === 'start' || (input.action === 'start_upload' && ctx.step.allowUpload)) {
+      if (progress.attempts >= ctx.step.maxAttempts) return { kind: 'stay' };
+      progress.challenge = newChallenge(ctx, ctx.step.id, progress.attempts + 1, input.action === 'start' ? 'camera' : 'upload');
+      delete progress.last;
+      return { kind: 'stay' };
+    }
+    if (input.action === 'restart') {
+      delete progress.challenge;
+      return { kind: 'stay' };
+    }
+    if (input.action !== 'frames' && !(input.action === 'sample' && ctx.mode === 'test')) return { kind: 'stay' };
+
+    const challenge = progress.challenge;
+    // No challenge, another one, or this one's frames already sent (the nonce is removed with them):
+    // refused before anything is read, and without costing an attempt.
+    if (!challenge || typeof input.nonce !== 'string' || !sameText(input.nonce, challenge.nonce)) {
+      return { kind: 'stay', feedback: { alert: t.refusals.stale_nonce } };
+    }
+    const now = ctx.now.getTime();
+    let frames: { image: Buffer; atMs: number }[];
+    if (input.action === 'sample') {
+      const sample = await ctx.ports.faceSample(input.sample ?? '', challenge, now);
+      if (!sample) return { kind: 'stay', feedback: { alert: t.refusals.no_frames } };
+      frames = sample;
+    } else {
+      const refusal = await checkFrames(ctx, challenge, input.at_ms);
+      if (typeof refusal === 'string') return { kind: 'stay', feedback: { alert: t.refusals[refusal] } };
+      frames = refusal;
+    }
+    progress.attempts += 1;
+    delete progress.challenge;
+    const artefactId = ctx.ports.stageFaceFrames({
+      challenge,
+      nonce: input.nonce,
+      receivedAt: now,
+      frames,
+      compareWithDocument: ctx.step.compareWithDocument === true,
+      documentFront: ctx.documentFront(),
+    });
+    progress.judging = { artefactId, method: challenge.method };
+    return { kind: 'stay' };
+  },
+};
+
+/** The frames of a submission, checked before they are queued: count, bytes, type, size, times. */
+async function checkFrames(
+  ctx: StepContext<FaceStep>,
+  challenge: StoredChallenge,
+  atMs: string | undefined,
+): Promise<FrameRefusal | { image: Buffer; atMs: number }[]> {
+  const upload = ctx.frames;
+  if (!upload || upload.files.length === 0) return 'no_frames';
+  if (upload.overflow || upload.files.length > FRAME_LIMITS.maxFrames) return 'too_many_frames';
+  if (challenge.method === 'upload' && upload.files.length !== challenge.steps.length) return 'no_frames';
+  const prepared: Buffer[] = [];
+  for (const file of upload.files) {
+    const frame = await ctx.ports.prepareFrame(file);
+    if (!frame.ok) return frame.reason;
+    prepared.push(frame.jpeg);
+  }
+  // The fallback's photos have no timing of their own: one after the other is all the judge needs.
+  const times =
+    challenge.method === 'upload' ? upload.files.map((_, index) => index) : parseFrameTimes(atMs, upload.files.length);
+  if (!times) return 'times_invalid';
+  return prepared.map((image, index) => ({ image, atMs: times[index]! }));
+}
+
+/**
+ * The challenge page's camera script (served by the pages' routes, under their CSP). It enhances the page:
+ * without it, or without a camera, the page says a camera is needed and offers the fallback.
+ */
+export const FACE_CAPTURE_SCRIPT_PATH = '/assets/face-capture.js';
+
+function renderCamera(ctx: StepContext<FaceStep>, challenge: StoredChallenge, header: SafeHtml) {
+  const t = ctx.t.face;
+  const c = t.camera;
+  const samples = ctx.mode === 'test' ? ctx.faceSamples() : [];
+  return {
+    title: t.challengeTitle,
+    offersHandover: true,
+    body: html`${header}
+      <p>${t.challengeIntro}</p>
+      <ol class="face-steps">
+        ${challenge.steps.map((pose) => html`<li>${t.poses[pose]}</li>`)}
+      </ol>
+      <div
+        class="face-challenge"
+        data-face-challenge
+        data-nonce="${challenge.nonce}"
+        data-steps="${challenge.steps.join(',')}"
+        data-hold-ms="${challenge.holdMs}"
+        data-expires-in-ms="${Math.max(0, challenge.expiresAt - ctx.now.getTime())}"
+        data-max-frames="${FRAME_LIMITS.maxFrames}"
+        data-max-frame-bytes="${FRAME_LIMITS.maxFrameBytes}"
+        data-max-total-bytes="${FRAME_LIMITS.maxTotalBytes}"
+        data-action="/s/${ctx.sessionId}"
+        data-pose-straight="${t.poses.straight}"
+        data-pose-left="${t.poses.left}"
+        data-pose-right="${t.poses.right}"
+        data-text-ready="${c.ready}"
+        data-text-closer="${c.closer}"
+        data-text-center="${c.center}"
+        data-text-several="${c.several}"
+        data-text-light="${c.light}"
+        data-text-turn-more="${c.turnMore}"
+        data-text-hold="${c.hold}"
+        data-text-done="${c.done}"
+        data-text-uploading="${c.uploading}"
+        data-text-upload-failed="${c.uploadFailed}"
+        data-text-camera-failed="${c.failed}"
+        data-text-expired="${t.refusals.expired}"
+        data-text-restart="${c.restart}"
+      >
+        <p class="hint" id="h-camera" data-face-no-camera>${t.needsCamera}</p>
+        <div class="face-camera" data-face-camera hidden>
+          <div class="face-viewport">
+            <video data-face-video muted playsinline aria-label="${c.videoLabel}"></video>
+            <div class="face-oval" data-face-oval aria-hidden="true"></div>
+          </div>
+          <p class="face-instruction" data-face-instruction aria-live="assertive"></p>
+          <p class="face-hint" data-face-hint role="status" aria-live="polite"></p>
+          <progress class="upload-progress" data-face-progress max="100" value="0" aria-label="${c.uploading}" hidden></progress>
+        </div>
+      </div>
+      ${ctx.form(
+        html`<input type="hidden" name="nonce" value="${challenge.nonce}" /><input type="hidden" name="at_ms" value="" />
+          <input type="hidden" name="action" value="frames" />`,
+        { multipart: true, novalidate: true },
+      )}
+      ${ctx.form(
+        html`<div class="actions">
+          <button type="submit" name="action" value="${ctx.step.allowUpload ? 'start_upload' : 'restart'}" class="link">
+            ${ctx.step.allowUpload ? t.switchToUpload : t.back}
+          </button>
+        </div>`,
+        { novalidate: true },
+      )}
+      ${samples.length > 0 ? samplesList(ctx, challenge, samples) : ''}
+      <script src="${FACE_CAPTURE_SCRIPT_PATH}" defer></script>`,
+  };
+}
+
+function renderUpload(ctx: StepContext<FaceStep>, challenge: StoredChallenge, header: SafeHtml) {
+  const t = ctx.t.face;
+  const turn = challenge.steps[1] === 'right' ? 'right' : 'left';
+  return {
+    title: t.uploadTitle,
+    offersHandover: true,
+    body: html`${header}
+      <p>${t.uploadIntro}</p>
+      <div
+        class="face-upload"
+        data-face-upload
+        data-nonce="${challenge.nonce}"
+        data-steps="${challenge.steps.join(',')}"
+        data-hold-ms="0"
+      ></div>
+      ${ctx.form(
+        html`<input type="hidden" name="nonce" value="${challenge.nonce}" />
+          <div class="field">
+            <label for="f-frame-straight">${t.uploadStraight}</label>
+            <input type="file" id="f-frame-straight" name="frame" accept="image/*" capture="user" required />
+          </div>
+          <div class="field">
+            <label for="f-frame-turned">${t.uploadTurned[turn]}</label>
+            <input type="file" id="f-frame-turned" name="frame" accept="image/*" capture="user" required />
+          </div>
+          <div class="actions">
+            <button type="submit" name="action" value="frames" class="primary">${t.uploadSend}</button>
+          </div>`,
+        { multipart: true },
+      )}`,
+  };
+}
+
+function samplesList(
+  ctx: StepContext<FaceStep>,
+  challenge: StoredChallenge,
+  samples: readonly { id: string; label: string }[],
+): SafeHtml {
+  const t = ctx.t.face;
+  return html`<section class="samples" aria-labelledby="samples-title">
+    <h2 id="samples-title">${t.samplesTitle}</h2>
+    <p class="hint">${t.samplesHint}</p>
+    <ul>
+      ${samples.map(
+        (sample) =>
+          html`<li>
+            ${ctx.form(
+              html`<input type="hidden" name="nonce" value="${challenge.nonce}" /><input
+                  type="hidden"
+                  name="sample"
+                  value="${sample.id}"
+                />
+                <button type="submit" name="action" value="sample" class="secondary">${t.useSample}: ${sample.label}</button>`,
+              { novalidate: true },
+            )}
+          </li>`,
+      )}
+    </ul>
+  </section>`;
+}
