@@ -23,30 +23,6 @@ function forwardedHeaders(headers: IncomingHttpHeaders, extra: Record<string, st
   return { ...out, ...extra };
 }
 
-/** The most of a refused body read and thrown away to keep its connection; past it the connection closes. */
-const LINGER_MAX_BYTES = 1024 * 1024;
-
-/**
- * The service answered before reading the whole body (415, 413, 404…) and undici dropped the rest. Left
- * unread, those bytes stalled the client's next request on this keep-alive connection (found by the fuzz
- * suite); closing the connection at once instead reset it under a client still sending, which then saw
- * EPIPE rather than the answer. So the rest is read and discarded, as a lingering close does, up to a
- * bound: a larger body closes the connection after the answer.
- */
-function discardRestOfBody(req: IncomingMessage, res: ServerResponse): void {
-  const declared = Number(req.headers['content-length'] ?? Number.NaN);
-  if (declared > LINGER_MAX_BYTES) {
-    res.setHeader('connection', 'close');
-    return;
-  }
-  let discarded = 0;
-  req.on('data', (chunk: Buffer) => {
-    discarded += chunk.length;
-    if (discarded > LINGER_MAX_BYTES) req.socket.destroy();
-  });
-  req.resume();
-}
-
 export async function proxy(
   pool: Pool,
   req: IncomingMessage,
@@ -61,7 +37,10 @@ export async function proxy(
     body: hasBody && req.method !== 'GET' && req.method !== 'HEAD' ? req : null,
   });
   res.statusCode = upstream.statusCode;
-  if (!req.complete) discardRestOfBody(req, res);
+  // The service answered before reading the whole body (415, 413, 404…) and undici dropped the rest:
+  // node would wait for those bytes before parsing the client's next request on this keep-alive
+  // connection, which then hung (found by the fuzz suite). Close it after this answer instead.
+  if (!req.complete) res.setHeader('connection', 'close');
   for (const [name, value] of Object.entries(upstream.headers)) {
     if (value !== undefined && !HOP_BY_HOP.has(name) && name !== 'x-request-id') res.setHeader(name, value);
   }
