@@ -2,8 +2,9 @@ import type { DocumentData, DocumentStepSchema } from '@idv/contracts';
 import type { z } from 'zod';
 import { REASON_CODES, type ReasonCode } from '../reason-codes';
 import type { RegistryField, RegistryQuery } from '../registry';
-import { alertBox, html, type SafeHtml } from '../view';
-import type { CaptureKind, DocumentKind, StepContext, StepModule, StepOutcome, StepState } from './types';
+import { alertBox, html } from '../view';
+import { samplesList } from './samples';
+import type { CaptureKind, DocumentKind, StepModule, StepOutcome, StepState } from './types';
 
 type DocumentStep = z.infer<typeof DocumentStepSchema>;
 
@@ -206,7 +207,7 @@ export const documentStep: StepModule<DocumentStep> = {
             </div>`,
           { multipart: true },
         )}
-        ${samples.length > 0 ? samplesList(ctx, side, samples) : ''}`,
+        ${samples.length > 0 ? samplesList(ctx, ctx.t.document, { side }, samples) : ''}`,
     };
   },
 
@@ -239,27 +240,3 @@ export const documentStep: StepModule<DocumentStep> = {
     return { kind: 'stay' };
   },
 };
-
-function samplesList(
-  ctx: StepContext<DocumentStep>,
-  side: CaptureKind,
-  samples: readonly { id: string; label: string }[],
-): SafeHtml {
-  const t = ctx.t.document;
-  return html`<section class="samples" aria-labelledby="samples-title">
-    <h2 id="samples-title">${t.samplesTitle}</h2>
-    <p class="hint">${t.samplesHint}</p>
-    <ul>
-      ${samples.map(
-        (sample) =>
-          html`<li>
-            ${ctx.form(
-              html`<input type="hidden" name="side" value="${side}" /><input type="hidden" name="sample" value="${sample.id}" />
-                <button type="submit" name="action" value="sample" class="secondary">${t.useSample}: ${sample.label}</button>`,
-              { novalidate: true },
-            )}
-          </li>`,
-      )}
-    </ul>
-  </section>`;
-}

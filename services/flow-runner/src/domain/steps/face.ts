@@ -7,6 +7,7 @@ import { FRAME_LIMITS } from '@idv/faces/dist/limits';
 import type { z } from 'zod';
 import { REASON_CODES, type ReasonCode } from '../reason-codes';
 import { html, type SafeHtml } from '../view';
+import { samplesList } from './samples';
 import type { StepContext, StepModule, StepOutcome, StepState } from './types';
 
 type FaceStep = z.infer<typeof FaceStepSchema>;
@@ -434,7 +435,7 @@ function renderCamera(ctx: StepContext<FaceStep>, challenge: StoredChallenge, he
         </div>`,
         { novalidate: true },
       )}
-      ${samples.length > 0 ? samplesList(ctx, challenge, samples) : ''}
+      ${samples.length > 0 ? samplesList(ctx, ctx.t.face, { nonce: challenge.nonce }, samples) : ''}
       <script src="${FACE_CAPTURE_SCRIPT_PATH}" defer></script>`,
   };
 }
@@ -470,32 +471,4 @@ function renderUpload(ctx: StepContext<FaceStep>, challenge: StoredChallenge, he
         { multipart: true },
       )}`,
   };
-}
-
-function samplesList(
-  ctx: StepContext<FaceStep>,
-  challenge: StoredChallenge,
-  samples: readonly { id: string; label: string }[],
-): SafeHtml {
-  const t = ctx.t.face;
-  return html`<section class="samples" aria-labelledby="samples-title">
-    <h2 id="samples-title">${t.samplesTitle}</h2>
-    <p class="hint">${t.samplesHint}</p>
-    <ul>
-      ${samples.map(
-        (sample) =>
-          html`<li>
-            ${ctx.form(
-              html`<input type="hidden" name="nonce" value="${challenge.nonce}" /><input
-                  type="hidden"
-                  name="sample"
-                  value="${sample.id}"
-                />
-                <button type="submit" name="action" value="sample" class="secondary">${t.useSample}: ${sample.label}</button>`,
-              { novalidate: true },
-            )}
-          </li>`,
-      )}
-    </ul>
-  </section>`;
 }
