@@ -4,7 +4,6 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
-import { FormData, request } from 'undici';
 import { buildConfig, createSession, eventually, getSession } from './fixtures';
 import { Person, h1Of, inputValue, statusOf, type Page } from './person';
 
@@ -39,25 +38,9 @@ async function documentPhotos(variant: DocumentVariant, index: number) {
 }
 
 /** Posts the current page's capture form with a file, as a browser without JavaScript does. */
-async function upload(person: Person, bytes: Buffer, filename = 'foto.jpg', type = 'image/jpeg'): Promise<Page> {
-  const page = person.last!;
-  const form = new FormData();
-  form.set('_csrf', inputValue(page.text, '_csrf')!);
-  form.set('step', inputValue(page.text, 'step')!);
-  form.set('side', inputValue(page.text, 'side')!);
-  form.set('action', 'upload');
-  form.set('capture', new Blob([bytes], { type }), filename);
-  const sessionId = /action="\/s\/([^"]+)"/.exec(page.text)![1]!;
-  const response = await request(`${flowUrl()}/s/${sessionId}`, {
-    method: 'POST',
-    body: form,
-    headers: { cookie: [...person.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'accept-language': 'es-AR' },
-  });
-  const text = await response.body.text();
-  if (response.statusCode === 303) return person.get(String(response.headers.location));
-  const result = { status: response.statusCode, headers: {}, setCookies: [], text, url: `${flowUrl()}/s/${sessionId}` };
-  person.last = result;
-  return result;
+function upload(person: Person, bytes: Buffer, filename = 'foto.jpg', type = 'image/jpeg'): Promise<Page> {
+  const side = inputValue(person.last!.text, 'side')!;
+  return person.submitFiles({ side, action: 'upload' }, [{ field: 'capture', bytes, filename, type }]);
 }
 
 /** Reloads until the progress page gives way (it refreshes itself every 2 s in a browser). */

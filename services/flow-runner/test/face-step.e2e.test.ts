@@ -5,11 +5,11 @@ import { createPool } from '@idv/kit';
 import { api, buildTenant, testEnv } from '@idv/testkit';
 import type pg from 'pg';
 import sharp from 'sharp';
-import { Agent, FormData, request } from 'undici';
+import { Agent } from 'undici';
 import { PgArtefactStore } from '../src/adapters/artefact.store';
 import { artefactKeyring } from '../src/config';
 import { buildConfig, createSession, eventually, getSession } from './fixtures';
-import { Person, h1Of, inputValue, statusOf, type Page } from './person';
+import { Person, h1Of, statusOf, type Page } from './person';
 import { signatureValid, startReceiver } from './providers';
 
 /**
@@ -91,27 +91,12 @@ interface FramesOptions {
 }
 
 /** Posts frames as the camera page does: multipart, `frame` files in order, their times, the nonce. */
-async function sendFrames(person: Person, frames: { image: Buffer; atMs: number }[], options: FramesOptions): Promise<Page> {
-  const page = options.from ?? person.last!;
-  const form = new FormData();
-  form.set('_csrf', inputValue(page.text, '_csrf')!);
-  form.set('step', inputValue(page.text, 'step')!);
-  form.set('action', 'frames');
-  form.set('nonce', options.nonce);
-  form.set('at_ms', options.atMs ?? frames.map((frame) => frame.atMs).join(','));
-  frames.forEach((frame, index) => form.append('frame', new Blob([frame.image], { type: 'image/jpeg' }), `frame-${index}.jpg`));
-  const sessionId = /action="\/s\/([^"]+)"/.exec(page.text)![1]!;
-  const response = await request(`${flowUrl()}/s/${sessionId}`, {
-    method: 'POST',
-    body: form,
-    headers: { cookie: [...person.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'accept-language': person.acceptLanguage },
-    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-  });
-  const text = await response.body.text();
-  if (response.statusCode === 303) return person.get(String(response.headers.location));
-  const result = { status: response.statusCode, headers: {}, setCookies: [], text, url: `${flowUrl()}/s/${sessionId}` };
-  person.last = result;
-  return result;
+function sendFrames(person: Person, frames: { image: Buffer; atMs: number }[], options: FramesOptions): Promise<Page> {
+  return person.submitFiles(
+    { action: 'frames', nonce: options.nonce, at_ms: options.atMs ?? frames.map((frame) => frame.atMs).join(',') },
+    frames.map((frame, index) => ({ field: 'frame', bytes: frame.image, filename: `frame-${index}.jpg` })),
+    { ...(options.from ? { from: options.from } : {}), ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}) },
+  );
 }
 
 /** The frames' times must fit in what the server saw elapse since the challenge: a person takes that long. */

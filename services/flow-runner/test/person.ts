@@ -1,4 +1,4 @@
-import { request, type Dispatcher } from 'undici';
+import { FormData, request, type Dispatcher } from 'undici';
 
 export interface Page {
   status: number;
@@ -18,6 +18,15 @@ export function inputValue(html: string, name: string): string | undefined {
 /** The status page's kind (`data-page` attribute) or null when the page is the flow. */
 export const statusOf = (page: Page) => /data-page="([a-z_]+)"/.exec(page.text)?.[1] ?? null;
 export const h1Of = (page: Page) => /<h1>([^<]*)<\/h1>/.exec(page.text)?.[1] ?? null;
+
+/** A file part of a multipart submission. */
+export interface UploadedFile {
+  field: string;
+  bytes: Buffer;
+  filename: string;
+  /** `image/jpeg` unless said. */
+  type?: string;
+}
 
 /**
  * A scripted person with one browser: a cookie jar of its own, no JavaScript, following redirects
@@ -39,13 +48,21 @@ export class Person {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
-  private async fetch(method: 'GET' | 'POST', url: string, form?: Record<string, string>): Promise<Page> {
+  private async fetch(
+    method: 'GET' | 'POST',
+    url: string,
+    form?: Record<string, string> | FormData,
+    dispatcher: Dispatcher | undefined = this.dispatcher,
+  ): Promise<Page> {
     const absolute = url.startsWith('http') ? url : `${this.origin}${url}`;
     const headers: Record<string, string> = { 'accept-language': this.acceptLanguage, 'user-agent': 'Mozilla/5.0 (test person)' };
     const cookie = this.cookieHeader();
     if (cookie) headers.cookie = cookie;
-    let body: string | undefined;
-    if (form) {
+    let body: string | FormData | undefined;
+    if (form instanceof FormData) {
+      // undici writes the multipart content type with its boundary.
+      body = form;
+    } else if (form) {
       body = new URLSearchParams(form).toString();
       headers['content-type'] = 'application/x-www-form-urlencoded';
     }
@@ -55,7 +72,7 @@ export class Person {
       headersTimeout: 20_000,
       bodyTimeout: 20_000,
       ...(body === undefined ? {} : { body }),
-      ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
+      ...(dispatcher ? { dispatcher } : {}),
     });
     const text = await response.body.text();
     const flat: Record<string, string> = {};
@@ -105,6 +122,32 @@ export class Person {
     const step = inputValue(page.text, 'step');
     if (!action || !csrf || !step) throw new Error(`the page has no flow form:\n${page.text.slice(0, 2000)}`);
     return this.post(action, { _csrf: csrf, step, ...fields });
+  }
+
+  /**
+   * Submits a page's form as multipart with files, as a browser without JavaScript does: CSRF token and
+   * step id from the page (the current one unless `from`), then `fields`, then each file in order. The
+   * POST's own answer is the first of `hops`.
+   */
+  async submitFiles(
+    fields: Record<string, string>,
+    files: readonly UploadedFile[],
+    options: { from?: Page; dispatcher?: Dispatcher; hops?: Page[] } = {},
+  ): Promise<Page> {
+    const page = options.from ?? this.last;
+    if (!page) throw new Error('no page loaded');
+    const action = /<form method="post" action="([^"]+)"/.exec(page.text)?.[1];
+    const csrf = inputValue(page.text, '_csrf');
+    const step = inputValue(page.text, 'step');
+    if (!action || !csrf || !step) throw new Error(`the page has no flow form:\n${page.text.slice(0, 2000)}`);
+    const form = new FormData();
+    for (const [name, value] of Object.entries({ _csrf: csrf, step, ...fields })) form.set(name, value);
+    for (const file of files) form.append(file.field, new Blob([file.bytes], { type: file.type ?? 'image/jpeg' }), file.filename);
+    const answer = await this.fetch('POST', action, form, options.dispatcher ?? this.dispatcher);
+    options.hops?.push(answer);
+    if (answer.status === 303 && answer.location) return this.get(answer.location, options.hops);
+    this.last = answer;
+    return answer;
   }
 
   /** The current step id shown (hidden field `step`). */

@@ -3,9 +3,9 @@ import amqp from 'amqplib';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { FormData, request } from 'undici';
+import { request } from 'undici';
 import { buildConfig, createSession, eventually, getSession } from './fixtures';
-import { Person, h1Of, inputValue, statusOf, type Page } from './person';
+import { Person, h1Of, statusOf, type Page } from './person';
 import { startPrivateStack, startReceiver, startRegistry } from './providers';
 
 /**
@@ -97,24 +97,10 @@ async function sendSamplePassport(person: Person, sessionId: string): Promise<Pa
 async function uploadPassportPhotos(person: Person, sessionId: string): Promise<Page> {
   await person.submit({ action: 'accept' });
   for (const side of ['front', 'front_angle']) {
-    const page = person.last!;
-    const form = new FormData();
-    form.set('_csrf', inputValue(page.text, '_csrf')!);
-    form.set('step', inputValue(page.text, 'step')!);
-    form.set('side', side);
-    form.set('action', 'upload');
-    form.set(
-      'capture',
-      new Blob([readFileSync(path.join(SAMPLES, `passport-ok-${side}.jpg`))], { type: 'image/jpeg' }),
-      'foto.jpg',
-    );
-    const response = await request(`${flowUrl()}/s/${sessionId}`, {
-      method: 'POST',
-      body: form,
-      headers: { cookie: [...person.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'accept-language': 'es-AR' },
-    });
-    await response.body.text();
-    expect(response.statusCode).toBe(303);
+    const hops: Page[] = [];
+    const bytes = readFileSync(path.join(SAMPLES, `passport-ok-${side}.jpg`));
+    await person.submitFiles({ side, action: 'upload' }, [{ field: 'capture', bytes, filename: 'foto.jpg' }], { hops });
+    expect(hops[0]!.status).toBe(303);
     await waitPastReading(person, sessionId);
   }
   return person.last!;

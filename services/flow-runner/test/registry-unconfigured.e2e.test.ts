@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT_DIR, buildTenant, testEnv } from '@idv/testkit';
-import { FormData, request } from 'undici';
 import { buildConfig, createSession, eventually, getSession } from './fixtures';
-import { Person, inputValue } from './person';
+import { Person, type Page } from './person';
 import { startPrivateStack } from './providers';
 
 /**
@@ -40,24 +39,10 @@ test('when a live step asks for the registry check and no registry is configured
   await person.get(session.url);
   await person.submit({ action: 'accept' });
   for (const side of ['front', 'front_angle']) {
-    const page = person.last!;
-    const form = new FormData();
-    form.set('_csrf', inputValue(page.text, '_csrf')!);
-    form.set('step', inputValue(page.text, 'step')!);
-    form.set('side', side);
-    form.set('action', 'upload');
-    form.set(
-      'capture',
-      new Blob([readFileSync(path.join(SAMPLES, `passport-ok-${side}.jpg`))], { type: 'image/jpeg' }),
-      'foto.jpg',
-    );
-    const response = await request(`${flowUrl()}/s/${session.id}`, {
-      method: 'POST',
-      body: form,
-      headers: { cookie: [...person.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
-    });
-    await response.body.text();
-    expect(response.statusCode).toBe(303);
+    const hops: Page[] = [];
+    const bytes = readFileSync(path.join(SAMPLES, `passport-ok-${side}.jpg`));
+    await person.submitFiles({ side, action: 'upload' }, [{ field: 'capture', bytes, filename: 'foto.jpg' }], { hops });
+    expect(hops[0]!.status).toBe(303);
     await eventually(async () => {
       const next = await person.get(`/s/${session.id}`);
       return next.text.includes('http-equiv="refresh"') ? undefined : next;
