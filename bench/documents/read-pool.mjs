@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
-process.once('message', async ({ documents, workers, acceptedTypes }) => {
+process.once('message', async ({ documents, workers, acceptedTypes, frontAngle }) => {
   const baselineRss = process.memoryUsage().rss;
   let peakRss = baselineRss;
   const sampler = setInterval(() => {
@@ -30,7 +30,7 @@ process.once('message', async ({ documents, workers, acceptedTypes }) => {
       });
     while (next < documents.length) {
       const position = next++;
-      const reply = await ask({ kind: 'read', acceptedTypes, ...documents[position] });
+      const reply = await ask({ kind: 'read', acceptedTypes, frontAngle, ...documents[position] });
       process.send({ kind: 'result', position, worker: id, ...reply });
     }
     const stopped = await ask({ kind: 'stop' });

@@ -66,7 +66,15 @@ async function generate(dir) {
     const selfie = path.join(dir, `selfie-${source}.jpg`);
     if (!fs.existsSync(selfie)) fs.writeFileSync(selfie, await corpus.straightSelfie(source, options));
   }
-  return { made, ms: Math.round(performance.now() - started), identities: corpus.FACE_SOURCES.map((source) => source.id) };
+  const excluded = corpus.FACE_SOURCES.map((source) => ({ id: source.id, ...corpus.liveEligibility(source) })).filter(
+    (item) => !item.eligible,
+  );
+  return {
+    made,
+    ms: Math.round(performance.now() - started),
+    identities: corpus.FACE_SOURCES.map((source) => source.id),
+    excluded,
+  };
 }
 
 /** The child: the face step's code path over every sequence; one JSON message back. */
@@ -149,6 +157,7 @@ async function child(dir) {
         embedded: (frame.faces[0]?.embedding ?? null) !== null,
         similarity: outcome.verdict.frames[position]?.similarity ?? null,
         recapture: frame.recapture,
+        spoof: frame.spoof,
         ms: frame.ms,
       })),
       referenceEmbedding: label.kind === 'live' ? referenceEmbedding : null,
@@ -182,7 +191,9 @@ if (args.child !== undefined) {
   process.exit(0);
 }
 
-const dir = path.join(ROOT, 'bench/results/faces-corpus', `s${seed}`);
+// The corpus's version in the folder's name: a changed generator never reuses another version's frames.
+const corpusVersion = require(path.join(ROOT, 'packages/corpus/dist/index.js')).FACE_CORPUS_VERSION;
+const dir = path.join(ROOT, 'bench/results/faces-corpus', `s${seed}-v${corpusVersion}`);
 const generated = await generate(dir);
 // The label carries the identity; the child needs the source's index to find the portrait.
 for (const name of fs.readdirSync(dir).filter((file) => /^\d+\.json$/.test(file))) {
@@ -209,6 +220,12 @@ const evaluation = await new Promise((resolve, reject) => {
 const { results } = evaluation;
 const faces = require(path.join(FACES_PKG, 'dist/index.js'));
 
+// Rule of three: with 0 events in n trials, the 95% upper bound of the rate is about 3/n.
+const bound = (events, trials) =>
+  events === 0 && trials > 0
+    ? `≤ ${((300 / trials) | 0) === 0 ? (300 / trials).toFixed(2) : (300 / trials).toFixed(1)}% at 95% (rule of three)`
+    : '';
+
 // Liveness per kind.
 console.log('\n## Liveness (checkLiveness, the challenge each sequence answers)\n');
 console.log('| kind | sequences | accepted | refused by reason/detail |');
@@ -225,7 +242,9 @@ for (const kind of kinds) {
   }
   perKind[kind] = { sequences: of.length, accepted, reasons };
   console.log(
-    `| ${kind} | ${of.length} | ${kind === 'live' ? 'true accept' : 'attack accept'} ${pct(accepted, of.length)} | ${
+    `| ${kind} | ${of.length} | ${kind === 'live' ? 'true accept' : 'attack accept'} ${pct(accepted, of.length)}${
+      kind === 'live' ? '' : ` ${bound(accepted, of.length)}`
+    } | ${
       Object.entries(reasons)
         .map(([key, value]) => `${key} ${value}`)
         .join(', ') || '–'
@@ -236,13 +255,12 @@ const attacks = results.filter((result) => result.kind !== 'live');
 const attacksAccepted = attacks.filter((result) => result.verdict.passed).length;
 const live = results.filter((result) => result.kind === 'live');
 const liveRejected = live.filter((result) => !result.verdict.passed).length;
-// Rule of three: with 0 events in n trials, the 95% upper bound of the rate is about 3/n.
-const bound = (events, trials) =>
-  events === 0 && trials > 0
-    ? `≤ ${((300 / trials) | 0) === 0 ? (300 / trials).toFixed(2) : (300 / trials).toFixed(1)}% at 95% (rule of three)`
-    : '';
 console.log(`\nattacks accepted: ${pct(attacksAccepted, attacks.length)} ${bound(attacksAccepted, attacks.length)}`);
-console.log(`live sequences refused (FRR): ${pct(liveRejected, live.length)}`);
+console.log(
+  `live sequences refused (FRR): ${pct(liveRejected, live.length)} ${bound(liveRejected, live.length)}; live people excluded from the corpus (their photo cannot make a live sequence): ${
+    generated.excluded.map((item) => `${item.id} (${item.reason})`).join('; ') || 'none'
+  }`,
+);
 
 // Pose: what the model reported for each intended pose.
 const poseStats = {};
@@ -294,13 +312,14 @@ console.log(
   `swap, other person: ${swapSims.length} frames, max ${percentile(swapSims, 100)}, p99 ${percentile(swapSims, 99)}, p50 ${percentile(swapSims, 50)}`,
 );
 console.log(`threshold in use: FRAME_CONSISTENCY_THRESHOLD ${faces.FRAME_CONSISTENCY_THRESHOLD}`);
+console.log(`replay model in use: threshold ${faces.REPLAY_MODEL.threshold} (${faces.REPLAY_MODEL.fittedOn ?? 'unfitted'})`);
 
 // Spoof signals per kind, per sequence.
 console.log('\n## Spoof signals per sequence (means over its frames)\n');
 console.log(
-  '| kind | antispoof mean min / p50 / max | liveness mean min / p50 / max | periodic frames (share) p50 / max | colour-flagged frames p50 / max |',
+  '| kind | antispoof mean min / p50 / max | liveness mean min / p50 / max | periodic frames (share) p50 / max | colour-flagged frames p50 / max | replay score min / p50 / max (sequences) |',
 );
-console.log('| --- | --- | --- | --- | --- |');
+console.log('| --- | --- | --- | --- | --- | --- |');
 const spoofStats = {};
 for (const kind of kinds) {
   const of = results.filter((result) => result.kind === kind && result.frames.length > 0);
@@ -315,7 +334,8 @@ for (const kind of kinds) {
   const colour = of.map((result) =>
     share(result.frames, (frame) => frame.recapture?.judged && frame.recapture.detected && frame.recapture.evidence === 'colour'),
   );
-  spoofStats[kind] = { antispoof: as, liveness: lv, periodic, colour };
+  const replay = of.map((result) => result.verdict.spoof.replayScore).filter((value) => value !== null);
+  spoofStats[kind] = { antispoof: as, liveness: lv, periodic, colour, replay };
   const f = (values) =>
     `${r3(
       percentile(
@@ -334,7 +354,7 @@ for (const kind of kinds) {
       ),
     )}`;
   console.log(
-    `| ${kind} | ${f(as)} | ${f(lv)} | ${r3(percentile(periodic, 50))} / ${r3(percentile(periodic, 100))} | ${r3(percentile(colour, 50))} / ${r3(percentile(colour, 100))} |`,
+    `| ${kind} | ${f(as)} | ${f(lv)} | ${r3(percentile(periodic, 50))} / ${r3(percentile(periodic, 100))} | ${r3(percentile(colour, 50))} / ${r3(percentile(colour, 100))} | ${f(replay)} (${replay.length}) |`,
   );
 }
 function mean(values) {
@@ -412,6 +432,9 @@ console.log(
     50,
   )}, recapture ${percentile(
     frameParts.map((part) => part.recapture),
+    50,
+  )}, replay cues ${percentile(
+    frameParts.map((part) => part.spoof ?? 0),
     50,
   )}; frames embedded ${pct(live.flatMap((result) => result.frames).filter((frame) => frame.embedded).length, live.flatMap((result) => result.frames).length)}`,
 );

@@ -10,6 +10,9 @@ import {
   FACE_TRIANGLES,
   faceAssignment,
   generateFaceSequence,
+  headTilt,
+  LIVE_FACE_SOURCES,
+  liveEligibility,
   type FaceCorpusOptions,
 } from '../src';
 
@@ -38,9 +41,36 @@ describe('face sources', () => {
   });
 });
 
+describe('live eligibility', () => {
+  it('when the measured turn responses are read, then the people kept can turn both ways and the others say why not', () => {
+    expect(LIVE_FACE_SOURCES.length).toBeGreaterThanOrEqual(5);
+    for (const source of FACE_SOURCES) {
+      const { eligible, reason } = liveEligibility(source);
+      expect(eligible).toBe(LIVE_FACE_SOURCES.includes(source));
+      if (!eligible) expect(reason).toMatch(/straight|left|right/);
+    }
+  });
+
+  it('when a face without a measured response is asked, then it is not eligible', () => {
+    const source = FACE_SOURCES[0]!;
+    expect(liveEligibility({ ...source, turnResponse: undefined }).eligible).toBe(false);
+  });
+});
+
+describe('headTilt', () => {
+  it('when the forehead is straight above the chin, then the tilt is 0; leaning right, positive', () => {
+    const mesh = Array.from({ length: 468 }, () => [0, 0, 0] as const) as (readonly [number, number, number])[];
+    mesh[10] = [100, 0, 0];
+    mesh[152] = [100, 200, 0];
+    expect(headTilt(mesh)).toBeCloseTo(0);
+    mesh[152] = [300, 200, 0];
+    expect(headTilt(mesh)).toBeCloseTo(Math.PI / 4);
+  });
+});
+
 describe('faceAssignment', () => {
-  it('when indices run on, then every kind of every person comes up once per cycle', () => {
-    const cycle = FACE_SEQUENCE_KINDS.length * FACE_SOURCES.length;
+  it('when indices run on, then every kind of every live-eligible person comes up once per cycle', () => {
+    const cycle = FACE_SEQUENCE_KINDS.length * LIVE_FACE_SOURCES.length;
     const seen = new Set(
       Array.from({ length: cycle }, (_, index) => {
         const { kind, source } = faceAssignment(index);
@@ -68,7 +98,7 @@ describe('generateFaceSequence', () => {
   it('when a live sequence is made, then its frames follow the challenge it answers, in time order, at the frame size', async () => {
     const { label, frames } = await generateFaceSequence(0, options(7));
 
-    expect(label).toMatchObject({ kind: 'live', expected: 'passed', identity: FACE_SOURCES[0]?.id, swapIdentity: null });
+    expect(label).toMatchObject({ kind: 'live', expected: 'passed', identity: LIVE_FACE_SOURCES[0]?.id, swapIdentity: null });
     expect([...label.steps].sort()).toEqual(['left', 'right', 'straight']);
     expect(frames).toHaveLength(9);
     expect(label.frames.map((frame) => frame.pose)).toEqual(label.steps.flatMap((step) => [step, step, step]));
@@ -95,6 +125,20 @@ describe('generateFaceSequence', () => {
     expect(label).toMatchObject({ kind: 'still', expected: 'refused' });
     expect(new Set(label.frames.map((frame) => frame.pose))).toEqual(new Set(['straight']));
     expect(new Set(label.frames.map((frame) => frame.rotationDeg)).size).toBe(1);
+  });
+});
+
+describe('screen replays', () => {
+  it('when a screen replay is made, then it films a screen at a pitch a phone at arm’s length sees, every frame at the frame size', async () => {
+    const { label, frames } = await generateFaceSequence(1, options(7));
+
+    expect(label.kind).toBe('screen');
+    const pitch = Number(label.recapture?.pixel_pitch_px);
+    expect(pitch).toBeGreaterThanOrEqual(0.45);
+    expect(pitch).toBeLessThanOrEqual(2.5);
+    expect(label.recapture?.fine).toBe(pitch < 1.2);
+    const sizes = await Promise.all(frames.map(async (frame) => (await sharp(frame).metadata()).width));
+    expect(new Set(sizes)).toEqual(new Set([FACE_FRAME.width]));
   });
 });
 

@@ -15,5 +15,6 @@ export {
 export * from './compare';
 export * from './challenge';
 export * from './liveness';
+export * from './spoof';
 export * from './pipeline';
 export type { FaceTask, FaceTaskResult } from './worker';

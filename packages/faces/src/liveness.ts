@@ -2,6 +2,8 @@ import { classifyPose, POSE_LIMITS, type LivenessChallenge, type PoseClass, type
 import { FRAME_CONSISTENCY_THRESHOLD, faceSimilarity } from './compare';
 import type { DetectedFace, HeadPose } from './engine';
 import { FRAME_LIMITS } from './limits';
+import fitted from './replay-model.json';
+import { SPOOF_FEATURE_NAMES, type SpoofFeatureName, type SpoofFeatures } from './spoof';
 
 /**
  * The liveness verdict, as a pure function of the challenge, what the models saw in each frame and
@@ -33,7 +35,8 @@ export type LivenessDetail =
   | 'sequence_mismatch'
   | 'identity_changed'
   | 'recapture'
-  | 'antispoof';
+  | 'antispoof'
+  | 'replay';
 
 /** What the recapture analysis of @idv/verification said of a frame (`QualityReport.screen`). */
 export interface FrameRecapture {
@@ -50,6 +53,8 @@ export interface LivenessFrame {
   /** Every face found in the frame (the engine's `FaceAnalysis.faces`). */
   faces: DetectedFace[];
   recapture: FrameRecapture | null;
+  /** The frame's replay cues (src/spoof.ts); absent or null where they were not measured. */
+  spoof?: SpoofFeatures | null;
 }
 
 export interface LivenessSubmission {
@@ -66,17 +71,15 @@ export interface LivenessContext {
 }
 
 /**
- * Spoof limits, as measured on the face corpus's screen replays and prints (bench/faces, seed 11,
- * docs/faces.md "Calibration"):
+ * Spoof limits of the two older signals (docs/faces.md "Spoof signals"):
  * - Recapture: only the periodic (moiré) evidence of @idv/verification's model counts. On 480×640 face
- *   frames it never fired (0 frames of any kind): the model judges few frames that small. Its colour-and-
- *   tone evidence flagged up to 2 of 9 frames of genuine camera frames (live, still and swap sequences)
- *   and 1–4 of 9 of screen replays, so it does not separate them and decides nothing. One flagged frame is
- *   not enough either.
- * - human's antispoof and liveness means overlapped completely: genuine 0.52–0.70 and 0.72–0.97, screen
- *   0.56–0.79 and 0.66–0.97, print 0.59–0.78 and 0.47–0.98. Only a mean far below every genuine one counts.
- * What refused the corpus's replays was the face detector (7 of 8 screen replays lost the face in some
- * frame) and the challenge (a print cannot turn); one screen replay of 8 was accepted.
+ *   frames it fired on no frame of either benchmark seed (corpus v1 and v2): the model judges few frames
+ *   that small. Its colour-and-tone evidence flags genuine camera frames (up to 3 of 9) as well as
+ *   replays, so it decides nothing; one flagged frame is not enough either.
+ * - human's antispoof and liveness means overlap completely between genuine frames and replays; only a
+ *   mean far below every genuine one counts. They enter `REPLAY_MODEL` too, where the fit gave them
+ *   almost no weight.
+ * What refuses replays is `REPLAY_MODEL` (the frames' own cues), the detector and the challenge.
  */
 export const SPOOF_LIMITS = {
   /** Share of the frames the recapture model could judge that showed a periodic peak. */
@@ -86,6 +89,51 @@ export const SPOOF_LIMITS = {
   antispoofMeanBelow: 0.2,
   livenessMeanBelow: 0.2,
 } as const;
+
+/** What the replay model weighs: the frame's own cues (src/spoof.ts) and human's two scores, as sequence means. */
+export const REPLAY_INPUT_NAMES = [...SPOOF_FEATURE_NAMES, 'antispoof', 'liveness'] as const;
+export type ReplayInputName = SpoofFeatureName | 'antispoof' | 'liveness';
+export type ReplayInput = Record<ReplayInputName, number>;
+
+/** A logistic model over standardised inputs: score = σ(bias + Σ weight · (input − centre) / scale). */
+export interface ReplayModel {
+  /** Which benchmark results it was fitted on, and when. */
+  fittedOn: string;
+  centre: ReplayInput;
+  scale: ReplayInput;
+  weights: ReplayInput;
+  bias: number;
+  /** Scores at or above this are refused as a replay. */
+  threshold: number;
+}
+
+/**
+ * Fitted by `node bench/faces/fit-replay.mjs` on the face corpus's seed 11 (genuine camera frames: live,
+ * still and swap sequences; replays: screen and print), measured on seed 12 (docs/faces.md "Spoof
+ * signals", with the figures). The threshold sits above every genuine sequence of the fitting seed.
+ */
+export const REPLAY_MODEL: ReplayModel = fitted;
+
+/** Sequence means of the replay inputs over the frames that have them; null when no frame does. */
+export function replayInput(frames: readonly LivenessFrame[]): ReplayInput | null {
+  const measured = frames.filter(
+    (frame) =>
+      frame.faces.length === 1 && frame.spoof != null && frame.faces[0]?.antispoof != null && frame.faces[0]?.liveness != null,
+  );
+  if (measured.length === 0) return null;
+  const input = {} as ReplayInput;
+  for (const name of SPOOF_FEATURE_NAMES)
+    input[name] = measured.reduce((sum, frame) => sum + (frame.spoof?.[name] ?? 0), 0) / measured.length;
+  input.antispoof = measured.reduce((sum, frame) => sum + (frame.faces[0]?.antispoof ?? 0), 0) / measured.length;
+  input.liveness = measured.reduce((sum, frame) => sum + (frame.faces[0]?.liveness ?? 0), 0) / measured.length;
+  return input;
+}
+
+export function replayScore(input: ReplayInput, model: ReplayModel = REPLAY_MODEL): number {
+  let z = model.bias;
+  for (const name of REPLAY_INPUT_NAMES) z += (model.weights[name] * (input[name] - model.centre[name])) / model.scale[name];
+  return 1 / (1 + Math.exp(-z));
+}
 
 export interface FrameSummary {
   index: number;
@@ -113,7 +161,14 @@ export interface LivenessVerdict {
   /** The frame to compare with the document's photo: straight, largest and most confident. */
   referenceFrame: number | null;
   minSimilarity: number | null;
-  spoof: { recaptureFlagged: number; recaptureJudged: number; antispoofMean: number | null; livenessMean: number | null };
+  spoof: {
+    recaptureFlagged: number;
+    recaptureJudged: number;
+    antispoofMean: number | null;
+    livenessMean: number | null;
+    /** `replayScore` of the sequence (null when no frame had the cues). */
+    replayScore: number | null;
+  };
   frames: FrameSummary[];
 }
 
@@ -281,7 +336,7 @@ export function judgeLiveness(
     observed: [],
     referenceFrame: null,
     minSimilarity: null,
-    spoof: { recaptureFlagged: 0, recaptureJudged: 0, antispoofMean: null, livenessMean: null },
+    spoof: { recaptureFlagged: 0, recaptureJudged: 0, antispoofMean: null, livenessMean: null, replayScore: null },
     ...extra,
     frames: summaries,
   });
@@ -361,7 +416,10 @@ export function judgeLiveness(
     recaptureJudged,
     antispoofMean: round(mean(frames.flatMap((frame) => (frame.faces[0]?.antispoof == null ? [] : [frame.faces[0].antispoof])))),
     livenessMean: round(mean(frames.flatMap((frame) => (frame.faces[0]?.liveness == null ? [] : [frame.faces[0].liveness])))),
+    replayScore: null as number | null,
   };
+  const replay = replayInput(frames);
+  spoof.replayScore = replay === null ? null : round(replayScore(replay));
   const extra = { observed, referenceFrame: reference, minSimilarity: round(minSimilarity), spoof };
   const embeddedPoses = new Set(
     frames.flatMap((frame, index) => (frame.faces[0]?.embedding != null ? [poseClasses[index]] : [])),
@@ -396,6 +454,13 @@ export function judgeLiveness(
       'liveness_spoof_detected',
       'antispoof',
       `antispoof mean ${spoof.antispoofMean}, liveness mean ${spoof.livenessMean}`,
+      extra,
+    );
+  if (spoof.replayScore !== null && spoof.replayScore >= REPLAY_MODEL.threshold)
+    return verdict(
+      'liveness_spoof_detected',
+      'replay',
+      `the frames look like a screen or a print (replay score ${spoof.replayScore} ≥ ${REPLAY_MODEL.threshold})`,
       extra,
     );
   return verdict(null, 'passed', `held ${observed.join(',')}`, extra);

@@ -6,6 +6,7 @@ import { decodeImage, type RgbImage } from './decode';
 import { faceEngine, type DetectedFace, type FaceAnalysis } from './engine';
 import { asFaceError, FaceError } from './errors';
 import { FRAME_LIMITS } from './limits';
+import { spoofFeatures, type SpoofFeatures } from './spoof';
 import {
   freshnessFailure,
   judgeLiveness,
@@ -82,7 +83,9 @@ export interface AnalysedFrame {
   height: number;
   faces: DetectedFace[];
   recapture: FrameRecapture | null;
-  ms: { decode: number; faces: number; recapture: number };
+  /** The face frame's own replay cues (src/spoof.ts), when the frame has exactly one face. */
+  spoof: SpoofFeatures | null;
+  ms: { decode: number; faces: number; recapture: number; spoof: number };
 }
 
 function checkFrameLimits(frames: readonly FrameInput[]): void {
@@ -133,13 +136,22 @@ async function analyseDecoded(decoded: RgbImage, index: number, decode: number, 
       throw asFaceError(error, 'inference_failed');
     }
   }
+  const recaptureMs = performance.now() - started;
+  const face = faces.faces.length === 1 ? faces.faces[0] : undefined;
+  const spoof = face === undefined ? null : spoofFeatures(decoded.data, decoded.width, decoded.height, face.box);
   return {
     index,
     width: decoded.width,
     height: decoded.height,
     faces: faces.faces,
     recapture,
-    ms: { decode: Math.round(decode), faces: faces.ms, recapture: Math.round(performance.now() - started) },
+    spoof,
+    ms: {
+      decode: Math.round(decode),
+      faces: faces.ms,
+      recapture: Math.round(recaptureMs),
+      spoof: Math.round(performance.now() - started - recaptureMs),
+    },
   };
 }
 
@@ -169,7 +181,7 @@ export async function checkLiveness(request: LivenessRequest): Promise<LivenessO
   const stale = freshnessFailure(request.challenge, { ...request, frameCount: request.frames.length }, request.context);
   // A stale or replayed nonce is judged without spending a second of CPU on its frames.
   if (stale !== null) {
-    const unread = request.frames.map((frame) => ({ atMs: frame.atMs, faces: [], recapture: null }));
+    const unread = request.frames.map((frame) => ({ atMs: frame.atMs, faces: [], recapture: null, spoof: null }));
     return { verdict: judgeLiveness(request.challenge, { ...request, frames: unread }, request.context), frames: [] };
   }
   checkFrameLimits(request.frames);
@@ -189,6 +201,7 @@ export async function checkLiveness(request: LivenessRequest): Promise<LivenessO
       atMs: request.frames[index]?.atMs ?? Number.NaN,
       faces: analysed.faces,
       recapture: analysed.recapture,
+      spoof: analysed.spoof,
     }));
     for (const index of keyFrames(seen, request.challenge, pick)) {
       const image = decoded[index];
@@ -214,6 +227,7 @@ export async function checkLiveness(request: LivenessRequest): Promise<LivenessO
         atMs: request.frames[index]?.atMs ?? Number.NaN,
         faces: analysed.faces,
         recapture: analysed.recapture,
+        spoof: analysed.spoof,
       })),
     },
     request.context,

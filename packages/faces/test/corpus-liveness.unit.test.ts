@@ -12,8 +12,10 @@ jest.setTimeout(90_000);
 
 const DEMO = path.join(path.dirname(require.resolve('@vladmandic/face-api')), '..', 'demo');
 const SEED = 11;
-// Sequences of person faceapi-s3-1 (35–38) and a swap of faceapi-s3-2 (14); the kinds are asserted below.
-const [LIVE, SCREEN, PRINT, STILL, SWAP] = [35, 36, 37, 38, 14];
+// The five sequences of person faceapi-s4-3 (15–19, corpus version 2); the kinds are asserted below. Its
+// live sequence's least similar frame sat at 0.81 in the benchmark, far from the 0.58 threshold, so the
+// key frames drawn do not decide the test (warped turns of other people reach down to 0.58).
+const [LIVE, SCREEN, PRINT, STILL, SWAP] = [15, 16, 17, 18, 19];
 
 async function judge(index: number) {
   const sequence: FaceSequence = await generateFaceSequence(index, {

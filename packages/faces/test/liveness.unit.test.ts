@@ -1,6 +1,16 @@
 import { faceSimilarity, FRAME_CONSISTENCY_THRESHOLD } from '../src/compare';
 import { FRAME_LIMITS } from '../src/limits';
-import { judgeLiveness } from '../src/liveness';
+import {
+  judgeLiveness,
+  REPLAY_INPUT_NAMES,
+  REPLAY_MODEL,
+  replayInput,
+  replayScore,
+  SPOOF_LIMITS,
+  type ReplayInput,
+  type ReplayModel,
+} from '../src/liveness';
+import { SPOOF_FEATURE_NAMES, type SpoofFeatures } from '../src/spoof';
 import { buildChallenge, buildEmbedding, buildFace, buildFrame, buildSubmission, framesFor, ISSUED_AT } from './factories';
 
 const fresh = { nonceAlreadyUsed: false };
@@ -250,5 +260,99 @@ describe('judgeLiveness: same person, not a replay', () => {
       reason: 'liveness_spoof_detected',
       detail: 'antispoof',
     });
+  });
+});
+
+describe('the replay model', () => {
+  const model: ReplayModel = {
+    fittedOn: 'test',
+    centre: {
+      chromaDetail: 0.1,
+      fineToMid: 1,
+      blackLift: 0.05,
+      saturation: 0.2,
+      periodicPeak: 2,
+      straightEdge: 0.6,
+      antispoof: 0.6,
+      liveness: 0.9,
+    },
+    scale: {
+      chromaDetail: 0.05,
+      fineToMid: 0.2,
+      blackLift: 0.02,
+      saturation: 0.05,
+      periodicPeak: 0.5,
+      straightEdge: 0.3,
+      antispoof: 0.1,
+      liveness: 0.1,
+    },
+    weights: {
+      chromaDetail: 0,
+      fineToMid: 0,
+      blackLift: 2,
+      saturation: 0,
+      periodicPeak: 0,
+      straightEdge: 0,
+      antispoof: -1,
+      liveness: 0,
+    },
+    bias: -1,
+    threshold: 0.5,
+  };
+
+  it('when the inputs sit at the centre, then the score is the bias’s; each weight moves it by standardised units', () => {
+    expect(replayScore(model.centre, model)).toBeCloseTo(1 / (1 + Math.exp(1)));
+    // Black lift one scale above the centre: z = −1 + 2 = 1.
+    expect(replayScore({ ...model.centre, blackLift: 0.07 }, model)).toBeCloseTo(1 / (1 + Math.exp(-1)));
+  });
+
+  it('when frames carry cues and scores, then the input is their mean over the frames that have them', () => {
+    const cues = (value: number): SpoofFeatures =>
+      Object.fromEntries(SPOOF_FEATURE_NAMES.map((name) => [name, value])) as SpoofFeatures;
+    const frames = [
+      buildFrame('straight', 500, { spoof: cues(1), faces: [buildFace({ antispoof: 0.2, liveness: 0.4 })] }),
+      buildFrame('straight', 800, { spoof: cues(3), faces: [buildFace({ antispoof: 0.4, liveness: 0.6 })] }),
+      buildFrame('straight', 1100, { spoof: null }),
+    ];
+
+    const input = replayInput(frames);
+
+    expect(input).toMatchObject({ chromaDetail: 2, periodicPeak: 2 });
+    expect(input?.antispoof).toBeCloseTo(0.3);
+    expect(input?.liveness).toBeCloseTo(0.5);
+    expect(replayInput([buildFrame('straight', 500)])).toBeNull();
+  });
+
+  // The fitted model (src/replay-model.json): frames pushed along its weights are refused as a replay,
+  // frames pushed the other way pass. Holds for any fit with a non-zero weight.
+  const along = (direction: 1 | -1): ReplayInput =>
+    Object.fromEntries(
+      REPLAY_INPUT_NAMES.map((name) => [
+        name,
+        REPLAY_MODEL.centre[name] + direction * Math.sign(REPLAY_MODEL.weights[name]) * 6 * REPLAY_MODEL.scale[name],
+      ]),
+    ) as ReplayInput;
+  // human's scores stay within 0–1 and above the antispoof floor, so that the replay check is what decides.
+  const score = (value: number) => Math.min(1, Math.max(SPOOF_LIMITS.antispoofMeanBelow + 0.01, value));
+  const framesWith = (input: ReplayInput) =>
+    framesFor(['straight', 'left', 'right']).map((frame) => ({
+      ...frame,
+      faces: [{ ...frame.faces[0]!, antispoof: score(input.antispoof), liveness: score(input.liveness) }],
+      spoof: Object.fromEntries(SPOOF_FEATURE_NAMES.map((name) => [name, input[name]])) as SpoofFeatures,
+    }));
+  const challenge = buildChallenge(['straight', 'left', 'right']);
+
+  it('when the frames look like a replay to the fitted model, then the attempt is a spoof', () => {
+    const verdict = judgeLiveness(challenge, buildSubmission(framesWith(along(1))), fresh);
+
+    expect(verdict).toMatchObject({ passed: false, reason: 'liveness_spoof_detected', detail: 'replay' });
+    expect(verdict.spoof.replayScore).toBeGreaterThanOrEqual(REPLAY_MODEL.threshold);
+  });
+
+  it('when the frames look like a camera’s view of a face, then the replay check passes them', () => {
+    const verdict = judgeLiveness(challenge, buildSubmission(framesWith(along(-1))), fresh);
+
+    expect(verdict).toMatchObject({ passed: true, detail: 'passed' });
+    expect(verdict.spoof.replayScore).toBeLessThan(REPLAY_MODEL.threshold);
   });
 });

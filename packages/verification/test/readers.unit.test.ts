@@ -65,6 +65,18 @@ describe('readSide on the reference specimens', () => {
     expect(crop.height).toBeGreaterThan(crop.width);
   });
 
+  it("when the 2012 DNI front is read as the angled front, then its barcode identifies it and only the expiry is OCR'd", async () => {
+    const reading = await readSide(referenceImage('dni/ar_dni_2012_specimen_front_villareal.jpg'), {
+      side: 'front_angle',
+      acceptedTypes: ['dni'],
+      today: TODAY,
+    });
+
+    expect(reading.barcode_fields).toMatchObject({ number: '99999999', surname: 'VILLAREAL' });
+    expect(reading.work.printed_ocr_passes).toBe(1);
+    expect(Object.keys(reading.printed?.raw ?? {})).toEqual(['expiry_date']);
+  });
+
   it('when the 2009 DNI is read, then its TD1 MRZ lines are read and fail only the number check', async () => {
     const reading = await readSide(referenceImage('dni/ar_dni_2009_specimen_villareal.jpg'), {
       side: 'front',

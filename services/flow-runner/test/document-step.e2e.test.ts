@@ -82,7 +82,19 @@ describe('the document step without JavaScript', () => {
 
     const processing = await upload(person, photos.front);
     expect(processing.text).toContain('Estamos revisando la foto');
+    // With JavaScript the waiting page asks for the flow's version instead of reloading on a timer.
+    const waitUrl = /data-wait-url="([^"]+)"/.exec(processing.text)?.[1];
+    const renderedVersion = Number(/data-wait-version="(\d+)"/.exec(processing.text)?.[1]);
+    expect(waitUrl).toBe(`/s/${session.id}/version`);
+    expect(processing.text).toContain('<noscript><meta http-equiv="refresh" content="2" /></noscript>');
+    const stranger = await new Person(flowUrl()).get(waitUrl!);
+    expect(stranger.status).toBe(404);
     const angle = await waitForReading(person, session.id);
+    const asked = await person.get(waitUrl!);
+    expect(asked.status).toBe(200);
+    expect(asked.headers['cache-control']).toBe('no-store');
+    expect(JSON.parse(asked.text).version).toBeGreaterThan(renderedVersion);
+    person.last = angle;
     expect(h1Of(angle)).toBe('Frente, inclinado');
     await upload(person, photos.frontAngle);
     const final = await waitForReading(person, session.id);

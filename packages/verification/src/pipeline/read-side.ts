@@ -10,7 +10,15 @@ import {
   type MrzFormat,
   type MrzProblem,
 } from '../parsers/mrz.parser';
-import { ALL_REGIONS, barcodePlan, searchBarcode, type BarcodeReading, type BarcodeStep } from '../readers/barcode.reader';
+import {
+  ALL_REGIONS,
+  barcodePlan,
+  searchBarcode,
+  searchBlurredBarcode,
+  type BarcodeReading,
+  type BarcodeSearch,
+  type BarcodeStep,
+} from '../readers/barcode.reader';
 import { locateBarcodes } from '../readers/barcode-locator';
 import { searchMrz, type MrzReading } from '../readers/mrz.reader';
 import { SafetyClock, WorkBudget } from '../readers/work-budget';
@@ -76,6 +84,8 @@ export interface SideReading {
   work: {
     barcode_attempts: number;
     barcode_megapixels: number;
+    /** Attempts on located symbols with their blur undone (the last resort; counted in `barcode_megapixels`). */
+    deblur_attempts: number;
     mrz_ocr_passes: number;
     printed_ocr_passes: number;
     /** The side's wall-clock safety cap ended a search (a pathological photo, or a machine far overloaded). */
@@ -118,6 +128,8 @@ export interface SideWorkLimits {
   mrz_ocr_passes: number;
   /** Megapixels through zxing for the barcode's later stages (located crops, regions, ladder of tilts). */
   barcode_megapixels: number;
+  /** Megapixels through zxing for located symbols with their blur undone, once everything else failed. */
+  deblur_megapixels: number;
 }
 
 // Sized on the corpus (bench/documents): the first stage covers two located candidates (about 1 MP
@@ -125,11 +137,13 @@ export interface SideWorkLimits {
 // refused first); 8 OCR passes cover the first turn's two
 // blocks in every variant and two more turns; 24 MP cover the located crops, the regions at two turns
 // and the first rungs of the ladder. On this 2-core machine (idle) a megapixel through zxing costs
-// 20–40 ms and an OCR pass 0.1–0.4 s.
+// 20–40 ms and an OCR pass 0.1–0.4 s. A deblurred attempt is a located crop at about 1500 px wide
+// (0.8–1 MP): 6 MP cover the three blurs tried on two candidates.
 export const DEFAULT_SIDE_WORK: SideWorkLimits = {
   first_barcode_megapixels: 12,
   mrz_ocr_passes: 8,
   barcode_megapixels: 24,
+  deblur_megapixels: 6,
 };
 
 /** Generous: an ordinary side takes 0.3–3 s of CPU; this only ends pathological searches. */
@@ -169,7 +183,14 @@ export function blankSideReading(side: Side): SideReading {
     refusal: null,
     face_crop: null,
     image_hash: null,
-    work: { barcode_attempts: 0, barcode_megapixels: 0, mrz_ocr_passes: 0, printed_ocr_passes: 0, safety_cap_reached: false },
+    work: {
+      barcode_attempts: 0,
+      barcode_megapixels: 0,
+      deblur_attempts: 0,
+      mrz_ocr_passes: 0,
+      printed_ocr_passes: 0,
+      safety_cap_reached: false,
+    },
     timings: { decode_ms: 0, skew_ms: 0, quality_ms: 0, barcode_ms: 0, mrz_ms: 0, printed_ms: 0, hash_ms: 0 },
     ms: 0,
   };
@@ -198,6 +219,14 @@ function mrzAngles(skew: number | null, axis: 'horizontal' | 'vertical', known: 
   if (skew !== null) add(across - skew);
   add(across);
   return angles;
+}
+
+/**
+ * An MRZ that says which page this is, and so that no PDF417 is on it: every check digit holding, or
+ * at least two (what the MRZ search itself takes as a zone rather than noise of the right shape).
+ */
+function identifiesPage(mrz: MrzReading): boolean {
+  return mrz.valid || Object.values(mrz.data.check_digits).filter(Boolean).length >= 2;
 }
 
 function faceOf(layout: DniBarcodeLayout | null, mrz: MrzReading | null, printedCount: number): SideFace | null {
@@ -242,28 +271,37 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   //    symbol's own angle and upscaled: where dim, noisy and tilted symbols read, in 0.8–1 MP), then the
   //    whole photo as taken and deskewed (a QR, which the locator does not look for). A symbol whose
   //    payload is no DNI's and no PDF417 (a licence's QR, a URL beside the PDF417 with the data) does
-  //    not end the search.
+  //    not end the search. The whole photo stays before the MRZ even when nothing was located: a
+  //    symbol read there gives the MRZ search its one turn, where a barcode side's MRZ search over every
+  //    turn cost 2–13 s (a synthetic card at 12°, the 2012 specimen).
   const accept = ({ format, text }: { format: string; text: string }) =>
     format === 'PDF417' || parseDniBarcode(text, { today: options.today }).ok;
   const located = locateBarcodes(raster);
-  const first = await searchBarcode(raster, {
-    steps: [
-      ...located.map((candidate) => ({ angle: candidate.angle, regions: ['located'] as const, located: candidate })),
-      ...barcodePlan('first', skew),
-    ],
-    budget: new WorkBudget(limits.first_barcode_megapixels, clock),
-    accept,
-  });
-  let barcodeAttempts = first.attempts;
-  let barcodeMegapixels = first.megapixels;
-  let barcode = first.found;
-  let refused = first.refused;
+  // What the barcode searches found and spent, over all their stages.
+  const symbols = { found: null as BarcodeReading | null, refused: null as BarcodeReading | null, attempts: 0, megapixels: 0 };
+  let deblurAttempts = 0;
+  const tally = (search: BarcodeSearch) => {
+    symbols.attempts += search.attempts;
+    symbols.megapixels += search.megapixels;
+    symbols.found ??= search.found;
+    symbols.refused ??= search.refused;
+  };
+  tally(
+    await searchBarcode(raster, {
+      steps: [
+        ...located.map((candidate) => ({ angle: candidate.angle, regions: ['located'] as const, located: candidate })),
+        ...barcodePlan('first', skew),
+      ],
+      budget: new WorkBudget(limits.first_barcode_megapixels, clock),
+      accept,
+    }),
+  );
   let barcodeMs = lap();
 
   // 2. The MRZ, at the barcode's orientation when there is one. It goes before the barcode's slower
   //    stages: a side with a valid MRZ carries no PDF417 (passport pages, the 2009 front, the 2012+
   //    back), and the 2026 back's QR is read from the whole photo at any turn.
-  const oriented = barcode ?? refused;
+  const oriented = symbols.found ?? symbols.refused;
   const knownAngle = oriented === null ? null : -quadAngle(oriented.quad);
   const mrzSearch = await searchMrz(raster, {
     angles: mrzAngles(skew, skewEstimate.axis, knownAngle),
@@ -273,9 +311,15 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   const mrzType = mrz === null ? null : documentTypeOfMrz(mrz.data);
   const mrzMs = lap();
 
+  // A page its MRZ identifies carries no PDF417 to search further for: a passport's data page (TD3) no
+  // barcode at all, a DNI's TD1 side (the 2009 front, the 2012+ back) at most the 2026 back's QR, which
+  // the first stage reads from the whole photo at any turn. Only when nothing was located, though: a
+  // located symbol that did not read is worth the later stages.
+  const pageKnown = located.length === 0 && mrz !== null && identifiesPage(mrz);
+
   // 3. The barcode again: the located candidates smoothed (sensor noise), the likely regions, turned as
   //    the MRZ was read, then along the ladder of tilts, as far as the budget goes.
-  if (barcode === null && mrz?.valid !== true) {
+  if (symbols.found === null && mrz?.valid !== true && !pageKnown) {
     // The located angle can be a few degrees off on a sharp symbol (its row boundaries): ±3° on either
     // side brings it within zxing's tolerance.
     const steps: BarcodeStep[] = located.flatMap((candidate) => [
@@ -289,19 +333,28 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
     steps.push(...barcodePlan('regions', skew));
     if (mrz !== null) steps.push({ angle: mrz.angle, regions: ALL_REGIONS });
     steps.push(...barcodePlan('ladder', skew));
-    const rest = await searchBarcode(raster, {
-      steps,
-      budget: new WorkBudget(limits.barcode_megapixels, clock),
-      accept,
-      formats: refused === null ? undefined : (['PDF417', 'QRCode'] as const).filter((format) => format !== refused?.format),
-    });
-    barcodeAttempts += rest.attempts;
-    barcodeMegapixels += rest.megapixels;
-    barcode = rest.found;
-    refused ??= rest.refused;
-    barcodeMs += lap();
+    const pending = symbols.refused;
+    tally(
+      await searchBarcode(raster, {
+        steps,
+        budget: new WorkBudget(limits.barcode_megapixels, clock),
+        accept,
+        formats: pending === null ? undefined : (['PDF417', 'QRCode'] as const).filter((format) => format !== pending.format),
+      }),
+    );
+    // 4. Last, a located symbol that nothing read may be defocused: its crop with the blur undone.
+    if (symbols.found === null && located.length > 0) {
+      const blurred = await searchBlurredBarcode(raster, located, {
+        budget: new WorkBudget(limits.deblur_megapixels, clock),
+        accept,
+        formats: ['PDF417'],
+      });
+      deblurAttempts = blurred.attempts;
+      tally(blurred);
+    }
   }
-  barcode ??= refused;
+  barcodeMs += lap();
+  const barcode = symbols.found ?? symbols.refused;
 
   const parsed = barcode === null ? null : parseDniBarcode(barcode.text, { today: options.today });
   const barcodeFields = parsed?.ok === true ? parsed.fields : null;
@@ -312,20 +365,26 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   const mrzRead = mrz === null ? null : mrzToDocumentFields(mrz.data, { today: options.today });
   const mrzFields = mrzRead !== null && namesWithheld ? { ...mrzRead, surname: null, given_names: null } : mrzRead;
 
-  // 4. Printed fields and the photo, where an anchor gives the card's geometry.
+  // 5. Printed fields and the photo, where an anchor gives the card's geometry.
   lap();
   let printed: SideReading['printed'] = null;
   let printedPasses = 0;
   let faceCrop: Buffer | null = null;
   if (barcode !== null && layout === 'new_2012') {
     const frame = await cardFrame(raster, barcode.quad, 'width');
-    const reading = await readPrintedFields(frame, 'dni_2012_front', clock);
+    // The angled front is compared with the front by its barcode, and the document's checks take no
+    // printed field from it but what no barcode carries (the expiry date, when the front's was not read).
+    const only = options.side === 'front_angle' ? (['expiry_date'] as const) : undefined;
+    const reading = await readPrintedFields(frame, 'dni_2012_front', clock, only === undefined ? {} : { only });
     printed = { layout: reading.layout, fields: reading.fields, raw: reading.raw };
     printedPasses = reading.passes;
     faceCrop = await portraitCrop(prepared.jpeg, frame, 'dni_2012_front');
   } else if (mrz !== null && mrzType === 'dni' && mrz.data.format === 'TD1') {
     const frame = await cardFrame(raster, mrz.quad, 'height');
-    const reading = await readPrintedFields(frame, 'dni_2009_front', clock);
+    // A TD1 MRZ is also the 2012+ back's: there the first crops (surname, given names) fall on the
+    // address and read nothing (seed 42: 0 of 18 backs, where 2009 fronts gave their names), and
+    // three more passes would not either.
+    const reading = await readPrintedFields(frame, 'dni_2009_front', clock, { confirmWithin: 2 });
     printed = { layout: reading.layout, fields: reading.fields, raw: reading.raw };
     printedPasses = reading.passes;
     if (Object.keys(reading.fields).length >= 2) faceCrop = await portraitCrop(prepared.jpeg, frame, 'dni_2009_front');
@@ -334,8 +393,9 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   }
   const printedMs = lap();
   const work: SideReading['work'] = {
-    barcode_attempts: barcodeAttempts,
-    barcode_megapixels: Math.round(barcodeMegapixels * 100) / 100,
+    barcode_attempts: symbols.attempts,
+    barcode_megapixels: Math.round(symbols.megapixels * 100) / 100,
+    deblur_attempts: deblurAttempts,
     mrz_ocr_passes: mrzSearch.attempts,
     printed_ocr_passes: printedPasses,
     safety_cap_reached: clock.expired,

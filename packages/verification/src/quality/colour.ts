@@ -1,6 +1,6 @@
 import type { PixelBox, RgbPixels } from './pixels';
 
-const { max, min, sqrt } = Math;
+const { abs, max, min, sqrt } = Math;
 
 /**
  * Colour and tone statistics of the document's box. A display re-emits the photo through its own tone
@@ -20,7 +20,21 @@ export interface ColourFeatures {
   white_cast: number;
   /** RMS of the chroma Laplacian over the RMS of the luma Laplacian: colour in the fine detail. */
   chroma_detail: number;
+  /**
+   * The same at the luma's edges, less what flat areas show: sensor noise and JPEG put colour into every
+   * pixel, more so in a dim or blurred photo where the luma detail is weak, whereas a display's sub-pixel
+   * fringes sit where the luma changes. √((C_edge − C_flat) / (L_edge − L_flat)) with C, L the mean
+   * squared chroma and luma Laplacians over the 5% of pixels with the strongest luma Laplacian (edge) and
+   * the weaker half (flat).
+   */
+  edge_chroma: number;
+  /** `black_level` over `white_level`: a raised black that the exposure does not explain. */
+  black_ratio: number;
 }
+
+/** |luma Laplacian| is binned in quarter levels up to this many bins to find its quantiles cheaply. */
+const LAPLACIAN_BINS = 1024;
+const laplacianBin = (value: number): number => min(LAPLACIAN_BINS - 1, (abs(value) * 4) | 0);
 
 function chromaAt(rgb: Uint8Array, index: number): number {
   return (rgb[index * 3 + 2] ?? 0) - (rgb[index * 3] ?? 0);
@@ -62,6 +76,10 @@ export function colourFeatures(pixels: RgbPixels, box: PixelBox): ColourFeatures
   let castCount = 0;
   let chromaSquares = 0;
   let lumaSquares = 0;
+  // Per bin of |luma Laplacian|: count, summed squared chroma and luma Laplacians.
+  const binCount = new Float64Array(LAPLACIAN_BINS);
+  const binChroma = new Float64Array(LAPLACIAN_BINS);
+  const binLuma = new Float64Array(LAPLACIAN_BINS);
   for (let y = box.y0 + 1; y < box.y1 - 1; y += 2) {
     for (let x = box.x0 + 1; x < box.x1 - 1; x += 2) {
       const index = y * width + x;
@@ -81,13 +99,42 @@ export function colourFeatures(pixels: RgbPixels, box: PixelBox): ColourFeatures
         (luma[index - 1] ?? 0) + (luma[index + 1] ?? 0) + (luma[index - width] ?? 0) + (luma[index + width] ?? 0) - 4 * value;
       chromaSquares += chromaLaplacian * chromaLaplacian;
       lumaSquares += lumaLaplacian * lumaLaplacian;
+      const bin = laplacianBin(lumaLaplacian);
+      binCount[bin] = (binCount[bin] ?? 0) + 1;
+      binChroma[bin] = (binChroma[bin] ?? 0) + chromaLaplacian * chromaLaplacian;
+      binLuma[bin] = (binLuma[bin] ?? 0) + lumaLaplacian * lumaLaplacian;
     }
   }
+  const edgeChroma = (): number => {
+    let total = 0;
+    for (let bin = 0; bin < LAPLACIAN_BINS; bin += 1) total += binCount[bin] ?? 0;
+    if (total === 0) return 0;
+    const flat = { count: 0, chroma: 0, luma: 0 };
+    const edge = { count: 0, chroma: 0, luma: 0 };
+    let seen = 0;
+    for (let bin = 0; bin < LAPLACIAN_BINS; bin += 1) {
+      const count = binCount[bin] ?? 0;
+      const part = seen < 0.5 * total ? flat : seen >= 0.95 * total ? edge : null;
+      seen += count;
+      if (part === null) continue;
+      part.count += count;
+      part.chroma += binChroma[bin] ?? 0;
+      part.luma += binLuma[bin] ?? 0;
+    }
+    if (flat.count === 0 || edge.count === 0) return 0;
+    const lumaContrast = edge.luma / edge.count - flat.luma / flat.count;
+    const chromaContrast = edge.chroma / edge.count - flat.chroma / flat.count;
+    return lumaContrast <= 0 ? 0 : sqrt(max(0, chromaContrast) / lumaContrast);
+  };
+  const blackLevel = quantile(0.02);
+  const whiteLevel = quantile(0.98);
   return {
     saturation: saturationCount === 0 ? 0 : saturationSum / saturationCount,
-    black_level: quantile(0.02),
-    white_level: quantile(0.98),
+    black_level: blackLevel,
+    white_level: whiteLevel,
     white_cast: castCount === 0 ? 0 : castSum / castCount,
     chroma_detail: lumaSquares === 0 ? 0 : sqrt(chromaSquares / lumaSquares),
+    edge_chroma: edgeChroma(),
+    black_ratio: blackLevel / max(1, whiteLevel),
   };
 }

@@ -6,20 +6,18 @@ import { SCREEN_MODEL, type ScreenModel } from './thresholds';
 const { exp, log10 } = Math;
 
 /**
- * The recapture detector: a photo of a screen or of a print (`document_screen_detected`). Two kinds of
- * evidence, decided in two ways (thresholds.ts says how each was fitted):
+ * The recapture detector: a photo of a screen or of a print (`document_screen_detected`). What decides is
+ * colour and tone: a display re-emits the photo with its own black level, white point and colour
+ * fringes, a print with a warm paper and muted inks (colour.ts, and the chroma-to-luma power in the
+ * spectra). A logistic model over these scores the photo; it judges only photos sharp enough to tell a
+ * blurred card from a blurred screen (`minLogBlur`): below, the photo is not judged, and the capture is
+ * better retaken as too blurred anyway.
  *
- * - Periodic evidence: a point peak in the luma spectrum that no harmonic comb of the card's own text
- *   explains (spectrum.ts) is the pixel grid or the halftone itself. Above its threshold it decides
- *   alone, at any sharpness.
- * - Colour and tone: a display re-emits the photo with its own black level, white point and colour
- *   fringes, a print with a warm paper and muted inks (colour.ts, and the chroma-to-luma power in the
- *   spectra). A logistic model over these and the peak features scores them; it judges only photos
- *   sharp enough to tell a blurred card from a blurred screen (`minLogBlur`): below, without periodic
- *   evidence, the photo is not judged, and the capture is better retaken as too blurred anyway.
- *
- * Neither alone is enough (TOOLING.md: periodic peaks separate many simulated recaptures, but a card
- * has periodic print of its own, and face anti-spoofing scores did not separate them at all).
+ * Periodic evidence (a point peak in the luma spectrum that no harmonic comb of the card's own text
+ * explains, spectrum.ts) is measured and reported, and may be one of the model's inputs if the
+ * calibration finds that it helps, but it never decides alone: genuine fine print resampled by a camera
+ * shows such a peak too (docs/documents.md, "Screen and print recapture"). Neither a peak nor face
+ * anti-spoofing scores were enough (TOOLING.md). thresholds.ts says how the model was fitted.
  */
 export const SCREEN_FEATURE_NAMES = [
   'luma_peak_prominence',
@@ -33,12 +31,16 @@ export const SCREEN_FEATURE_NAMES = [
   'white_level',
   'white_cast',
   'chroma_detail',
+  'edge_chroma',
+  'black_ratio',
+  'luma_peak_count',
+  'luma_high_mid_ratio',
   'glare',
   'log_blur',
 ] as const;
 export type ScreenFeatureName = (typeof SCREEN_FEATURE_NAMES)[number];
-/** The model's inputs, plus two descriptive measures reported beside them. */
-export type ScreenFeatures = Record<ScreenFeatureName, number> & { luma_peak_count: number; luma_high_mid_ratio: number };
+/** The model's possible inputs (the calibration gives weight 0 to those it leaves out). */
+export type ScreenFeatures = Record<ScreenFeatureName, number>;
 
 export interface ScreenVerdict {
   /** The colour-and-tone model's probability that the photo is a recapture (0–1). */
@@ -76,6 +78,8 @@ export function screenFeatures(pixels: RgbPixels, box: PixelBox, measures: { gla
     white_level: colour.white_level,
     white_cast: colour.white_cast,
     chroma_detail: colour.chroma_detail,
+    edge_chroma: colour.edge_chroma,
+    black_ratio: colour.black_ratio,
     glare: measures.glare,
     log_blur: log10(1 + measures.blur),
     luma_peak_count: luma.peak_count,

@@ -11,9 +11,10 @@ import { parseMrz, type MrzData, type MrzFormat } from '../parsers/mrz.parser';
  * by what ICAO 9303 allows at each position: a digit where only letters may stand (country codes,
  * names, document code, sex) becomes the letter it is confused with (0→O, 1→I, 5→S, 8→B, 2→Z, 6→G), a
  * letter where only digits may stand (dates, check digits) the digit (O/Q/D→0, I/L→1, Z→2, S→5, B→8,
- * G→6). Fields that may hold both (document and personal numbers, optional data) are never touched, and
- * check digits still decide: a repair that makes a wrong read pass is as unlikely as the same misread
- * passing without it.
+ * G→6). Fields that may hold both (document and personal numbers, optional data) are not touched, with
+ * two exceptions no check digit can arbitrate: the Argentine DNI's number is digits only, and a lone '0'
+ * inside optional data's filler run is a misread '<'. Check digits still decide: a repair that makes a
+ * wrong read pass is as unlikely as the same misread passing without it.
  */
 export interface MrzCandidate {
   lines: string[];
@@ -33,8 +34,11 @@ const FORMATS: readonly { format: Exclude<MrzFormat, 'MRVA' | 'MRVB'>; count: nu
 
 const MAX_FILLER_ADJUSTMENT = 2;
 
-/** Position classes: A letters (and '<'), N digits (and '<'), X anything. */
-type PositionClass = 'A' | 'N' | 'X';
+/**
+ * Position classes: A letters (and '<'), N digits (and '<'), X anything, O optional data (anything, left
+ * justified and padded with '<').
+ */
+type PositionClass = 'A' | 'N' | 'X' | 'O';
 
 function classes(spec: readonly [PositionClass, number][]): PositionClass[] {
   return spec.flatMap(([kind, count]) => Array<PositionClass>(count).fill(kind));
@@ -50,7 +54,7 @@ const POSITION_CLASSES: Record<'TD1' | 'TD2' | 'TD3', PositionClass[][]> = {
       ['N', 7],
       ['A', 1],
       ['N', 7],
-      ['X', 14],
+      ['O', 14],
       ['N', 2],
     ]),
   ],
@@ -63,7 +67,7 @@ const POSITION_CLASSES: Record<'TD1' | 'TD2' | 'TD3', PositionClass[][]> = {
       ['N', 7],
       ['A', 1],
       ['N', 7],
-      ['X', 7],
+      ['O', 7],
       ['N', 1],
     ]),
   ],
@@ -72,14 +76,14 @@ const POSITION_CLASSES: Record<'TD1' | 'TD2' | 'TD3', PositionClass[][]> = {
       ['A', 5],
       ['X', 9],
       ['N', 1],
-      ['X', 15],
+      ['O', 15],
     ]),
     classes([
       ['N', 7],
       ['A', 1],
       ['N', 7],
       ['A', 3],
-      ['X', 11],
+      ['O', 11],
       ['N', 1],
     ]),
     classes([['A', 30]]),
@@ -89,16 +93,51 @@ const POSITION_CLASSES: Record<'TD1' | 'TD2' | 'TD3', PositionClass[][]> = {
 const TO_LETTER: Readonly<Record<string, string>> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '8': 'B' };
 const TO_DIGIT: Readonly<Record<string, string>> = { O: '0', Q: '0', D: '0', I: '1', L: '1', Z: '2', S: '5', G: '6', B: '8' };
 
+// The Argentine DNI's TD1 document number is the DNI number, digits only (8 positions and a filler, or
+// 7 and two): on those cards its positions take digits. Its check digits cannot tell 2 from Z and 5 from S
+// together (Z=35 and S=28 weigh 7 and 3 in both the number's and the composite's sums, as 2 and 5 do,
+// and 35·7 + 28·3 − 2·7 − 5·3 = 300): a corpus photo read 'ZS617151' for '25617151' with every check
+// digit holding.
+const DNI_NUMBER: PositionClass[] = classes([
+  ['A', 5],
+  ['N', 9],
+  ['N', 1],
+  ['O', 15],
+]);
+
+/**
+ * A '0' alone inside the filler run of optional data is a misread '<' (glare or noise on a '<'): optional
+ * data is left-justified, so nothing follows its filler, and no check digit can tell the two apart
+ * ('0' and '<' both count 0).
+ */
+function fillerOf(line: string, index: number): string | undefined {
+  if (line.charAt(index) !== '0') return undefined;
+  return line.slice(Math.max(0, index - 2), index) === '<<' && (index + 1 >= line.length || line.charAt(index + 1) === '<')
+    ? '<'
+    : undefined;
+}
+
+/** The position classes of a candidate's lines; the DNI's own where its first line says it is one. */
+function positionClasses(lines: readonly string[], format: 'TD1' | 'TD2' | 'TD3'): PositionClass[][] {
+  const classesOfFormat = POSITION_CLASSES[format];
+  const first = lines[0] ?? '';
+  // Document code 'ID', issuing state 'ARG', each maybe read with a digit for a letter.
+  if (format === 'TD1' && /^[I1][D0]AR[G6]/.test(first)) return [DNI_NUMBER, ...classesOfFormat.slice(1)];
+  return classesOfFormat;
+}
+
 /** The position-aware repair of one candidate's lines; returns the lines and how many characters changed. */
 export function repairByPosition(lines: readonly string[], format: 'TD1' | 'TD2' | 'TD3'): { lines: string[]; changed: number } {
   let changed = 0;
+  const formatClasses = positionClasses(lines, format);
   const repaired = lines.map((line, lineIndex) => {
-    const lineClasses = POSITION_CLASSES[format][lineIndex] ?? [];
+    const lineClasses = formatClasses[lineIndex] ?? [];
     let out = '';
     for (let index = 0; index < line.length; index += 1) {
       const char = line.charAt(index);
       const kind = lineClasses[index] ?? 'X';
-      const replacement = kind === 'A' ? TO_LETTER[char] : kind === 'N' ? TO_DIGIT[char] : undefined;
+      const replacement =
+        kind === 'A' ? TO_LETTER[char] : kind === 'N' ? TO_DIGIT[char] : kind === 'O' ? fillerOf(line, index) : undefined;
       if (replacement !== undefined) {
         out += replacement;
         changed += 1;
@@ -195,6 +234,15 @@ export function mrzCandidates(ocrLines: readonly string[]): MrzCandidate[] {
             filler_adjustments: combo.adjustment,
           });
         }
+        // A DNI number read with letters is never right, even where its check digits hold (seed 7 read
+        // 'S4236OS5' for '34236055', number and composite holding): only the repaired reading stands.
+        if (
+          format === 'TD1' &&
+          positionClasses(combo.lines, format)[0] === DNI_NUMBER &&
+          /[A-Z]/.test(combo.lines[0]?.slice(5, 14) ?? '')
+        ) {
+          continue;
+        }
         candidates.push({
           lines: combo.lines,
           source_lines: sourceLines,
@@ -230,6 +278,10 @@ export function better(a: ScoredMrz, b: ScoredMrz): boolean {
 export function bestMrz(ocrLines: readonly string[]): ScoredMrz | null {
   let best: ScoredMrz | null = null;
   for (const candidate of mrzCandidates(ocrLines)) {
+    // Every ICAO document code starts with a letter (P, I, A, C, V): a line starting with a filler is a
+    // line whose first character was lost, and fitting it to a shorter format can pass by chance (seed
+    // 7: a TD3 read cut to TD2 with every check digit holding).
+    if (!/^[A-Z]/.test(candidate.lines[0] ?? '')) continue;
     const parsed = parseMrz(candidate.lines);
     if (!parsed.ok) continue;
     const scored = { candidate, mrz: parsed, score: score(parsed, candidate) };

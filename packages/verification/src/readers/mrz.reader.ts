@@ -1,4 +1,4 @@
-import { boundingBox, rotatePoint, type Quad } from '../image/geometry';
+import { boundingBox, rotatePoint, type Point, type Quad } from '../image/geometry';
 import {
   greyVariant,
   pngVariant,
@@ -11,7 +11,8 @@ import {
 import type { MrzData } from '../parsers/mrz.parser';
 import { locateMrzBlocks } from './mrz-locator';
 import { bestMrz, better, hasMrzSignal, mrzCandidates, type ScoredMrz } from './mrz-text';
-import { MRZ_WHITELIST, OcrTimeoutError, recognise, type OcrLine } from './ocr';
+import { MRZ_WHITELIST, OcrTimeoutError, recognise, type OcrLine, type OcrResult } from './ocr';
+import { applyHomography, measureMrzBand, rectifyMrzBand, type MrzBandGeometry } from './rectify';
 import type { WorkBudget } from './work-budget';
 
 /**
@@ -21,9 +22,11 @@ import type { WorkBudget } from './work-budget';
  * downscaled to a width at which OCR-B characters are 20–40 px tall, with the histogram stretched.
  *
  * For each orientation tried (a clockwise turn, possibly including a small deskew), one OCR pass of the
- * band comes first; only if it shows the filler runs an MRZ has are more variants tried (binarised, at
- * a larger width, a taller band). The search stops at the first read whose check digits all hold;
- * otherwise the best attempt is reported, invalid, for the checks to name.
+ * zone comes first, straightened by its own lines (`rectify.ts`) when they can be traced; only if it
+ * shows the filler runs an MRZ has are more variants tried (the plain crop, binarised, at a larger
+ * width). The search stops at the first read whose check digits all hold and whose names a second
+ * variant read the same; a valid read whose names no other variant confirms goes on through the zone's
+ * variants. Otherwise the best attempt is reported, invalid, for the checks to name.
  */
 export interface MrzReading {
   lines: string[];
@@ -62,20 +65,31 @@ export interface MrzSearch {
 // The whole turned image is searched for MRZ-like lines at this width before any OCR; a block in its
 // top half is read turned by 180° (the page is upside down), so each turn covers two orientations.
 const ANALYSIS_WIDTH = 1000;
+// Gaussian σ (px at the analysis width, where an MRZ character is 14–25 px tall).
+const LOCATOR_BLUR = 1;
 
 interface OcrVariant {
-  name: string;
+  name: 'plain' | 'binarised' | 'wide' | 'rectified';
   /** Width of the zone's crop for OCR: OCR-B characters then stand 20–40 px tall. */
   width: number;
   threshold?: number;
 }
 
-// The first reads the zone as it is; the others only when it was not read with every check digit holding.
-const VARIANTS: readonly OcrVariant[] = [
-  { name: 'plain', width: 1200 },
-  { name: 'binarised', width: 1200, threshold: 110 },
-  { name: 'wide', width: 1600 },
-];
+// The first reads the zone as it is; the others only when it was not read with every check digit holding
+// and its names corroborated.
+const PLAIN: OcrVariant = { name: 'plain', width: 1200 };
+const BINARISED: OcrVariant = { name: 'binarised', width: 1200, threshold: 110 };
+const WIDE: OcrVariant = { name: 'wide', width: 1600 };
+const RECTIFIED: OcrVariant = { name: 'rectified', width: 1200 };
+
+/**
+ * The variant that checks a valid read's names: 'wide' checks the plain crop, 'plain' every other. A
+ * rectified read is never checked by another resampling of the rectified band: the two misread a blurred
+ * M as H alike. The binarised variant is the noisiest reader of letters, so it only ever is checked.
+ */
+function checkOf(variant: OcrVariant['name']): OcrVariant {
+  return variant === 'plain' ? WIDE : PLAIN;
+}
 
 // Blocks OCR'd per turn, nearest the page's bottom (or top) edge first: the MRZ is the page's last text.
 const MAX_BLOCKS = 2;
@@ -93,36 +107,51 @@ export interface MrzSearchOptions {
 interface ZoneCrop extends PixelRegion {
   /** The block was in the top half: the page is upside down at this turn, so the crop is read turned 180°. */
   flipped: boolean;
+  /** Lines the locator counted in the block. */
+  lines: number;
+  /** The block's first and last rows and height per line, px of the full-resolution turned image. */
+  block_top: number;
+  block_bottom: number;
+  line_height: number;
 }
 
 interface RelativeZone extends RelativeRegion {
   flipped: boolean;
+  lines: number;
+  /** The same as shares of the turned image's height. */
+  block_top: number;
+  block_bottom: number;
+  line_height: number;
 }
 
-function zoneQuad(
-  lines: readonly OcrLine[],
-  crop: ZoneCrop,
-  scale: number,
-  turned: GreyRaster,
-  original: GreyRaster,
-  angle: number,
-): Quad {
+/** An OCR input and the way back from its pixels to the turned image's. */
+interface OcrImage {
+  png: Buffer;
+  toTurned: (point: Point) => Point;
+}
+
+function zoneQuad(lines: readonly OcrLine[], image: OcrImage, turned: GreyRaster, original: GreyRaster, angle: number): Quad {
   const box = boundingBox(
     lines.flatMap((line) => [
       { x: line.bbox.x0, y: line.bbox.y0 },
       { x: line.bbox.x1, y: line.bbox.y1 },
     ]),
   );
-  const toOriginal = (x: number, y: number) => {
-    const local = crop.flipped ? { x: crop.width - x / scale, y: crop.height - y / scale } : { x: x / scale, y: y / scale };
-    return rotatePoint({ x: crop.left + local.x, y: crop.top + local.y }, -angle, turned, original);
-  };
+  const toOriginal = (x: number, y: number) => rotatePoint(image.toTurned({ x, y }), -angle, turned, original);
   // Corners named as the page reads (upright), whatever the turn.
   return {
     topLeft: toOriginal(box.left, box.top),
     topRight: toOriginal(box.right, box.top),
     bottomRight: toOriginal(box.right, box.bottom),
     bottomLeft: toOriginal(box.left, box.bottom),
+  };
+}
+
+/** From the pixels of a crop of `crop` scaled by `scale` (and turned 180° if flipped) to the turned image's. */
+function cropToTurned(crop: PixelRegion & { flipped: boolean }, scale: number): (point: Point) => Point {
+  return ({ x, y }) => {
+    const local = crop.flipped ? { x: crop.width - x / scale, y: crop.height - y / scale } : { x: x / scale, y: y / scale };
+    return { x: crop.left + local.x, y: crop.top + local.y };
   };
 }
 
@@ -134,7 +163,9 @@ function zoneQuad(
  */
 async function zoneCrops(analysis: GreyRaster, angle: number): Promise<RelativeZone[]> {
   const turned = await rotateRaster(analysis, angle);
-  const grey = await greyVariant(turned, { normalise: true });
+  // A slight blur first: a dim photo's sensor noise (σ 4–10 grey levels) otherwise passes for ink
+  // between the lines and joins them to the page's text into one block of five (corpus, low light).
+  const grey = await greyVariant(turned, { normalise: true, blur: LOCATOR_BLUR });
   return (
     locateMrzBlocks(grey)
       // Two or three lines (TD1, TD2, TD3), or four where a line of the page's text joined them.
@@ -155,6 +186,10 @@ async function zoneCrops(analysis: GreyRaster, angle: number): Promise<RelativeZ
           width: (right - left) / grey.width,
           height: (bottom - top) / grey.height,
           flipped,
+          lines: block.lines,
+          block_top: block.top / grey.height,
+          block_bottom: (block.bottom + 1) / grey.height,
+          line_height: lineHeight / grey.height,
         };
       })
   );
@@ -163,7 +198,56 @@ async function zoneCrops(analysis: GreyRaster, angle: number): Promise<RelativeZ
 /** A relative zone in pixels of the full-resolution turned image. */
 function zonePixels(zone: RelativeZone, turned: GreyRaster): ZoneCrop {
   const pixels = toPixels(zone, turned.width, turned.height);
-  return { ...pixels, flipped: zone.flipped };
+  return {
+    ...pixels,
+    flipped: zone.flipped,
+    lines: zone.lines,
+    block_top: zone.block_top * turned.height,
+    block_bottom: zone.block_bottom * turned.height,
+    line_height: zone.line_height * turned.height,
+  };
+}
+
+/**
+ * The zone straightened (`rectify.ts`), or null when its lines cannot be traced. The band measured is
+ * the crop with two more line heights above and below (a keystoned line's far end leaves the crop, and
+ * a line the locator missed lies there).
+ */
+async function rectifiedZone(
+  turned: GreyRaster,
+  crop: ZoneCrop,
+): Promise<{ raster: GreyRaster; geometry: MrzBandGeometry; band: ZoneCrop; scale: number } | null> {
+  const width = RECTIFIED.width;
+  const extra = crop.line_height * 2;
+  const top = Math.max(0, Math.round(crop.top - extra));
+  const bottom = Math.min(turned.height, Math.round(crop.top + crop.height + extra));
+  const band: ZoneCrop = { ...crop, top, height: bottom - top };
+  const scale = width / band.width;
+  const raster = await greyVariant(turned, {
+    region: {
+      left: band.left / turned.width,
+      top: band.top / turned.height,
+      width: band.width / turned.width,
+      height: band.height / turned.height,
+    },
+    scale,
+    normalise: true,
+    upsideDown: band.flipped,
+  });
+  // The block's top in the band's pixels (the band is read turned 180° when the block is flipped).
+  const blockTop = band.flipped ? band.top + band.height - crop.block_bottom : crop.block_top - band.top;
+  const lineHeight = crop.line_height * scale;
+  // Up to four lines were counted; the MRZ has two or three, and a fourth is the page's own text joined
+  // to them above: then the last three lines are traced, else the last two.
+  for (const skip of crop.lines === 4 ? [1, 2] : [0]) {
+    const geometry = measureMrzBand(raster, {
+      top: (blockTop + skip * crop.line_height) * scale,
+      lines: crop.lines - skip,
+      line_height: lineHeight,
+    });
+    if (geometry !== null) return { raster, geometry, band, scale };
+  }
+  return null;
 }
 
 /** Which line holds the names: the third of a TD1 card, the first of TD2 and TD3. */
@@ -171,36 +255,18 @@ function nameLineIndex(mrz: MrzData): number {
   return mrz.format === 'TD1' ? 2 : 0;
 }
 
-/** Reads the zone once more with another variant and says whether its names line came out the same. */
-async function corroborateNames(
-  scored: ScoredMrz,
-  turned: GreyRaster,
-  region: RelativeRegion,
-  crop: ZoneCrop,
-  variantIndex: number,
-): Promise<boolean> {
-  // 'wide' checks 'plain' and 'binarised'; 'plain' checks 'wide'. The binarised variant is the noisiest
-  // reader of letters, so it only ever is the one checked.
-  const other = VARIANTS[variantIndex === VARIANTS.length - 1 ? 0 : VARIANTS.length - 1];
-  if (other === undefined) return false;
-  const png = await pngVariant(turned, {
-    region,
-    scale: other.width / crop.width,
-    normalise: true,
-    threshold: other.threshold,
-    upsideDown: crop.flipped,
-  });
-  const ocr = await recognise(png, { whitelist: MRZ_WHITELIST, mode: 'block' }).catch((error: unknown) => {
-    if (error instanceof OcrTimeoutError) return null;
-    throw error;
-  });
-  if (ocr === null) return false;
-  const index = nameLineIndex(scored.mrz);
-  const names = scored.mrz.lines[index];
-  // Any candidate of the second pass will do: its other lines may be misread, its names need not be.
-  return mrzCandidates(ocr.lines.map((line) => line.text)).some(
-    (candidate) => candidate.lines.length === scored.mrz.lines.length && candidate.lines[index] === names,
-  );
+/** The names lines, per line count, that any MRZ candidate of one OCR pass holds. */
+function namesReadIn(texts: readonly string[]): Set<string> {
+  const names = new Set<string>();
+  for (const candidate of mrzCandidates(texts)) {
+    const index = candidate.lines.length === 3 ? 2 : 0;
+    names.add(`${candidate.lines.length}:${candidate.lines[index] ?? ''}`);
+  }
+  return names;
+}
+
+function namesKey(mrz: MrzData): string {
+  return `${mrz.lines.length}:${mrz.lines[nameLineIndex(mrz)] ?? ''}`;
 }
 
 function nameConfidence(scored: ScoredMrz, lines: readonly OcrLine[]): number {
@@ -219,11 +285,34 @@ function edgeDistance(block: { top: number; bottom: number }, flipped: boolean, 
   return flipped ? block.top : height - block.bottom;
 }
 
+async function ocrMrz(png: Buffer) {
+  return recognise(png, { whitelist: MRZ_WHITELIST, mode: 'block', adaptive: false }).catch((error: unknown) => {
+    if (error instanceof OcrTimeoutError) return null;
+    throw error;
+  });
+}
+
+/** Between two reads: valid first, then names corroborated, then check digits (`better`). */
+function outranks(a: { scored: ScoredMrz; corroborated: boolean }, b: { scored: ScoredMrz; corroborated: boolean }): boolean {
+  if (a.scored.mrz.valid !== b.scored.mrz.valid) return a.scored.mrz.valid;
+  if (a.scored.mrz.valid && a.corroborated !== b.corroborated) return a.corroborated;
+  return better(a.scored, b.scored);
+}
+
+interface Best {
+  scored: ScoredMrz;
+  reading: MrzReading;
+  corroborated: boolean;
+  variant: OcrVariant['name'];
+}
+
 export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): Promise<MrzSearch> {
   const started = Date.now();
   let attempts = 0;
   let signal = false;
-  let best: { scored: ScoredMrz; reading: MrzReading } | null = null;
+  let best: Best | null = null;
+  // Read through a call: TypeScript cannot see the closures (`consider`) that set it.
+  const current = (): Best | null => best;
   const finish = (budgetExhausted: boolean): MrzSearch => ({
     found: best?.reading ?? null,
     attempts,
@@ -232,7 +321,12 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
     signal,
   });
 
-  const analysis = await greyVariant(raster, { scale: Math.min(1, ANALYSIS_WIDTH / Math.max(raster.width, raster.height)) });
+  // Stretched before it is turned: the turn fills the corners with white, which in a dim photo would
+  // otherwise set the top of the range and leave the card too dark to count as paper.
+  const analysis = await greyVariant(raster, {
+    scale: Math.min(1, ANALYSIS_WIDTH / Math.max(raster.width, raster.height)),
+    normalise: true,
+  });
   for (const [angleIndex, angle] of options.angles.entries()) {
     // The first turn is always read whole (every variant): what the photo most likely is; the budget
     // bounds the turns after it.
@@ -248,43 +342,87 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
         width: crop.width / turned.width,
         height: crop.height / turned.height,
       };
-      for (const [index, variant] of VARIANTS.entries()) {
-        if (overBudget()) return finish(true);
+      const rectified = await rectifiedZone(turned, crop);
+      // The plain crop first, then the zone straightened (`rectify.ts`): under a keystone the plain crop
+      // cuts a line's far end off and shows the names slanted and shrinking (misread, and no check digit
+      // covers them); the rectified read then gives the lines. It comes second, not first: read first, its
+      // resampling made a blurred M into H on passports where the plain crop read it right, and two
+      // variants agreeing on such names gives them back wrong (seed 7, two false accepts).
+      let corroborationDone = false;
+      const variants: OcrVariant[] = rectified === null ? [PLAIN, BINARISED, WIDE] : [PLAIN, RECTIFIED, BINARISED, WIDE];
+      const imageOf = async (variant: OcrVariant): Promise<OcrImage | null> => {
+        if (variant.name === 'rectified') {
+          if (rectified === null) return null;
+          const image = rectifyMrzBand(rectified.raster, rectified.geometry, variant.width);
+          if (image === null) return null;
+          const bandToTurned = cropToTurned(rectified.band, rectified.scale);
+          return {
+            png: await pngVariant(image.raster, { normalise: true }),
+            toTurned: (point) => bandToTurned(applyHomography(image.toBand, point)),
+          };
+        }
         const scale = variant.width / crop.width;
-        const png = await pngVariant(turned, {
-          region,
-          scale,
-          normalise: true,
-          threshold: variant.threshold,
-          upsideDown: crop.flipped,
-        });
+        return {
+          png: await pngVariant(turned, {
+            region,
+            scale,
+            normalise: true,
+            threshold: variant.threshold,
+            upsideDown: crop.flipped,
+          }),
+          toTurned: cropToTurned(crop, scale),
+        };
+      };
+      // The names lines read by each variant on this zone: no check digit covers the names, so a valid
+      // read's names count only once another variant read them the same.
+      const namesByVariant = new Map<OcrVariant['name'], Set<string>>();
+      const bestNamesByVariant = new Map<OcrVariant['name'], string>();
+      const readByVariant = new Map<OcrVariant['name'], { image: OcrImage; ocr: OcrResult | null }>();
+      const read = async (variant: OcrVariant) => {
+        const known = readByVariant.get(variant.name);
+        if (known !== undefined) return known;
+        const image = await imageOf(variant);
+        if (image === null) return null;
         attempts += 1;
         options.budget.spend(1);
-        const ocr = await recognise(png, { whitelist: MRZ_WHITELIST, mode: 'block' }).catch((error: unknown) => {
-          if (error instanceof OcrTimeoutError) return null;
-          throw error;
-        });
-        // An OCR pass that had to be cut short read a screen's moiré: the rest of the photo is no better.
-        if (ocr === null) return finish(false);
-        const texts = ocr.lines.map((line) => line.text);
-        const sawMrz = hasMrzSignal(texts);
-        signal ||= sawMrz;
-        const scored = bestMrz(texts);
+        const result = { image, ocr: await ocrMrz(image.png) };
+        readByVariant.set(variant.name, result);
+        if (result.ocr !== null) {
+          const texts = result.ocr.lines.map((line) => line.text);
+          namesByVariant.set(variant.name, namesReadIn(texts));
+          const own = bestMrz(texts);
+          if (own !== null) bestNamesByVariant.set(variant.name, namesKey(own.mrz));
+        }
+        return result;
+      };
+      // Another variant read these names, and none read other names in its best reading of the zone: a
+      // blurred M is read as H by some variants and not others, and two of four agreeing on H gave
+      // names back wrong (seed 7). Disagreement withholds the names rather than pick among them.
+      const readElsewhere = (key: string, variant: OcrVariant['name']) =>
+        [...namesByVariant.entries()].some(([name, names]) => name !== variant && names.has(key)) &&
+        [...bestNamesByVariant.values()].every((names) => names === key || !names.startsWith(key.slice(0, 2)));
+      // A read becomes the best one if it outranks it (`outranks`), or reads the same as surely with names
+      // read surer.
+      const consider = (variantName: OcrVariant['name'], image: OcrImage, ocr: OcrResult, scored: ScoredMrz) => {
+        const corroborated = scored.mrz.valid && readElsewhere(namesKey(scored.mrz), variantName);
+        const candidate = { scored, corroborated };
         // Between reads the check digits cannot tell apart, the one whose names were read surer wins:
         // the names are what no check digit covers (the 2009 specimen's M read as H by one variant only).
         // (Scores within 1 differ only by the '<' added or removed to fit the line length.)
         const surer =
-          scored !== null &&
           best !== null &&
           scored.mrz.valid === best.scored.mrz.valid &&
+          corroborated === best.corroborated &&
           Math.abs(scored.score - best.scored.score) < 1 &&
           nameConfidence(scored, ocr.lines) > best.reading.name_confidence;
-        if (scored !== null && (best === null || better(scored, best.scored) || surer)) {
+        if (best === null || outranks(candidate, best) || surer) {
           const zoneLines = scored.candidate.source_lines
             .map((lineIndex) => ocr.lines[lineIndex])
             .filter((line): line is OcrLine => line !== undefined);
           best = {
             scored,
+            variant: variantName,
+            corroborated,
             reading: {
               lines: scored.mrz.lines,
               data: scored.mrz,
@@ -292,22 +430,55 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
               repaired_characters: scored.candidate.repaired_characters,
               filler_adjustments: scored.candidate.filler_adjustments,
               angle: (angle + (crop.flipped ? 180 : 0)) % 360,
-              quad: zoneQuad(zoneLines, crop, scale, turned, raster, angle),
+              quad: zoneQuad(zoneLines, image, turned, raster, angle),
               confidence: zoneLines.reduce((sum, line) => sum + line.confidence, 0) / Math.max(1, zoneLines.length),
               name_confidence: nameConfidence(scored, ocr.lines),
-              names_corroborated: false,
+              names_corroborated: corroborated,
             },
           };
-          if (scored.mrz.valid) {
-            best.reading.names_corroborated = await corroborateNames(scored, turned, region, crop, index);
-            return finish(false);
+        }
+      };
+      for (const [index, variant] of variants.entries()) {
+        if (overBudget()) return finish(true);
+        const pass = await read(variant);
+        if (pass === null) continue;
+        const { image, ocr } = pass;
+        // An OCR pass that had to be cut short read a screen's moiré: the rest of the photo is no better.
+        if (ocr === null) return finish(false);
+        const texts = ocr.lines.map((line) => line.text);
+        const sawMrz = hasMrzSignal(texts);
+        signal ||= sawMrz;
+        const scored = bestMrz(texts);
+        if (scored !== null) consider(variant.name, image, ocr, scored);
+        const top = current();
+        if (top?.scored.mrz.valid === true && !top.corroborated) {
+          // The pass that checks a valid read's names, made whatever the budget (`checkOf`). A later
+          // variant may confirm them too.
+          if (!corroborationDone) {
+            corroborationDone = true;
+            const check = checkOf(top.variant);
+            const second = await read(check);
+            const secondScored = second?.ocr == null ? null : bestMrz(second.ocr.lines.map((line) => line.text));
+            if (second?.ocr != null && secondScored !== null) consider(check.name, second.image, second.ocr, secondScored);
+          }
+          // The check may itself have become the best read.
+          const now = current() ?? top;
+          if (readElsewhere(namesKey(now.scored.mrz), now.variant)) {
+            now.corroborated = true;
+            now.reading.names_corroborated = true;
           }
         }
+        // A valid read with its names read twice the same ends the search. A valid read whose names no
+        // other variant confirmed goes on through this zone's other variants (a rectified one reads the
+        // names a keystone garbled), but no further.
+        const settled = current();
+        if (settled?.scored.mrz.valid === true && settled.corroborated) return finish(false);
         // Other variants only where the first read showed an MRZ: elsewhere they would read noise. A
         // candidate of the right shape is not enough (noise of the right length parses), two check digits are.
         const checked = scored === null ? 0 : Object.values(scored.mrz.check_digits).filter(Boolean).length;
         if (index === 0 && !sawMrz && checked < 2) break;
       }
+      if (current()?.scored.mrz.valid === true) return finish(false);
     }
   }
   return finish(false);

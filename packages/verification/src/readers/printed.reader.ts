@@ -202,6 +202,18 @@ const FIELD_HEIGHT_PX = 72;
 // Printed values are black; the guilloche, seal and specimen stamp are lighter and drop out below this.
 const INK_THRESHOLD = 100;
 
+export type PrintedFieldName = FieldBox['field'];
+
+export interface PrintedReadOptions {
+  /** Only these fields of the layout (each pass costs 40–100 ms); every field otherwise. */
+  only?: readonly PrintedFieldName[];
+  /**
+   * Stop when none of the first this-many fields gave a value: the crops then fall on another layout
+   * (a 2012+ back's address and CUIL where the 2009 front has its names), and the rest would too.
+   */
+  confirmWithin?: number;
+}
+
 /**
  * One OCR pass per field of the layout (at most six): bounded by the layout itself, so no budget; the
  * side's safety clock alone can end it early.
@@ -210,13 +222,16 @@ export async function readPrintedFields(
   frame: CardFrame,
   layout: PrintedLayout,
   clock: SafetyClock | null = null,
+  options: PrintedReadOptions = {},
 ): Promise<PrintedReading> {
   const started = Date.now();
   const fields: Partial<DocumentFields> = {};
   const raw: PrintedReading['raw'] = {};
   let passes = 0;
-  for (const box of LAYOUTS[layout].fields) {
+  const boxes = LAYOUTS[layout].fields.filter((box) => options.only === undefined || options.only.includes(box.field));
+  for (const [index, box] of boxes.entries()) {
     if (clock?.expired === true) break;
+    if (options.confirmWithin !== undefined && index >= options.confirmWithin && Object.keys(fields).length === 0) break;
     const region = relativeRegion(frame, box);
     if (region === null) continue;
     const scale = FIELD_HEIGHT_PX / (region.height * frame.turned.height);

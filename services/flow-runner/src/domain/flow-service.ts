@@ -216,6 +216,8 @@ export interface FlowPage {
   /** The person is inside an option of a choice and may go back to the list. */
   canLeaveOption: boolean;
   hasErrors: boolean;
+  /** The stored flow's version this page was rendered from: a waiting page reloads when it changes. */
+  version: number;
   /** A camera page's offer to continue on another device (its token is stored, as a hash, before it is shown). */
   handover?: OfferedToken;
 }
@@ -327,6 +329,17 @@ export class FlowService {
     });
     this.confirmedForNextView.add(session.id, asked);
     return { kind: 'redirect', sessionId: session.id, bindingSecret: secret };
+  }
+
+  /**
+   * The version of the stored flow, for a waiting page that asks whether anything changed (a reading or
+   * a verdict arrived) instead of reloading itself on a timer; null for an unknown session or another
+   * browser, which learn nothing here.
+   */
+  async version(sessionId: string, bindingSecret: string | undefined): Promise<number | null> {
+    const record = await this.options.store.find(sessionId);
+    if (!record || !sameSecret(bindingSecret, record.bindingHash)) return null;
+    return record.version;
   }
 
   /** `handoverToken`: the hand-over token this browser was last shown (a camera page shows it again while alive). */
@@ -814,6 +827,7 @@ export class FlowService {
       csrfToken: record.csrfToken,
       progress: { index: at.index + 1, total: at.total },
       hasErrors: Object.keys(feedback.errors ?? {}).length > 0,
+      version: record.version,
     };
     if (at.kind === 'choice') {
       const view = renderChoice(at.step, record.state, messages(locale), (inner) =>

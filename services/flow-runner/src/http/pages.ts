@@ -6,11 +6,25 @@ import { html, raw, type SafeHtml } from '../domain/view';
 
 export const STYLESHEET_PATH = '/assets/flow.css';
 export const CAPTURE_SCRIPT_PATH = '/assets/capture.js';
+export const PROGRESS_SCRIPT_PATH = '/assets/progress.js';
+
+/**
+ * A page that waits for the server (a reading, a face verdict, the registry): without JavaScript it
+ * reloads itself every `refreshSeconds`; with it, `progress.js` asks `url` for the flow's version four
+ * times as often and reloads as soon as it differs from the one the page was rendered from, so the
+ * person sees the verdict when it is there rather than at the next tick.
+ */
+interface Waiting {
+  refreshSeconds: number;
+  url: string;
+  version: number;
+}
 
 function layout(
   t: Messages,
-  options: { title: string; testMode: boolean; main: SafeHtml; refreshSeconds?: number | undefined; camera?: boolean },
+  options: { title: string; testMode: boolean; main: SafeHtml; waiting?: Waiting | undefined; camera?: boolean },
 ): string {
+  const waiting = options.waiting;
   return html`<!doctype html>
     <html lang="${t.htmlLang}">
       <head>
@@ -18,7 +32,12 @@ function layout(
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
         <meta name="robots" content="noindex, nofollow" />
-        ${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}" />` : ''}
+        ${
+          waiting
+            ? html`<noscript><meta http-equiv="refresh" content="${waiting.refreshSeconds}" /></noscript>
+                <script src="${PROGRESS_SCRIPT_PATH}" defer></script>`
+            : ''
+        }
         <title>${options.title} · ${t.serviceName}</title>
         <link rel="stylesheet" href="${STYLESHEET_PATH}" />
         ${options.camera ? html`<script src="${CAPTURE_SCRIPT_PATH}" defer></script>` : ''}
@@ -28,7 +47,18 @@ function layout(
           <p class="brand">${t.serviceName}</p>
           ${options.testMode ? html`<p class="test-banner" role="note">${t.testBanner}</p>` : ''}
         </header>
-        <main id="main">${options.main}</main>
+        ${
+          waiting
+            ? html`<main
+                id="main"
+                data-wait-url="${waiting.url}"
+                data-wait-version="${waiting.version}"
+                data-wait-every-ms="${(waiting.refreshSeconds * 1000) / 4}"
+              >
+                ${options.main}
+              </main>`
+            : html`<main id="main">${options.main}</main>`
+        }
       </body>
     </html> `.toString();
 }
@@ -67,7 +97,9 @@ export function renderFlowPage(page: FlowPage, locale: Locale, handover?: SafeHt
   return layout(t, {
     title: page.view.title,
     testMode: page.testMode,
-    refreshSeconds: page.view.refreshSeconds,
+    waiting: page.view.refreshSeconds
+      ? { refreshSeconds: page.view.refreshSeconds, url: `/s/${page.sessionId}/version`, version: page.version }
+      : undefined,
     camera: page.view.capture !== undefined,
     main: html`<p class="progress">${t.stepOf(page.progress.index, page.progress.total)}</p>
       <h1>${page.view.title}</h1>

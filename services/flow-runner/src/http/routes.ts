@@ -11,6 +11,7 @@ import { messages, pickLocale, type Locale } from '../domain/i18n';
 import { FACE_CAPTURE_SCRIPT_PATH } from '../domain/steps/face';
 import {
   CAPTURE_SCRIPT_PATH,
+  PROGRESS_SCRIPT_PATH,
   STATUS_CODE,
   STYLESHEET_PATH,
   handoverSection,
@@ -29,9 +30,14 @@ import {
 } from './security';
 
 const TOKEN_PATTERN = /^lt_[A-Za-z0-9_-]{8,200}$/;
-const STYLESHEET = readFileSync(path.join(__dirname, '..', '..', 'assets', 'flow.css'));
-const CAPTURE_SCRIPT = readFileSync(path.join(__dirname, '..', '..', 'assets', 'capture.js'));
-const FACE_CAPTURE_SCRIPT = readFileSync(path.join(__dirname, '..', '..', 'assets', 'face-capture.js'));
+const asset = (file: string, type: string) => ({ body: readFileSync(path.join(__dirname, '..', '..', 'assets', file)), type });
+/** The pages' own stylesheet and scripts, read once: the CSP allows nothing else. */
+const STATIC_ASSETS = new Map([
+  [STYLESHEET_PATH, asset('flow.css', 'text/css; charset=utf-8')],
+  [CAPTURE_SCRIPT_PATH, asset('capture.js', 'text/javascript; charset=utf-8')],
+  [FACE_CAPTURE_SCRIPT_PATH, asset('face-capture.js', 'text/javascript; charset=utf-8')],
+  [PROGRESS_SCRIPT_PATH, asset('progress.js', 'text/javascript; charset=utf-8')],
+]);
 /** A step's form is a few fields; anything bigger is refused before it is read whole. */
 const FORM_LIMIT_BYTES = 32 * 1024;
 const FORM_MAX_FIELDS = 100;
@@ -332,6 +338,22 @@ export function flowPages(options: FlowPagesOptions): PageHandler {
     await sendShow(res, shown, locale);
   }
 
+  /**
+   * `/s/:sessionId/version`: what a waiting page polls (progress.js). Only this browser's flow answers;
+   * anything else is the same 404, so the endpoint tells no one whether a session exists.
+   */
+  async function sendVersion(req: IncomingMessage, res: ServerResponse, sessionId: string): Promise<void> {
+    const cookies = parseCookies(req.headers.cookie);
+    const version = isId('session', sessionId) ? await flows.version(sessionId, cookies[bindingCookieName(sessionId)]) : null;
+    const body = JSON.stringify(version === null ? { error: 'not_found' } : { version });
+    res.statusCode = version === null ? 404 : 200;
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Vary', 'Cookie');
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(body));
+    res.end(body);
+  }
+
   async function submit(req: IncomingMessage, res: ServerResponse, sessionId: string, locale: Locale): Promise<void> {
     const started = process.hrtime.bigint();
     if (!isId('session', sessionId)) {
@@ -398,6 +420,7 @@ export function flowPages(options: FlowPagesOptions): PageHandler {
     let work: () => Promise<void> | void;
     const [, prefix, param] = /^\/(l|s)\/([^/]+)\/?$/.exec(pathname) ?? [];
     const handover = /^\/h\/([^/]+)\/([^/]+)\/?$/.exec(pathname);
+    const versionOf = /^\/s\/([^/]+)\/version$/.exec(pathname);
     if (prefix === 'l' && param !== undefined && read) {
       route = '/l/:token';
       work = () => openLink(req, res, param, localeOf(req));
@@ -408,29 +431,18 @@ export function flowPages(options: FlowPagesOptions): PageHandler {
     } else if (prefix === 's' && param !== undefined && (read || method === 'POST')) {
       route = '/s/:sessionId';
       work = () => (read ? show : submit)(req, res, param, localeOf(req));
-    } else if (pathname === STYLESHEET_PATH && read) {
-      route = STYLESHEET_PATH;
+    } else if (versionOf && read) {
+      const [, sessionId = ''] = versionOf;
+      route = '/s/:sessionId/version';
+      work = () => sendVersion(req, res, sessionId);
+    } else if (STATIC_ASSETS.has(pathname) && read) {
+      const asset = STATIC_ASSETS.get(pathname)!;
+      route = pathname;
       work = () => {
         res.setHeader('Cache-Control', 'public, max-age=3600');
-        res.setHeader('Content-Type', 'text/css; charset=utf-8');
-        res.setHeader('Content-Length', STYLESHEET.length);
-        res.end(STYLESHEET);
-      };
-    } else if (pathname === CAPTURE_SCRIPT_PATH && read) {
-      route = CAPTURE_SCRIPT_PATH;
-      work = () => {
-        res.setHeader('Cache-Control', 'public, max-age=3600');
-        res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
-        res.setHeader('Content-Length', CAPTURE_SCRIPT.length);
-        res.end(CAPTURE_SCRIPT);
-      };
-    } else if (pathname === FACE_CAPTURE_SCRIPT_PATH && read) {
-      route = FACE_CAPTURE_SCRIPT_PATH;
-      work = () => {
-        res.setHeader('Cache-Control', 'public, max-age=3600');
-        res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
-        res.setHeader('Content-Length', FACE_CAPTURE_SCRIPT.length);
-        res.end(FACE_CAPTURE_SCRIPT);
+        res.setHeader('Content-Type', asset.type);
+        res.setHeader('Content-Length', asset.body.length);
+        res.end(asset.body);
       };
     } else if (pathname === '/favicon.ico' && read) {
       route = '/favicon.ico';

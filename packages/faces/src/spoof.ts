@@ -1,0 +1,275 @@
+import type { FaceBox } from './engine';
+
+/**
+ * Replay cues measured on one camera frame around the face, made for 480–640 px frames: the recapture
+ * model of @idv/verification was built for document photos and judges few frames that small (its
+ * log-blur floor), so on face frames it rarely says anything. Each cue is a property a screen or a print
+ * gives the light that reaches the camera, and a face in front of the camera does not:
+ *
+ * - `chromaDetail`: colour detail finer than 3 px relative to the luma detail. A screen's sub-pixel
+ *   stripes and a print's ink dots that the optics do not fully blur leave colour fringes; skin and hair
+ *   have almost none (JPEG's 4:2:0 chroma keeps little at that scale anyway).
+ * - `fineToMid`: detail at 1–3 px against detail at 3–9 px. A replay is an image of an image: the
+ *   recording's optics, its compression and the screen's resampling remove the finest detail first.
+ * - `blackLift`: the frame's 1st luma percentile over its 99th. A screen's black leaks light and its
+ *   glass reflects the room; paper reflects more than a shadow does.
+ * - `saturation`: mean chroma over mean luma in the face box (displays and inks shift it).
+ * - `periodicPeak`: the strongest non-JPEG peak of the face region's high-passed spectrum over the
+ *   median (log10): moiré and visible pixel grids are periodic, faces are not.
+ * - `straightEdge`: the strongest straight edge across the frame near its sides (within 10° of the
+ *   frame's axes): the edge of a screen or of the paper when it does not fill the frame. A room has
+ *   straight edges too (door frames, shelves), which the corpus's backgrounds do not: see docs/faces.md.
+ *
+ * None is decisive alone; `replayScore` (liveness.ts) weighs them with human's antispoof and liveness
+ * scores, fitted on the face corpus (docs/faces.md "Spoof signals").
+ */
+export const SPOOF_FEATURE_NAMES = [
+  'chromaDetail',
+  'fineToMid',
+  'blackLift',
+  'saturation',
+  'periodicPeak',
+  'straightEdge',
+] as const;
+export type SpoofFeatureName = (typeof SPOOF_FEATURE_NAMES)[number];
+export type SpoofFeatures = Record<SpoofFeatureName, number>;
+
+interface Planes {
+  width: number;
+  height: number;
+  y: Float32Array;
+  cb: Float32Array;
+  cr: Float32Array;
+}
+
+function planes(data: Uint8Array, width: number, height: number): Planes {
+  const count = width * height;
+  const y = new Float32Array(count);
+  const cb = new Float32Array(count);
+  const cr = new Float32Array(count);
+  for (let index = 0; index < count; index += 1) {
+    const r = data[index * 3] ?? 0;
+    const g = data[index * 3 + 1] ?? 0;
+    const b = data[index * 3 + 2] ?? 0;
+    const luma = 0.299 * r + 0.587 * g + 0.114 * b;
+    y[index] = luma;
+    cb[index] = 0.564 * (b - luma);
+    cr[index] = 0.713 * (r - luma);
+  }
+  return { width, height, y, cb, cr };
+}
+
+/** Box mean of side 2·radius+1 (edges clamped), separable, through running sums. */
+function boxMean(plane: Float32Array, width: number, height: number, radius: number): Float32Array {
+  const temp = new Float32Array(plane.length);
+  const out = new Float32Array(plane.length);
+  const side = 2 * radius + 1;
+  for (let y = 0; y < height; y += 1) {
+    const row = y * width;
+    let sum = 0;
+    for (let x = -radius - 1; x < radius; x += 1) sum += plane[row + Math.min(width - 1, Math.max(0, x))] ?? 0;
+    for (let x = 0; x < width; x += 1) {
+      sum += (plane[row + Math.min(width - 1, x + radius)] ?? 0) - (plane[row + Math.max(0, x - radius - 1)] ?? 0);
+      temp[row + x] = sum / side;
+    }
+  }
+  for (let x = 0; x < width; x += 1) {
+    let sum = 0;
+    for (let y = -radius - 1; y < radius; y += 1) sum += temp[Math.min(height - 1, Math.max(0, y)) * width + x] ?? 0;
+    for (let y = 0; y < height; y += 1) {
+      sum += (temp[Math.min(height - 1, y + radius) * width + x] ?? 0) - (temp[Math.max(0, y - radius - 1) * width + x] ?? 0);
+      out[y * width + x] = sum / side;
+    }
+  }
+  return out;
+}
+
+/** In-place radix-2 FFT of one line (length a power of two). */
+function fft(re: Float64Array, im: Float64Array): void {
+  const n = re.length;
+  for (let i = 1, j = 0; i < n; i += 1) {
+    let bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) {
+      [re[i], re[j]] = [re[j] ?? 0, re[i] ?? 0];
+      [im[i], im[j]] = [im[j] ?? 0, im[i] ?? 0];
+    }
+  }
+  for (let length = 2; length <= n; length <<= 1) {
+    const angle = (-2 * Math.PI) / length;
+    for (let start = 0; start < n; start += length) {
+      for (let k = 0; k < length / 2; k += 1) {
+        const wr = Math.cos(angle * k);
+        const wi = Math.sin(angle * k);
+        const a = start + k;
+        const b = a + length / 2;
+        const xr = (re[b] ?? 0) * wr - (im[b] ?? 0) * wi;
+        const xi = (re[b] ?? 0) * wi + (im[b] ?? 0) * wr;
+        re[b] = (re[a] ?? 0) - xr;
+        im[b] = (im[a] ?? 0) - xi;
+        re[a] = (re[a] ?? 0) + xr;
+        im[a] = (im[a] ?? 0) + xi;
+      }
+    }
+  }
+}
+
+const TILE = 128;
+
+/**
+ * The strongest spectral peak of a TILE² luma patch centred on the face, high-passed and windowed, over
+ * the median power of its band (log10). Frequencies on JPEG's 8-px block grid (multiples of TILE/8
+ * cycles on either axis) and the lowest ones (the face's own shape) are left out.
+ */
+function periodicPeak(y: Float32Array, smooth: Float32Array, width: number, height: number, box: FaceBox): number {
+  const x0 = Math.round(Math.min(width - TILE, Math.max(0, box.x + box.width / 2 - TILE / 2)));
+  const y0 = Math.round(Math.min(height - TILE, Math.max(0, box.y + box.height / 2 - TILE / 2)));
+  if (x0 < 0 || y0 < 0) return 0;
+  const re = new Float64Array(TILE * TILE);
+  const im = new Float64Array(TILE * TILE);
+  for (let row = 0; row < TILE; row += 1) {
+    const wy = 0.5 - 0.5 * Math.cos((2 * Math.PI * (row + 0.5)) / TILE);
+    for (let column = 0; column < TILE; column += 1) {
+      const wx = 0.5 - 0.5 * Math.cos((2 * Math.PI * (column + 0.5)) / TILE);
+      const index = (y0 + row) * width + x0 + column;
+      re[row * TILE + column] = ((y[index] ?? 0) - (smooth[index] ?? 0)) * wx * wy;
+    }
+  }
+  const lineRe = new Float64Array(TILE);
+  const lineIm = new Float64Array(TILE);
+  for (let row = 0; row < TILE; row += 1) {
+    lineRe.set(re.subarray(row * TILE, (row + 1) * TILE));
+    lineIm.fill(0);
+    fft(lineRe, lineIm);
+    re.set(lineRe, row * TILE);
+    im.set(lineIm, row * TILE);
+  }
+  for (let column = 0; column < TILE; column += 1) {
+    for (let row = 0; row < TILE; row += 1) {
+      lineRe[row] = re[row * TILE + column] ?? 0;
+      lineIm[row] = im[row * TILE + column] ?? 0;
+    }
+    fft(lineRe, lineIm);
+    for (let row = 0; row < TILE; row += 1) {
+      re[row * TILE + column] = lineRe[row] ?? 0;
+      im[row * TILE + column] = lineIm[row] ?? 0;
+    }
+  }
+  const block = TILE / 8;
+  const powers: number[] = [];
+  let peak = 0;
+  // Half the plane (the spectrum of a real image is symmetric).
+  for (let v = 0; v < TILE / 2; v += 1) {
+    for (let u = -TILE / 2 + 1; u < TILE / 2; u += 1) {
+      const radius = Math.hypot(u, v);
+      if (radius < TILE / 16 || radius > TILE / 2) continue;
+      if (u % block === 0 || v % block === 0) continue;
+      const index = v * TILE + ((u + TILE) % TILE);
+      const power = (re[index] ?? 0) ** 2 + (im[index] ?? 0) ** 2;
+      powers.push(power);
+      if (power > peak) peak = power;
+    }
+  }
+  powers.sort((a, b) => a - b);
+  const median = powers[Math.floor(powers.length / 2)] ?? 0;
+  return median > 0 ? Math.log10(peak / median) : 0;
+}
+
+/**
+ * The strongest straight edge within 10° of the frame's axes in the outer 30% of each side: the mean
+ * signed gradient across the line (an edge's contrast keeps its sign all along it; texture cancels),
+ * weighted by how much of the frame the line spans, over the frame's mean gradient.
+ */
+function straightEdge(y: Float32Array, width: number, height: number): number {
+  let total = 0;
+  for (let row = 1; row < height - 1; row += 1)
+    for (let column = 1; column < width - 1; column += 1) {
+      const index = row * width + column;
+      total += Math.abs((y[index + 1] ?? 0) - (y[index - 1] ?? 0)) + Math.abs((y[index + width] ?? 0) - (y[index - width] ?? 0));
+    }
+  const meanGradient = total / (width * height) + 1;
+  let best = 0;
+  for (const horizontal of [true, false]) {
+    const length = horizontal ? width : height;
+    const across = horizontal ? height : width;
+    const step = horizontal ? width : 1;
+    for (let degrees = -10; degrees <= 10; degrees += 1) {
+      const slope = Math.tan((degrees * Math.PI) / 180);
+      for (const [from, to] of [
+        [2, 0.3 * across],
+        [0.7 * across, across - 3],
+      ] as const) {
+        for (let offset = Math.floor(from); offset < to; offset += 1) {
+          let sum = 0;
+          let samples = 0;
+          for (let along = 2; along < length - 2; along += 2) {
+            const position = Math.round(offset + (along - length / 2) * slope);
+            if (position < 1 || position >= across - 1) continue;
+            const index = horizontal ? position * width + along : along * width + position;
+            sum += (y[index + step] ?? 0) - (y[index - step] ?? 0);
+            samples += 1;
+          }
+          if (samples <= length / 4) continue;
+          const strength = (Math.abs(sum) / samples / meanGradient) * (samples / (length / 2));
+          if (strength > best) best = strength;
+        }
+      }
+    }
+  }
+  return best;
+}
+
+function quantile(values: Float32Array, q: number): number {
+  const histogram = new Uint32Array(256);
+  for (const value of values)
+    histogram[Math.min(255, Math.max(0, Math.round(value)))] =
+      (histogram[Math.min(255, Math.max(0, Math.round(value)))] ?? 0) + 1;
+  const target = q * values.length;
+  let seen = 0;
+  for (let level = 0; level < 256; level += 1) {
+    seen += histogram[level] ?? 0;
+    if (seen >= target) return level;
+  }
+  return 255;
+}
+
+/** The replay cues of one frame (8-bit RGB) around the face `box` (pixels of that frame). */
+export function spoofFeatures(data: Uint8Array, width: number, height: number, box: FaceBox): SpoofFeatures {
+  const { y, cb, cr } = planes(data, width, height);
+  const x0 = Math.max(0, Math.floor(box.x));
+  const y0 = Math.max(0, Math.floor(box.y));
+  const x1 = Math.min(width, Math.ceil(box.x + box.width));
+  const y1 = Math.min(height, Math.ceil(box.y + box.height));
+  const y1px = boxMean(y, width, height, 1);
+  const y4px = boxMean(y, width, height, 4);
+  const cb1 = boxMean(cb, width, height, 1);
+  const cr1 = boxMean(cr, width, height, 1);
+  let fine = 0;
+  let mid = 0;
+  let chroma = 0;
+  let chromaLevel = 0;
+  let luma = 0;
+  let count = 0;
+  for (let row = y0; row < y1; row += 1) {
+    for (let column = x0; column < x1; column += 1) {
+      const index = row * width + column;
+      fine += Math.abs((y[index] ?? 0) - (y1px[index] ?? 0));
+      mid += Math.abs((y1px[index] ?? 0) - (y4px[index] ?? 0));
+      chroma += Math.abs((cb[index] ?? 0) - (cb1[index] ?? 0)) + Math.abs((cr[index] ?? 0) - (cr1[index] ?? 0));
+      chromaLevel += Math.hypot(cb[index] ?? 0, cr[index] ?? 0);
+      luma += y[index] ?? 0;
+      count += 1;
+    }
+  }
+  if (count === 0) return { chromaDetail: 0, fineToMid: 0, blackLift: 0, saturation: 0, periodicPeak: 0, straightEdge: 0 };
+  const high = quantile(y, 0.99);
+  return {
+    chromaDetail: chroma / (fine + count),
+    fineToMid: fine / (mid + count),
+    blackLift: quantile(y, 0.01) / Math.max(1, high),
+    saturation: chromaLevel / Math.max(1, luma),
+    periodicPeak: periodicPeak(y, y4px, width, height, box),
+    straightEdge: straightEdge(y, width, height),
+  };
+}

@@ -1,0 +1,73 @@
+import { computeMrzCheckDigit, parseMrz } from '../src/parsers/mrz.parser';
+import { bestMrz, repairByPosition } from '../src/readers/mrz-text';
+
+// A 2012 DNI back's zone (corpus seed 42, document 46), every check digit holding.
+const DNI = ['IDARG25617151<2<<<<<<<<<<<<<<<', '7606124F2706030ARG<<<<<<<<<<<4', 'GOMEZ<<CAMILA<<<<<<<<<<<<<<<<<'];
+
+describe('repairByPosition on an Argentine DNI', () => {
+  it('when the number is read with Z for 2 and S for 5, then the check digits hold either way, and the repair gives the digits', () => {
+    const misread = ['IDARGZS617151<2<<<<<<<<<<<<<<<', DNI[1] ?? '', DNI[2] ?? ''];
+    // Why the number's positions must take digits on a DNI: 35·7 + 28·3 and 2·7 + 5·3 differ by 300.
+    expect(computeMrzCheckDigit('ZS617151<')).toBe(computeMrzCheckDigit('25617151<'));
+    expect(parseMrz(misread)).toMatchObject({ valid: true });
+
+    const repaired = repairByPosition(misread, 'TD1');
+
+    expect(repaired.lines).toEqual(DNI);
+    expect(repaired.changed).toBe(2);
+  });
+
+  it('when the same letters stand in the number of another issuer, then they stay (its numbers may hold letters)', () => {
+    const foreign = ['IDBRAZS617151<2<<<<<<<<<<<<<<<', '7606124F2706030BRA<<<<<<<<<<<4', 'GOMEZ<<CAMILA<<<<<<<<<<<<<<<<<'];
+
+    expect(repairByPosition(foreign, 'TD1').lines[0]).toBe(foreign[0]);
+  });
+
+  it('when a lone 0 stands inside the optional data filler, then it becomes the < it was printed as', () => {
+    const glare = ['IDARG25617151<2<<<<<<<<<0<<<<<', DNI[1] ?? '', DNI[2] ?? ''];
+    // '0' and '<' both count 0: no check digit tells them apart.
+    expect(parseMrz(glare)).toMatchObject({ valid: true });
+
+    expect(repairByPosition(glare, 'TD1').lines).toEqual(DNI);
+  });
+
+  it('when a digit follows data in the optional field, then it is left alone', () => {
+    const data = ['IDARG25617151<2AB0<<<<<<<<<<<<', DNI[1] ?? '', DNI[2] ?? ''];
+
+    expect(repairByPosition(data, 'TD1').lines[0]).toBe(data[0]);
+  });
+});
+
+describe('bestMrz', () => {
+  it('when OCR read the DNI number with look-alike letters, then the reading given is the digits', () => {
+    const best = bestMrz(['IDARGZS617151<2<<<<<<<<<<<<<<<', DNI[1] ?? '', DNI[2] ?? '']);
+
+    expect(best?.mrz.valid).toBe(true);
+    expect(best?.mrz.lines).toEqual(DNI);
+    expect(best?.candidate.repaired_characters).toBe(2);
+  });
+
+  it('when OCR split a line into words, then they are joined into the zone', () => {
+    const best = bestMrz(['IDARG25617151<2<<<<<<<<< <<<<<', DNI[1] ?? '', DNI[2] ?? '']);
+
+    expect(best?.mrz.lines).toEqual(DNI);
+  });
+
+  it('when a DNI number read with letters passes its check digits by chance, then it is not taken: the digits, failing, are', () => {
+    // Seed 7, document 0: '34236055' read as 'S4236OS5', number and composite holding.
+    const misread = ['IDARGS4236OS5<4<<<<<<<<<<<<<<<', '8606246M2611239ARG<<<<<<<<<<<8', 'CASTANEDA<DE<LA<FUENTE<<LUCAS<'];
+    expect(parseMrz(misread)).toMatchObject({ valid: true });
+
+    const best = bestMrz(misread);
+
+    expect(best?.mrz.valid).toBe(false);
+    expect(best?.mrz.lines[0]).toBe('IDARG54236055<4<<<<<<<<<<<<<<<');
+  });
+
+  it('when the first line starts with a filler, then no format is fitted to it', () => {
+    // A passport's lines with their first character lost, cut to a TD2's length.
+    const cut = ['<ARGCARDOZO<<JOSE<LUIS<<<<<<<<<<<<<<', 'AAF6010983ARG8201032M190306130372315'];
+
+    expect(bestMrz(cut)).toBeNull();
+  });
+});
