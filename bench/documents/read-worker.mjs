@@ -101,6 +101,15 @@ parentPort.on('message', async (message) => {
           barcode_text: side.barcode?.text ?? null,
           mrz_lines: side.mrz?.lines ?? null,
           mrz_valid: side.mrz?.valid ?? null,
+          // What decides whether the MRZ's names are given back (no check digit covers them).
+          mrz_names:
+            side.mrz == null
+              ? null
+              : {
+                  confidence: side.mrz.name_confidence,
+                  corroborated: side.mrz.names_corroborated,
+                  withheld: side.mrz.names_withheld,
+                },
           printed: side.printed?.fields ?? null,
           problems: side.problems,
           ms: side.ms,

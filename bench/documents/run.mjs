@@ -151,6 +151,21 @@ function mrzRead(label, side) {
   return (side?.mrz_lines ?? []).join('\n') === label.mrz.lines.join('\n');
 }
 
+/**
+ * A valid MRZ read's names, which no check digit covers: whether the names line was read right, and
+ * what `readSide` weighed in giving them back or withholding them (weakest letter's confidence,
+ * corroboration). The data `MIN_NAME_CONFIDENCE` in read-side.ts is calibrated on.
+ */
+function mrzNames(label, side) {
+  if (label.mrz === null || side?.mrz_names == null || side.mrz_valid !== true) return null;
+  const index = label.mrz.lines.length === 3 ? 2 : 0;
+  const read = side.mrz_lines?.[index] ?? '';
+  const truth = label.mrz.lines[index] ?? '';
+  // A TD3's first line carries the type and state before the names.
+  const names = (line) => (label.mrz.lines.length === 3 ? line : line.slice(5));
+  return { ...side.mrz_names, right: names(read) === names(truth) };
+}
+
 /** Fields given back equal to the label (normalised as the checks compare them), and fields given back wrong. */
 function judgeFields(labelFields, readFields) {
   const wrong = [];
@@ -204,6 +219,7 @@ function evaluate(documents, results) {
         label,
         barcode: label.barcode === null ? null : barcodeRead(label, side),
         mrz: label.mrz === null ? null : mrzRead(label, side),
+        names: mrzNames(label, side),
         screen: result.quality[position],
         ms: side?.ms ?? null,
         cost: result.sideCosts?.[position] ?? null,
@@ -251,6 +267,18 @@ function evaluate(documents, results) {
     });
   });
   return rows;
+}
+
+/** The valid MRZ reads' names: right or wrong, given back or withheld, with their weakest letters' confidence. */
+function namesLine(rows) {
+  const reads = rows.filter((row) => !row.failed).flatMap((row) => row.sides.filter((side) => side.names !== null));
+  const describe = (list) => {
+    const given = list.filter((side) => !side.names.withheld);
+    const confidences = (subset) => subset.map((side) => Math.round(side.names.confidence)).sort((a, b) => a - b);
+    return `${list.length} (given back ${given.length}, weakest letter ${confidences(given).join(' ') || '-'}; withheld ${list.length - given.length}, weakest letter ${confidences(list.filter((side) => side.names.withheld)).join(' ') || '-'})`;
+  };
+  const wrongGiven = reads.filter((side) => !side.names.right && !side.names.withheld).map((side) => side.label.id);
+  return `MRZ names of the valid reads (no check digit covers them): read right ${describe(reads.filter((side) => side.names.right))}; read wrong ${describe(reads.filter((side) => !side.names.right))}${wrongGiven.length > 0 ? `; wrong names given back: ${wrongGiven.join(', ')}` : ''}.`;
 }
 
 function countCodes(codes) {
@@ -453,6 +481,8 @@ async function main() {
     'Genuine documents rejected (no reason code expected by the label, not a screen or print recapture), with the codes they got:',
     '',
     rejectTable([...groups, ...buckets]),
+    '',
+    namesLine(rows),
     '',
     `Memory: the pool process went from ${mib(summary.baselineRss)} to a peak of ${mib(summary.peakRss)} RSS: about ${mib(perWorkerRss)} per reading thread; per thread peak V8 heap ${summary.threads
       .map((thread) => mib(thread.peakHeap))
