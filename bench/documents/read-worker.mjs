@@ -108,6 +108,7 @@ parentPort.on('message', async (message) => {
               : {
                   confidence: side.mrz.name_confidence,
                   corroborated: side.mrz.names_corroborated,
+                  second_read: side.mrz.names_second_read,
                   withheld: side.mrz.names_withheld,
                 },
           printed: side.printed?.fields ?? null,

@@ -1,4 +1,4 @@
-import { parsePrintedNumber } from '../src/readers/printed.reader';
+import { parsePrintedCuil, parsePrintedNumber } from '../src/readers/printed.reader';
 
 describe('the printed DNI number', () => {
   test.each([
@@ -14,6 +14,23 @@ describe('the printed DNI number', () => {
     'when the groups of %s break the printed shape (a digit lost or gained), then nothing is reported',
     (text) => {
       expect(parsePrintedNumber(text)).toBeNull();
+    },
+  );
+});
+
+describe('the CUIL printed on a DNI back', () => {
+  test.each([
+    ['CUIL: 27-25259347-6', '27-25259347-6'],
+    ['CUIL: 20 - 04609297 - 0', '20-04609297-0'],
+    ['CU L: 20-07534018-5', '20-07534018-5'],
+  ])('when the back prints %s, then it is read as %s', (text, cuil) => {
+    expect(parsePrintedCuil(text)).toBe(cuil);
+  });
+
+  test.each(['CUIL: 20315193186', 'CU L: 20293810410', 'L: 23-0505696-4', '601: 275115256374 1', 'CUIL: 127-25259347-6', ''])(
+    'when %s lacks the printed shape (hyphens, 2 + 8 + 1 digits), then nothing is reported',
+    (text) => {
+      expect(parsePrintedCuil(text)).toBeNull();
     },
   );
 });

@@ -99,6 +99,9 @@ describe('readSide on the reference specimens', () => {
 
     expect(reading.mrz?.valid).toBe(true);
     expect(reading.mrz?.lines[1]).toBe('L898902C36UTO7408122F1204159ZE184226B<<<<<10');
+    // No check digit covers the names: they are given back once the second engine read them the same.
+    expect(reading.mrz?.names_second_read).toBe('agreed');
+    expect(reading.mrz_fields).toMatchObject({ surname: 'ERIKSSON', given_names: 'ANNA MARIA' });
     expect(reading.detected_type).toBe('passport');
     expect(reading.detected_face).toBe('data_page');
     expect(reading.face_crop).not.toBeNull();

@@ -20,10 +20,18 @@ import {
   type BarcodeStep,
 } from '../readers/barcode.reader';
 import { locateBarcodes } from '../readers/barcode-locator';
-import { searchMrz, type MrzReading } from '../readers/mrz.reader';
+import { MIN_NAME_CONFIDENCE, searchMrz, type MrzReading } from '../readers/mrz.reader';
+import type { NamesSecondRead } from '../readers/names-check';
 import { SafetyClock, WorkBudget } from '../readers/work-budget';
 import { estimatePageSkew } from '../readers/skew';
-import { cardFrame, portraitCrop, readPrintedFields, type PrintedField, type PrintedLayout } from '../readers/printed.reader';
+import {
+  cardFrame,
+  portraitCrop,
+  readPrintedFields,
+  type CardFrame,
+  type PrintedField,
+  type PrintedLayout,
+} from '../readers/printed.reader';
 import { assessQuality, type QualityAssessment } from './quality-port';
 import { perceptualHash } from './perceptual-hash';
 
@@ -68,6 +76,8 @@ export interface SideReading {
     name_confidence: number;
     /** A second OCR pass read the same names (see `MrzReading.names_corroborated`). */
     names_corroborated: boolean;
+    /** The other OCR engine's read of the names (see `MrzReading.names_second_read`). */
+    names_second_read: NamesSecondRead | null;
     /** The names were read too uncertainly to be given back: `mrz_fields` leaves them empty. */
     names_withheld: boolean;
   } | null;
@@ -148,11 +158,6 @@ export const DEFAULT_SIDE_WORK: SideWorkLimits = {
 
 /** Generous: an ordinary side takes 0.3–3 s of CPU; this only ends pathological searches. */
 export const DEFAULT_SIDE_SAFETY_CAP_MS = 30_000;
-
-// Below this OCR confidence in any letter of an MRZ's names, they are withheld. Measured on the corpus
-// (bench/documents, seed 42): names read right had their weakest letter at 76–92, names read wrong (a
-// blurred M read as H, a letter lost to perspective) at 70–73.
-const MIN_NAME_CONFIDENCE = 75;
 
 // The skew estimate and the barcode locator work on a copy whose long side is this (px).
 const ANALYSIS_SIDE = 800;
@@ -244,6 +249,25 @@ function faceOf(layout: DniBarcodeLayout | null, mrz: MrzReading | null, printed
 }
 
 /** Reads one side. Never throws for a bad image: an upload that cannot be prepared is a typed problem. */
+/**
+ * The CUIL printed on a DNI back (the 2009 card's barcode and the 2012+ card's 8-field barcode do not
+ * carry it). Kept only when its number part is the card's number read on the same side, by barcode or
+ * MRZ: a digit misread there must not pass for another person's CUIL, and only the prefix and the check
+ * digit, which the CUIL checks judge, are then the print's alone.
+ */
+async function readBackCuil(
+  frame: CardFrame,
+  layout: 'dni_2009_back' | 'dni_2012_back',
+  number: string | null,
+  clock: SafetyClock,
+): Promise<{ printed: SideReading['printed']; passes: number }> {
+  if (number === null) return { printed: null, passes: 0 };
+  const reading = await readPrintedFields(frame, layout, clock);
+  const cuil = reading.fields.cuil ?? null;
+  const fields = cuil !== null && cuil.slice(3, 11) === number.padStart(8, '0') ? { cuil } : {};
+  return { printed: { layout: reading.layout, fields, raw: reading.raw }, passes: reading.passes };
+}
+
 export async function readSide(image: PreparedImage | Buffer, options: ReadSideOptions): Promise<SideReading> {
   const started = Date.now();
   const prepared = Buffer.isBuffer(image) ? await prepareUpload(image) : image;
@@ -361,7 +385,9 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   const layout = parsed?.ok === true ? parsed.layout : null;
   // The names are the one part of an MRZ no check digit covers; read uncertainly, they are not given
   // (the document then lacks them) rather than given wrong with every check passing.
-  const namesWithheld = mrz !== null && (mrz.name_confidence < MIN_NAME_CONFIDENCE || (mrz.valid && !mrz.names_corroborated));
+  const namesWithheld =
+    mrz !== null &&
+    (mrz.name_confidence < MIN_NAME_CONFIDENCE || (mrz.valid && (!mrz.names_corroborated || mrz.names_second_read !== 'agreed')));
   const mrzRead = mrz === null ? null : mrzToDocumentFields(mrz.data, { today: options.today });
   const mrzFields = mrzRead !== null && namesWithheld ? { ...mrzRead, surname: null, given_names: null } : mrzRead;
 
@@ -369,6 +395,8 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   lap();
   let printed: SideReading['printed'] = null;
   let printedPasses = 0;
+  // Fields of the 2009 front's layout read on a TD1 side: two or more make it that front.
+  let frontFieldsRead = 0;
   let faceCrop: Buffer | null = null;
   if (barcode !== null && layout === 'new_2012') {
     const frame = await cardFrame(raster, barcode.quad, 'width');
@@ -385,11 +413,28 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
     // address and read nothing (seed 42: 0 of 18 backs, where 2009 fronts gave their names), and
     // three more passes would not either.
     const reading = await readPrintedFields(frame, 'dni_2009_front', clock, { confirmWithin: 2 });
-    printed = { layout: reading.layout, fields: reading.fields, raw: reading.raw };
     printedPasses = reading.passes;
-    if (Object.keys(reading.fields).length >= 2) faceCrop = await portraitCrop(prepared.jpeg, frame, 'dni_2009_front');
+    frontFieldsRead = Object.keys(reading.fields).length;
+    if (frontFieldsRead >= 2) {
+      printed = { layout: reading.layout, fields: reading.fields, raw: reading.raw };
+      faceCrop = await portraitCrop(prepared.jpeg, frame, 'dni_2009_front');
+    } else {
+      const back = await readBackCuil(frame, 'dni_2012_back', mrzRead?.number ?? null, clock);
+      printed =
+        back.printed ?? (frontFieldsRead > 0 ? { layout: reading.layout, fields: reading.fields, raw: reading.raw } : null);
+      printedPasses += back.passes;
+    }
   } else if (mrz !== null && mrzType === 'passport') {
     faceCrop = await portraitCrop(prepared.jpeg, await cardFrame(raster, mrz.quad, 'width'), 'passport_td3');
+  } else if (barcode !== null && layout === 'old_2009') {
+    const back = await readBackCuil(
+      await cardFrame(raster, barcode.quad, 'width'),
+      'dni_2009_back',
+      barcodeFields?.number ?? null,
+      clock,
+    );
+    printed = back.printed;
+    printedPasses = back.passes;
   }
   const printedMs = lap();
   const work: SideReading['work'] = {
@@ -405,7 +450,7 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   const hashMs = lap();
   const printedCount = printed === null ? 0 : Object.keys(printed.fields).length;
   const detectedType: SideReading['detected_type'] = barcodeFields !== null ? 'dni' : mrzType;
-  const detectedFace = faceOf(layout, mrz, printedCount);
+  const detectedFace = faceOf(layout, mrz, frontFieldsRead);
 
   const problems: SideProblem[] = [...quality.problems];
   if (barcode === null) problems.push('barcode_not_found');
@@ -451,6 +496,7 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
             angle: mrz.angle,
             name_confidence: mrz.name_confidence,
             names_corroborated: mrz.names_corroborated,
+            names_second_read: mrz.names_second_read,
             names_withheld: namesWithheld,
           },
     mrz_fields: mrzFields,

@@ -1,40 +1,48 @@
+import path from 'node:path';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 
 /**
- * One tesseract.js worker per thread, created on first use and reused: its model (the English
- * traineddata with the legacy engine) is read from `@tesseract.js-data/eng`'s `4.0.0` folder in
- * node_modules, never downloaded, and never written to a cache file (`cacheMethod: 'none'`).
+ * One tesseract.js worker per engine and thread, created on first use and reused: its model (the
+ * English traineddata: `@tesseract.js-data/eng`'s `4.0.0` folder for the legacy engine, `4.0.0_best_int`
+ * for the LSTM one) is read from node_modules, never downloaded, and never written to a cache file (`cacheMethod: 'none'`).
  *
  * The legacy engine (`OEM.TESSERACT_ONLY`) with a whitelist reads OCR-B MRZ lines well where the LSTM
  * engine garbles runs of '<' (TOOLING.md). The same engine reads the DNI's printed fields in small
  * crops; it reads upper-case Latin letters without accents, which is how names are compared anyway.
+ *
+ * The LSTM engine reads only an MRZ's names line, a second time, when the legacy engine read them to be
+ * given back (names-check.ts): another classifier does not repeat the legacy engine's confusions.
  */
-let worker: Promise<Worker> | null = null;
+export type OcrEngine = 'legacy' | 'lstm';
+
+const workers: Record<OcrEngine, Promise<Worker> | null> = { legacy: null, lstm: null };
 // The worker runs one job at a time; parameters and recognition of one call must not interleave with another's.
 let queue: Promise<unknown> = Promise.resolve();
 
-function languagePath(): string {
-  // The package's main module exports the folder of its full (legacy + LSTM) model.
+function languagePath(engine: OcrEngine): string {
+  // The package's main module exports the folder of its full (legacy + LSTM) model; beside it, the
+  // LSTM-only integer model, which costs a thread about 94 MiB where the full one costs 191 MiB.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const data = require('@tesseract.js-data/eng') as { langPath: string };
-  return data.langPath;
+  return engine === 'legacy' ? data.langPath : path.join(path.dirname(data.langPath), '4.0.0_best_int');
 }
 
-function ensureWorker(): Promise<Worker> {
-  if (worker === null) {
-    worker = createWorker('eng', OEM.TESSERACT_ONLY, {
-      langPath: languagePath(),
-      cacheMethod: 'none',
-      gzip: true,
-      legacyCore: true,
-      legacyLang: true,
-    });
-    // A failed start must not stay cached: the next call tries again.
-    worker.catch(() => {
-      worker = null;
-    });
-  }
-  return worker;
+function ensureWorker(engine: OcrEngine): Promise<Worker> {
+  const existing = workers[engine];
+  if (existing !== null) return existing;
+  const created = createWorker('eng', engine === 'legacy' ? OEM.TESSERACT_ONLY : OEM.LSTM_ONLY, {
+    langPath: languagePath(engine),
+    cacheMethod: 'none',
+    gzip: true,
+    legacyCore: engine === 'legacy',
+    legacyLang: engine === 'legacy',
+  });
+  workers[engine] = created;
+  // A failed start must not stay cached: the next call tries again.
+  created.catch(() => {
+    if (workers[engine] === created) workers[engine] = null;
+  });
+  return created;
 }
 
 export interface OcrBox {
@@ -67,6 +75,8 @@ export interface OcrOptions {
    * engine's default, true). The MRZ reader turns it off: its reads then depend on its image alone.
    */
   adaptive?: boolean;
+  /** The legacy engine unless said otherwise. */
+  engine?: OcrEngine;
 }
 
 const MODES: Record<OcrOptions['mode'], PSM> = {
@@ -95,7 +105,8 @@ export const DEFAULT_OCR_TIMEOUT_MS = 10_000;
 export async function recognise(png: Buffer, options: OcrOptions & { timeoutMs?: number }): Promise<OcrResult> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_OCR_TIMEOUT_MS;
   const run = queue.then(async () => {
-    const engine = await ensureWorker();
+    const engineName = options.engine ?? 'legacy';
+    const engine = await ensureWorker(engineName);
     // Crops carry no resolution; without one tesseract warns on every call and assumes 70 dpi.
     await engine.setParameters({
       tessedit_char_whitelist: options.whitelist,
@@ -106,8 +117,12 @@ export async function recognise(png: Buffer, options: OcrOptions & { timeoutMs?:
       // The legacy engine adapts its classifier to what it read before, in the same worker: the same MRZ
       // then read differently depending on the photos before it (a benchmark's order, a service thread's
       // history). Reads that must not depend on that turn it off.
-      classify_enable_learning: options.adaptive === false ? '0' : '1',
-      classify_enable_adaptive_matcher: options.adaptive === false ? '0' : '1',
+      ...(engineName === 'legacy'
+        ? {
+            classify_enable_learning: options.adaptive === false ? '0' : '1',
+            classify_enable_adaptive_matcher: options.adaptive === false ? '0' : '1',
+          }
+        : {}),
     });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -136,9 +151,9 @@ export async function recognise(png: Buffer, options: OcrOptions & { timeoutMs?:
       return { text: data.text, confidence: data.confidence, lines };
     } catch (error) {
       if (error instanceof OcrTimeoutError) {
-        if (worker !== null) {
-          const stuck = worker;
-          worker = null;
+        const stuck = workers[engineName];
+        if (stuck !== null) {
+          workers[engineName] = null;
           void stuck.then((engineToEnd) => engineToEnd.terminate()).catch(() => undefined);
         }
       }
@@ -151,15 +166,18 @@ export async function recognise(png: Buffer, options: OcrOptions & { timeoutMs?:
   return run;
 }
 
-/** Ends this thread's OCR worker (a CLI or a test does this before exiting; the next call starts a new one). */
+/** Ends this thread's OCR workers (a CLI or a test does this before exiting; the next call starts new ones). */
 export async function stopOcr(): Promise<void> {
-  const current = worker;
-  worker = null;
-  if (current === null) return;
-  try {
-    await (await current).terminate();
-  } catch {
-    // A worker that never started has nothing to end.
+  const current = Object.values(workers);
+  workers.legacy = null;
+  workers.lstm = null;
+  for (const started of current) {
+    if (started === null) continue;
+    try {
+      await (await started).terminate();
+    } catch {
+      // A worker that never started has nothing to end.
+    }
   }
 }
 

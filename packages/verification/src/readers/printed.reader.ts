@@ -19,14 +19,14 @@ import type { SafetyClock } from './work-budget';
  * field read with low confidence is dropped rather than reported, so a cross-check only compares what
  * was read well.
  */
-export type PrintedLayout = 'dni_2012_front' | 'dni_2009_front';
+export type PrintedLayout = 'dni_2012_front' | 'dni_2009_front' | 'dni_2012_back' | 'dni_2009_back';
 
-type FieldKind = 'name' | 'number' | 'sex' | 'date' | 'tramite';
+type FieldKind = 'name' | 'number' | 'sex' | 'date' | 'tramite' | 'cuil';
 
 interface FieldBox {
   field: keyof Pick<
     DocumentFields,
-    'surname' | 'given_names' | 'number' | 'sex' | 'birth_date' | 'expiry_date' | 'issue_date' | 'tramite'
+    'surname' | 'given_names' | 'number' | 'sex' | 'birth_date' | 'expiry_date' | 'issue_date' | 'tramite' | 'cuil'
   >;
   kind: FieldKind;
   /** In layout units from the anchor's top-left corner, x to the right and y downwards (card upright). */
@@ -39,7 +39,8 @@ interface FieldBox {
 /** Where the card design puts things, relative to the anchor. */
 interface Layout {
   fields: FieldBox[];
-  portrait: { x0: number; x1: number; y0: number; y1: number };
+  /** Where the document photo is (fronts only). */
+  portrait?: { x0: number; x1: number; y0: number; y1: number };
 }
 
 // Measured on the 2012 specimen front (PDF417 274 px wide at 527,451 on a 900×560 image).
@@ -68,7 +69,25 @@ const DNI_2009_FRONT: Layout = {
   portrait: { x0: 3.4, x1: 5.7, y0: -3.15, y1: -0.3 },
 };
 
-const LAYOUTS: Record<PrintedLayout, Layout> = { dni_2012_front: DNI_2012_FRONT, dni_2009_front: DNI_2009_FRONT };
+// The backs print the CUIL, which the 2009 card's barcode and the 2012+ card's 8-field barcode do not
+// carry: without it the CUIL checks cannot run on those cards. No back specimen is in the reference set;
+// measured on the corpus's backs (packages/corpus/src/render/layouts.ts, modelled on photographs of
+// issued cards): the bold `CUIL: NN-NNNNNNNN-N` line above the address block's end. 2009 back in units
+// of its PDF417's width (560 px at 40,300 on an 856×540 card: the line at 40–255, 152–167);
+// 2012+ back in units of its TD1 MRZ's height (about 145 px at 47,361: the line at 40–255, 157–172).
+const DNI_2009_BACK: Layout = {
+  fields: [{ field: 'cuil', kind: 'cuil', x0: -0.04, x1: 0.5, y0: -0.29, y1: -0.215 }],
+};
+const DNI_2012_BACK: Layout = {
+  fields: [{ field: 'cuil', kind: 'cuil', x0: -0.15, x1: 1.75, y0: -1.5, y1: -1.22 }],
+};
+
+const LAYOUTS: Record<PrintedLayout, Layout> = {
+  dni_2012_front: DNI_2012_FRONT,
+  dni_2009_front: DNI_2009_FRONT,
+  dni_2012_back: DNI_2012_BACK,
+  dni_2009_back: DNI_2009_BACK,
+};
 
 const WHITELISTS: Record<FieldKind, string> = {
   name: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ ',
@@ -76,6 +95,8 @@ const WHITELISTS: Record<FieldKind, string> = {
   sex: 'MFX',
   date: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/ ',
   tramite: '0123456789',
+  // The label's letters are allowed so that they are not read as digits.
+  cuil: '0123456789-CUIL: ',
 };
 
 /** Below this OCR confidence a printed value is not reported: a misread must not look like a mismatch. */
@@ -167,6 +188,15 @@ export function parsePrintedNumber(text: string): string | null {
   return shaped ? digits : null;
 }
 
+/**
+ * The printed CUIL (`CUIL: 27-94097889-9`) as `NN-NNNNNNNN-N`: two digits, eight (a number under ten
+ * million padded), one, with the card's hyphens; anything else is a misread and not reported.
+ */
+export function parsePrintedCuil(text: string): string | null {
+  const match = /(?:^|[^\d])(\d{2})-(\d{8})-(\d)\s*$/.exec(text.replace(/\s*-\s*/g, '-').trim());
+  return match === null ? null : `${match[1]}-${match[2]}-${match[3]}`;
+}
+
 function parseSex(text: string): Sex | null {
   const match = /([MFX])\s*$/.exec(text.trim());
   return match === null ? null : (match[1] as Sex);
@@ -194,6 +224,8 @@ function parseField(kind: FieldKind, text: string): string | null {
       const digits = text.replace(/\D/g, '');
       return /^\d{11}$/.test(digits) ? digits : null;
     }
+    case 'cuil':
+      return parsePrintedCuil(text);
   }
 }
 
@@ -265,6 +297,7 @@ export async function portraitCrop(
   layout: PrintedLayout | 'passport_td3',
 ): Promise<Buffer | null> {
   const box = layout === 'passport_td3' ? TD3_PORTRAIT : LAYOUTS[layout].portrait;
+  if (box === undefined) return null;
   const region = relativeRegion(frame, box);
   if (region === null) return null;
   const pixels = toPixels(region, frame.turned.width, frame.turned.height);

@@ -1,0 +1,80 @@
+import sharp from 'sharp';
+import type { MrzFormat } from '../parsers/mrz.parser';
+import { OcrTimeoutError, recognise, type OcrBox } from './ocr';
+
+// Names hold letters and filler only; without digits the engine cannot read an O as 0.
+const NAMES_WHITELIST = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ<';
+
+/**
+ * The names of a valid MRZ, read a second time by another engine. Check digits cover every field of an
+ * MRZ but the names; two crops of the zone read by the legacy engine agree on its own confusions (a
+ * blurred M read as H at letter confidence 78, seed 7: two names given back wrong with every check
+ * passing). The LSTM engine is another classifier: it reads the names line alone, and the names are
+ * given back only when each of their words is in its text, in order. It reads the filler '<' as C, L or
+ * K, so only the words are looked for, never the filler between them.
+ */
+export type NamesSecondRead = 'agreed' | 'disagreed' | 'unread';
+
+/** The words of an MRZ's names field: surname and given names, split at their '<' separators. */
+export function mrzNameWords(namesLine: string, format: MrzFormat): string[] {
+  // TD3 and TD2: type (2), issuing state (3), then the names; TD1: the third line is the names alone.
+  const field = format === 'TD1' ? namesLine : namesLine.slice(5);
+  return field.split(/<+/).filter((word) => word.length > 0);
+}
+
+// What the LSTM engine makes of a filler '<'.
+const FILLER_READS = new Set(['<', 'C', 'K', 'L']);
+
+/**
+ * Whether `text` (another engine's read of the names line) holds every word, in order, each followed by
+ * the end or by what a filler is read as: a word the first engine cut short (`MARTINE` for `MARTINEZ`)
+ * is then not found in the longer one.
+ */
+export function namesAgree(words: readonly string[], text: string): boolean {
+  const squeezed = text.toUpperCase().replace(/\s+/g, '');
+  let from = 0;
+  for (const word of words) {
+    let at = squeezed.indexOf(word, from);
+    while (at >= 0 && at + word.length < squeezed.length && !FILLER_READS.has(squeezed[at + word.length] ?? '')) {
+      at = squeezed.indexOf(word, at + 1);
+    }
+    if (at < 0) return false;
+    from = at + word.length;
+  }
+  return true;
+}
+
+/**
+ * Reads the names line (its box in `png`, the crop the legacy engine read) with the LSTM engine and
+ * compares. The band is cut a fifth of a line above and below and a line's height beyond each end: in
+ * one-line mode the LSTM engine garbles a line that shows the top of the next one or the page's dark
+ * edge (seed 42: `LLERELUIS` for `MUELLER<<JOSE<LUIS` cut half a line high and the crop's whole width).
+ */
+export async function secondReadOfNames(
+  png: Buffer,
+  line: OcrBox,
+  words: readonly string[],
+): Promise<{ verdict: NamesSecondRead; text: string | null }> {
+  if (words.length === 0) return { verdict: 'agreed', text: null };
+  const meta = await sharp(png).metadata();
+  const width = meta.width ?? 0;
+  const height = meta.height ?? 0;
+  const lineHeight = line.y1 - line.y0;
+  const pad = Math.round(lineHeight / 5);
+  const top = Math.max(0, line.y0 - pad);
+  const bottom = Math.min(height, line.y1 + pad);
+  const left = Math.max(0, line.x0 - lineHeight);
+  const right = Math.min(width, line.x1 + lineHeight);
+  if (right - left < 4 || bottom - top < 4) return { verdict: 'unread', text: null };
+  const band = await sharp(png)
+    .extract({ left, top, width: right - left, height: bottom - top })
+    .png()
+    .toBuffer();
+  try {
+    const ocr = await recognise(band, { whitelist: NAMES_WHITELIST, mode: 'line', engine: 'lstm' });
+    return { verdict: namesAgree(words, ocr.text) ? 'agreed' : 'disagreed', text: ocr.text };
+  } catch (error) {
+    if (error instanceof OcrTimeoutError) return { verdict: 'unread', text: null };
+    throw error;
+  }
+}
