@@ -10,8 +10,8 @@ const NAMES_WHITELIST = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ<';
  * MRZ but the names; two crops of the zone read by the legacy engine agree on its own confusions (a
  * blurred M read as H at letter confidence 78, seed 7: two names given back wrong with every check
  * passing). The LSTM engine is another classifier: it reads the names line alone, and the names are
- * given back only when each of their words is in its text, in order. It reads the filler '<' as C, L or
- * K, so only the words are looked for, never the filler between them.
+ * given back only when each of their words is in its text, in order. It reads the filler '<' as C, K, L or N,
+ * so only the words are looked for, never the filler between them.
  */
 export type NamesSecondRead = 'agreed' | 'disagreed' | 'unread';
 
@@ -22,8 +22,8 @@ export function mrzNameWords(namesLine: string, format: MrzFormat): string[] {
   return field.split(/<+/).filter((word) => word.length > 0);
 }
 
-// What the LSTM engine makes of a filler '<'.
-const FILLER_READS = new Set(['<', 'C', 'K', 'L']);
+// What the LSTM engine makes of a filler '<' (seed 42 read `ROCIO<<` as `ROCIONKK`).
+const FILLER_READS = new Set(['<', 'C', 'K', 'L', 'N']);
 
 /**
  * Whether `text` (another engine's read of the names line) holds every word, in order, each followed by
