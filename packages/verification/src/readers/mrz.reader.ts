@@ -298,7 +298,7 @@ function edgeDistance(block: { top: number; bottom: number }, flipped: boolean, 
 }
 
 async function ocrMrz(png: Buffer) {
-  return recognise(png, { whitelist: MRZ_WHITELIST, mode: 'block', adaptive: false }).catch((error: unknown) => {
+  return recognise(png, { whitelist: MRZ_WHITELIST, mode: 'block' }).catch((error: unknown) => {
     if (error instanceof OcrTimeoutError) return null;
     throw error;
   });

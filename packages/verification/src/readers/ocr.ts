@@ -70,11 +70,6 @@ export interface OcrOptions {
   whitelist: string;
   /** Page segmentation: a block of lines (MRZ band) or one line (a printed field). */
   mode: 'block' | 'line' | 'sparse';
-  /**
-   * Whether the classifier adapted on earlier reads of this worker is used and adapted further (the
-   * engine's default, true). The MRZ reader turns it off: its reads then depend on its image alone.
-   */
-  adaptive?: boolean;
   /** The legacy engine unless said otherwise. */
   engine?: OcrEngine;
 }
@@ -114,15 +109,12 @@ export async function recognise(png: Buffer, options: OcrOptions & { timeoutMs?:
       user_defined_dpi: '300',
       // The legacy engine prints statistics to stdout, which is the service's JSON log stream.
       debug_file: '/dev/null',
-      // The legacy engine adapts its classifier to what it read before, in the same worker: the same MRZ
-      // then read differently depending on the photos before it (a benchmark's order, a service thread's
-      // history). Reads that must not depend on that turn it off.
-      ...(engineName === 'legacy'
-        ? {
-            classify_enable_learning: options.adaptive === false ? '0' : '1',
-            classify_enable_adaptive_matcher: options.adaptive === false ? '0' : '1',
-          }
-        : {}),
+      // The legacy engine adapts its classifier to what it read before, in the same worker: the same photo
+      // then read differently depending on the photos before it (a service thread's history, a benchmark's
+      // order). Turned off for every pass: with it off for the MRZ passes alone, what the printed-field
+      // passes taught it still changed MRZ reads (seed 42's s42-000046 front read right alone and with a
+      // stray A after 30 other documents), so a reading depends on its image alone.
+      ...(engineName === 'legacy' ? { classify_enable_learning: '0', classify_enable_adaptive_matcher: '0' } : {}),
     });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
