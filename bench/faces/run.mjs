@@ -32,6 +32,7 @@ const { values: args } = parseArgs({
     child: { type: 'string' },
     'key-frames': { type: 'string', default: 'on' },
     'generate-only': { type: 'boolean', default: false },
+    dump: { type: 'boolean', default: false },
   },
 });
 const seed = Number(args.seed);
@@ -90,6 +91,7 @@ async function child(dir) {
   let peak = loaded;
   const portraits = new Map();
   const results = [];
+  const dumped = [];
   const labels = fs
     .readdirSync(dir)
     .filter((name) => /^\d+\.json$/.test(name))
@@ -132,6 +134,27 @@ async function child(dir) {
     const stepMs = performance.now() - started;
     const used = process.cpuUsage(cpu);
     peak = Math.max(peak, rssMb());
+    // `--dump`: every frame's faces with an embedding (outside the timed step), for judging the identity
+    // check offline under other rules (bench/faces/identity.mjs).
+    if (args.dump)
+      dumped.push({
+        id: label.id,
+        kind: label.kind,
+        identity: label.identity,
+        steps: label.steps,
+        who: label.frames.map((frame) => frame.identity),
+        poses: label.frames.map((frame) => frame.pose),
+        frames: await Promise.all(
+          outcome.frames.map(async (frame, position) => ({
+            atMs: label.frames[position]?.atMs,
+            recapture: frame.recapture,
+            spoof: frame.spoof,
+            faces: frame.faces.every((face) => face.embedding !== null)
+              ? frame.faces
+              : (await faces.detectFaces(frames[position].image)).faces,
+          })),
+        ),
+      });
     results.push({
       id: label.id,
       kind: label.kind,
@@ -172,7 +195,16 @@ async function child(dir) {
       faces.detectFaces(fs.readFileSync(path.join(dir, `selfie-${source}.jpg`))),
       faces.detectFaces(fs.readFileSync(path.join(dir, `portrait-${source}.jpg`))),
     ]);
-    selfies[source] = { selfie: selfie.faces[0]?.embedding ?? null, portrait: portrait.faces[0]?.embedding ?? null };
+    selfies[source] = {
+      selfie: selfie.faces[0]?.embedding ?? null,
+      selfiePose: selfie.faces[0]?.pose ?? null,
+      portrait: portrait.faces[0]?.embedding ?? null,
+    };
+  }
+  if (args.dump) {
+    const file = path.join(ROOT, 'bench/results', `faces-s${seed}-n${count}-frames.json`);
+    fs.writeFileSync(file, JSON.stringify({ seed, count, sequences: dumped, selfies }));
+    console.log(`frames with embeddings: ${path.relative(ROOT, file)}`);
   }
   const usage = process.resourceUsage();
   const message = {
@@ -209,7 +241,17 @@ if (args['generate-only']) process.exit(0);
 const evaluation = await new Promise((resolve, reject) => {
   const worker = fork(
     fileURLToPath(import.meta.url),
-    ['--seed', String(seed), '--count', String(count), '--child', dir, '--key-frames', args['key-frames']],
+    [
+      '--seed',
+      String(seed),
+      '--count',
+      String(count),
+      '--child',
+      dir,
+      '--key-frames',
+      args['key-frames'],
+      ...(args.dump ? ['--dump'] : []),
+    ],
     {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     },
@@ -369,17 +411,23 @@ function share(frames, test) {
 // the reference frame the live sequences chose (the frame the service compares with the document).
 const people = Object.entries(evaluation.selfies).map(([source, embeddings]) => ({ source: Number(source), ...embeddings }));
 const identities = generated.identities;
+const short = (source) => String(identities[source] ?? source).replace('faceapi-', '');
 const same = [];
 const sameLive = [];
-const different = [];
+// Each different-people pair named, so that the highest can be looked at (bench/faces/pairs.mjs shows them).
+const differentPairs = [];
+const addDifferent = (kind, a, b, similarity) => differentPairs.push({ kind, a, b, similarity });
 for (const a of people) {
   if (a.selfie !== null && a.portrait !== null) same.push(faces.faceSimilarity(a.selfie, a.portrait));
   for (const b of people) {
     if (b.source === a.source) continue;
-    if (a.selfie !== null && b.portrait !== null) different.push(faces.faceSimilarity(a.selfie, b.portrait));
+    if (a.selfie !== null && b.portrait !== null)
+      addDifferent('selfie × portrait', short(a.source), short(b.source), faces.faceSimilarity(a.selfie, b.portrait));
     if (b.source > a.source) {
-      if (a.selfie !== null && b.selfie !== null) different.push(faces.faceSimilarity(a.selfie, b.selfie));
-      if (a.portrait !== null && b.portrait !== null) different.push(faces.faceSimilarity(a.portrait, b.portrait));
+      if (a.selfie !== null && b.selfie !== null)
+        addDifferent('selfie × selfie', short(a.source), short(b.source), faces.faceSimilarity(a.selfie, b.selfie));
+      if (a.portrait !== null && b.portrait !== null)
+        addDifferent('portrait × portrait', short(a.source), short(b.source), faces.faceSimilarity(a.portrait, b.portrait));
     }
   }
 }
@@ -387,13 +435,29 @@ for (const result of live.filter((item) => item.referenceEmbedding !== null)) {
   const source = identities.indexOf(result.identity);
   for (const person of people) {
     if (person.portrait === null) continue;
-    (person.source === source ? sameLive : different).push(faces.faceSimilarity(result.referenceEmbedding, person.portrait));
+    const similarity = faces.faceSimilarity(result.referenceEmbedding, person.portrait);
+    if (person.source === source) sameLive.push(similarity);
+    else addDifferent('live reference × portrait', `${short(source)} (${result.id})`, short(person.source), similarity);
   }
 }
 same.push(...sameLive);
-const liveDifferent = [];
-const portraitDifferent = [];
-const allDifferent = [...different, ...liveDifferent, ...portraitDifferent];
+const allDifferent = differentPairs.map((pair) => pair.similarity);
+// What the service compares: a probe the challenge reads as straight (the reference frame always is; a
+// selfie only when the model reads it so) against a document portrait.
+const straightProbe = new Set(
+  people
+    .filter((person) => person.selfiePose && faces.classifyPose(person.selfiePose, faces.POSE_LIMITS) === 'straight')
+    .map((person) => short(person.source)),
+);
+const comparable = differentPairs.filter(
+  (pair) => pair.kind === 'live reference × portrait' || (pair.kind === 'selfie × portrait' && straightProbe.has(pair.a)),
+);
+const comparableSame = [
+  ...people
+    .filter((person) => straightProbe.has(short(person.source)) && person.selfie !== null && person.portrait !== null)
+    .map((person) => faces.faceSimilarity(person.selfie, person.portrait)),
+  ...sameLive,
+];
 const threshold = faces.FACE_MATCH_THRESHOLD;
 const falseAccepts = allDifferent.filter((value) => value >= threshold).length;
 const falseRejects = same.filter((value) => value < threshold).length;
@@ -401,14 +465,30 @@ console.log('\n## Face match (compareFaces, FACE_MATCH_THRESHOLD', threshold, ')
 console.log(
   `different people: ${allDifferent.length} pairs (selfie × portrait, selfie × selfie, portrait × portrait of ${people.length} people; live reference × other portraits): max ${r3(percentile(allDifferent, 100))}, p99 ${r3(percentile(allDifferent, 99))}, p50 ${r3(percentile(allDifferent, 50))}`,
 );
+for (const kind of ['selfie × portrait', 'selfie × selfie', 'portrait × portrait', 'live reference × portrait']) {
+  const of = differentPairs.filter((pair) => pair.kind === kind).map((pair) => pair.similarity);
+  console.log(
+    `  ${kind}: ${of.length} pairs, max ${r3(percentile(of, 100))}, p99 ${r3(percentile(of, 99))}, ≥ ${threshold}: ${of.filter((value) => value >= threshold).length}`,
+  );
+}
+{
+  const values = comparable.map((pair) => pair.similarity);
+  const accepted = values.filter((value) => value >= threshold).length;
+  const rejected = comparableSame.filter((value) => value < threshold).length;
+  console.log(
+    `compared by the service (straight probe × portrait: live references, and the ${straightProbe.size} selfies read straight): ${values.length} different-people pairs, max ${r3(percentile(values, 100))}, p99 ${r3(percentile(values, 99))}; FAR ${pct(accepted, values.length)} ${bound(accepted, values.length)}; same person ${comparableSame.length}: min ${r3(percentile(comparableSame, 0))}, FRR ${pct(rejected, comparableSame.length)}`,
+  );
+}
 console.log(
   `same person (selfie or live reference × own portrait; altered copies of one photo, no real two-photo pair): ${same.length} pairs (${sameLive.length} from live references): min ${r3(percentile(same, 0))}, p50 ${r3(percentile(same, 50))}`,
 );
 console.log(
   `FAR ${pct(falseAccepts, allDifferent.length)} ${bound(falseAccepts, allDifferent.length)}; FRR ${pct(falseRejects, same.length)}`,
 );
-const sortedDifferent = [...allDifferent].sort((a, b) => b - a);
-console.log(`top different-people similarities: ${sortedDifferent.slice(0, 5).map(r3).join(', ')}`);
+const topPairs = [...differentPairs].sort((a, b) => b.similarity - a.similarity).slice(0, 8);
+console.log(
+  `top different-people pairs: ${topPairs.map((pair) => `${pair.kind} ${pair.a} × ${pair.b} ${r3(pair.similarity)}`).join('; ')}`,
+);
 
 // Time and CPU per face step (live sequences: liveness + the document comparison).
 const stepMs = live.map((result) => result.ms.step);
@@ -458,7 +538,15 @@ fs.writeFileSync(
       poseStats,
       consistency: { live: liveSims, swap: swapSims },
       spoofStats,
-      match: { threshold, same, different: allDifferent, falseAccepts, falseRejects },
+      match: {
+        threshold,
+        same,
+        different: allDifferent,
+        topPairs,
+        falseAccepts,
+        falseRejects,
+        comparable: { different: comparable.map((pair) => pair.similarity), same: comparableSame },
+      },
       time: { stepMs, stepCpu },
       memory: evaluation.memory,
       yardstick,

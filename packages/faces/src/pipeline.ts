@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { assessImageQuality } from '@idv/verification';
 import type { LivenessChallenge } from './challenge';
 import { compareFaces, FACE_MATCH_THRESHOLD, type FaceComparison } from './compare';
@@ -167,8 +167,31 @@ export interface LivenessRequest {
    * embedding; `all`: every frame is embedded (what the benchmark compares the cost with).
    */
   embed?: 'key_frames' | 'all';
-  /** For tests: which frame of a run is embedded. */
+  /**
+   * The secret the key frames are drawn with (`keyFramePicker`); by default one drawn per process (per
+   * worker thread). A caller that may re-judge an attempt on another thread or replica passes its own.
+   */
+  keyFrameKey?: Uint8Array;
+  /** For tests: which frame of a run is embedded (overrides `keyFrameKey`). */
   randomInt?: (max: number) => number;
+}
+
+const PROCESS_KEY_FRAME_KEY = randomBytes(32);
+
+/**
+ * Which frame of each held pose is embedded: HMAC-SHA-256 of the nonce (and the run's position) under a
+ * secret the sender never sees. The sender cannot know which frame of a pose is compared, so a face
+ * swapped into some frames of a pose is caught as often as it covers the pose; and the same attempt
+ * re-judged gets the same key frames, hence the same verdict (`crypto.randomInt` made identity refusals
+ * vary from run to run on the same frames). The modulo bias of 2^32 over at most 30 frames is under 1e-8.
+ */
+export function keyFramePicker(nonce: string, key: Uint8Array = PROCESS_KEY_FRAME_KEY): (max: number) => number {
+  let draw = 0;
+  return (max: number) => {
+    const digest = createHmac('sha256', key).update(`${nonce}\u0000${draw}`).digest();
+    draw += 1;
+    return digest.readUInt32BE(0) % max;
+  };
 }
 
 export interface LivenessOutcome {
@@ -196,7 +219,7 @@ export async function checkLiveness(request: LivenessRequest): Promise<LivenessO
     frames.push(await analyseDecoded(image, index, performance.now() - started, embedAll));
   }
   if (!embedAll) {
-    const pick = request.randomInt ?? ((max: number) => randomInt(max));
+    const pick = request.randomInt ?? keyFramePicker(request.nonce, request.keyFrameKey);
     const seen = frames.map((analysed, index) => ({
       atMs: request.frames[index]?.atMs ?? Number.NaN,
       faces: analysed.faces,

@@ -30,6 +30,8 @@ export type FaceTask =
       receivedAt: number;
       frames: { image: ImageBytes; atMs: number }[];
       context: LivenessContext;
+      /** The secret the key frames are drawn with; the thread's own when absent (`keyFramePicker`). */
+      keyFrameKey?: ImageBytes;
     };
 
 export type FaceTaskResult =
@@ -63,6 +65,7 @@ async function run(task: FaceTask): Promise<FaceTaskResult> {
           receivedAt: task.receivedAt,
           frames: task.frames.map((frame) => ({ image: asBuffer(frame.image), atMs: frame.atMs })),
           context: task.context,
+          ...(task.keyFrameKey === undefined ? {} : { keyFrameKey: asBuffer(task.keyFrameKey) }),
         }),
       };
   }

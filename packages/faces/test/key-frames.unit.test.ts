@@ -1,4 +1,5 @@
 import { judgeLiveness, keyFrames } from '../src/liveness';
+import { keyFramePicker } from '../src/pipeline';
 import { buildChallenge, buildEmbedding, buildSubmission, framesFor } from './factories';
 
 const fresh = { nonceAlreadyUsed: false };
@@ -67,5 +68,33 @@ describe('judgeLiveness with key frames only', () => {
       passed: false,
       detail: 'identity_changed',
     });
+  });
+});
+
+describe('keyFramePicker', () => {
+  const key = Buffer.alloc(32, 7);
+  const draws = (pick: (max: number) => number) => [pick(3), pick(3), pick(3), pick(5)];
+
+  it('when the same attempt is judged again with the same key, then the same frames are drawn', () => {
+    expect(draws(keyFramePicker('nonce-a', key))).toEqual(draws(keyFramePicker('nonce-a', key)));
+  });
+
+  it('when the nonce or the key changes, then the draws change, and every frame of a run comes up', () => {
+    const byNonce = Array.from({ length: 60 }, (_, index) => draws(keyFramePicker(`nonce-${index}`, key)).join(','));
+    const byKey = Array.from({ length: 60 }, (_, index) => draws(keyFramePicker('nonce-a', Buffer.alloc(32, index))).join(','));
+
+    expect(new Set(byNonce).size).toBeGreaterThan(20);
+    expect(new Set(byKey).size).toBeGreaterThan(20);
+    const firsts = byNonce.map((draw) => draw.split(',')[0]);
+    expect(new Set(firsts)).toEqual(new Set(['0', '1', '2']));
+  });
+
+  it('when no key is given, then the process key is used: stable within the process', () => {
+    expect(draws(keyFramePicker('nonce-b'))).toEqual(draws(keyFramePicker('nonce-b')));
+  });
+
+  it('when a run has one frame, then that frame is drawn', () => {
+    const pick = keyFramePicker('nonce-c', key);
+    expect([pick(1), pick(1)]).toEqual([0, 0]);
   });
 });

@@ -140,8 +140,21 @@ describe('recognise', () => {
       .png()
       .toBuffer();
     await recognise(text, { whitelist: MRZ_WHITELIST, mode: 'line' }); // the worker is started outside the limit
+    // A page of forty lines takes the engine far longer than the limit: a small crop could be read before
+    // a loaded machine ran the 1 ms timer, and the pass would win the race.
+    const lines = Array.from(
+      { length: 40 },
+      (_, index) => `<text x="10" y="${40 + index * 44}" font-family="monospace" font-size="36">P${index}ABC1234567890XYZ</text>`,
+    );
+    const page = await sharp(
+      Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="1400" height="1800"><rect width="1400" height="1800" fill="white"/>${lines.join('')}</svg>`,
+      ),
+    )
+      .png()
+      .toBuffer();
 
-    await expect(recognise(text, { whitelist: MRZ_WHITELIST, mode: 'line', timeoutMs: 1 })).rejects.toBeInstanceOf(
+    await expect(recognise(page, { whitelist: MRZ_WHITELIST, mode: 'block', timeoutMs: 1 })).rejects.toBeInstanceOf(
       OcrTimeoutError,
     );
     const after = await recognise(text, { whitelist: MRZ_WHITELIST, mode: 'line', timeoutMs: 30_000 });
