@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { assessImageQuality } from '@idv/verification';
-import type { LivenessChallenge } from './challenge';
+import { POSE_LIMITS, type LivenessChallenge } from './challenge';
 import { compareFaces, FACE_MATCH_THRESHOLD, type FaceComparison } from './compare';
 import { decodeImage, type RgbImage } from './decode';
 import { faceEngine, type DetectedFace, type FaceAnalysis } from './engine';
@@ -48,14 +48,22 @@ export interface ImageComparison extends FaceComparison {
   faces: [number, number];
 }
 
-/** The largest face of each image compared; an image without a face is a `FaceError` of its own kind. */
+/**
+ * The largest face of each image compared; an image without a face is a `FaceError` of its own kind. A
+ * second image that is a document's portrait (`documentPortrait`) must show its face frontal: a portrait
+ * the model reads as turned (|yaw| at or beyond a challenge's turn, `POSE_LIMITS.turnMinYaw`) is no ID
+ * photo, and against such faces different people reached 0.76 on the face corpus (docs/faces.md): it is
+ * not compared (`similarity: null`, `refused: 'portrait_turned'`), which the step reports as a document
+ * photo it could not use.
+ */
 export type FaceComparisonOutcome =
-  ImageComparison | { similarity: null; threshold: number; match: false; faces: [number, number] };
+  ImageComparison | { similarity: null; threshold: number; match: false; faces: [number, number]; refused?: 'portrait_turned' };
 
 export async function compareFaceImages(
   a: Buffer,
   b: Buffer,
   threshold: number = FACE_MATCH_THRESHOLD,
+  options: { documentPortrait?: boolean } = {},
 ): Promise<FaceComparisonOutcome> {
   const detect = (bytes: Buffer, index: number) =>
     detectFaces(bytes).catch((error: unknown) => {
@@ -68,6 +76,9 @@ export async function compareFaceImages(
   const left = first.faces[0]?.embedding;
   const right = second.faces[0]?.embedding;
   if (!left || !right) return { similarity: null, threshold, match: false, faces };
+  const portraitYaw = second.faces[0]?.pose?.yaw;
+  if (options.documentPortrait === true && portraitYaw !== undefined && Math.abs(portraitYaw) >= POSE_LIMITS.turnMinYaw)
+    return { similarity: null, threshold, match: false, faces, refused: 'portrait_turned' };
   return { ...compareFaces(left, right, threshold), faces };
 }
 

@@ -21,7 +21,7 @@ export type ImageBytes = Buffer | Uint8Array;
 
 export type FaceTask =
   | { kind: 'face_detect'; image: ImageBytes }
-  | { kind: 'face_compare'; a: ImageBytes; b: ImageBytes; threshold?: number }
+  | { kind: 'face_compare'; a: ImageBytes; b: ImageBytes; threshold?: number; documentPortrait?: boolean }
   | {
       kind: 'face_liveness';
       challenge: LivenessChallenge;
@@ -52,7 +52,9 @@ async function run(task: FaceTask): Promise<FaceTaskResult> {
       return {
         ok: true,
         kind: task.kind,
-        comparison: await compareFaceImages(asBuffer(task.a), asBuffer(task.b), task.threshold ?? FACE_MATCH_THRESHOLD),
+        comparison: await compareFaceImages(asBuffer(task.a), asBuffer(task.b), task.threshold ?? FACE_MATCH_THRESHOLD, {
+          documentPortrait: task.documentPortrait === true,
+        }),
       };
     case 'face_liveness':
       return {

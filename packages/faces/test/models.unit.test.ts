@@ -88,6 +88,31 @@ describe('compareFaceImages', () => {
     expect(result.similarity).toBeLessThan(0.5);
   });
 
+  it('when the document portrait shows a turned face, then it is not compared (no ID photo is turned)', async () => {
+    const result = await compareFaceImages(await faceCrop('middle'), await faceCrop('turned'), FACE_MATCH_THRESHOLD, {
+      documentPortrait: true,
+    });
+
+    expect(result).toEqual({
+      similarity: null,
+      threshold: FACE_MATCH_THRESHOLD,
+      match: false,
+      faces: [1, 1],
+      refused: 'portrait_turned',
+    });
+  });
+
+  it('when the document portrait is frontal, then it is compared as any photo', async () => {
+    const result = await compareFaceImages(
+      await faceCrop('middle'),
+      await faceCrop('middle', { mirror: true, side: 200 }),
+      FACE_MATCH_THRESHOLD,
+      { documentPortrait: true },
+    );
+
+    expect(result).toMatchObject({ match: true, faces: [1, 1] });
+  });
+
   it('when an image shows no face, then the comparison has no similarity and no match', async () => {
     expect(await compareFaceImages(await faceCrop('middle'), await plainImage(320, 240))).toEqual({
       similarity: null,

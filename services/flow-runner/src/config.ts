@@ -115,6 +115,14 @@ export function evidenceLinkKey(config: Pick<Config, 'INTERNAL_TOKEN'>): Buffer 
   return Buffer.from(hkdfSync('sha256', config.INTERNAL_TOKEN, 'idv-flow-runner', 'evidence-links', 32));
 }
 
+/**
+ * The key face attempts' key frames are drawn with, derived from INTERNAL_TOKEN like the evidence links'
+ * key: every replica draws the same frames for an attempt, and the person cannot predict them.
+ */
+export function faceKeyFrameKey(config: Pick<Config, 'INTERNAL_TOKEN'>): Buffer {
+  return Buffer.from(hkdfSync('sha256', config.INTERNAL_TOKEN, 'idv-flow-runner', 'face-key-frames', 32));
+}
+
 /** The artefact key ring: from ARTEFACT_KEYS, or (development and tests only) derived from INTERNAL_TOKEN. */
 export function artefactKeyring(config: Pick<Config, 'ARTEFACT_KEYS' | 'INTERNAL_TOKEN'>): Keyring {
   if (config.ARTEFACT_KEYS) return Keyring.parse(config.ARTEFACT_KEYS);

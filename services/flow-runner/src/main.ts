@@ -31,7 +31,7 @@ import { RegistryCheckRunner } from './adapters/registry-check-runner';
 import { RegistryChecksRepository } from './adapters/registry-checks.repository';
 import { SessionsClient } from './adapters/sessions.client';
 import { createApp } from './app';
-import { artefactKeyring, evidenceLinkKey, readConfig, secureCookies } from './config';
+import { artefactKeyring, evidenceLinkKey, faceKeyFrameKey, readConfig, secureCookies } from './config';
 import { EvidenceLinks, EvidenceSigner } from './domain/evidence';
 import { FlowService } from './domain/flow-service';
 import { OTP_RULES } from './domain/steps/otp';
@@ -58,7 +58,9 @@ runMain(SERVICE, async () => {
       : null;
   if (verification) lifecycle.onStop('verification-pool', () => verification.close());
   const facePool =
-    config.FACE_THREADS > 0 ? new FacePool({ threads: config.FACE_THREADS, maxHeapMb: config.FACE_MAX_HEAP_MB }) : null;
+    config.FACE_THREADS > 0
+      ? new FacePool({ threads: config.FACE_THREADS, maxHeapMb: config.FACE_MAX_HEAP_MB, keyFrameKey: faceKeyFrameKey(config) })
+      : null;
   if (facePool) lifecycle.onStop('face-pool', () => facePool.close());
   const broker = connectBroker(runtime, { url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE });
   await startOutboxRelay(runtime, { pool, broker, schema: SCHEMA });

@@ -49,7 +49,7 @@ export class FaceJudge {
         const portrait = set.documentFront ? await this.portraitOf(set.documentFront) : null;
         if (!portrait) document = { kind: 'missing' };
         else {
-          const comparison = await pool.compare(reference, portrait);
+          const comparison = await pool.compareWithPortrait(reference, portrait);
           document = {
             kind: 'compared',
             similarity: comparison.similarity,

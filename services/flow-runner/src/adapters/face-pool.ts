@@ -8,6 +8,11 @@ export interface FacePoolOptions {
   threads: number;
   /** Heap limit of each thread (MB): bounds one job's memory. */
   maxHeapMb: number;
+  /**
+   * The secret each attempt's key frames are drawn with (`keyFramePicker` of @idv/faces): the same on
+   * every thread and replica, so an attempt re-judged elsewhere (a redelivered job) gets the same verdict.
+   */
+  keyFrameKey: Buffer;
 }
 
 /** A task the models refused for its input (an image they could not use), as opposed to a failure of ours. */
@@ -25,8 +30,10 @@ export class FaceInputRefused extends Error {
  */
 export class FacePool {
   private readonly pool: Piscina;
+  private readonly keyFrameKey: Buffer;
 
   constructor(options: FacePoolOptions) {
+    this.keyFrameKey = options.keyFrameKey;
     this.pool = new Piscina({
       filename: path.join(__dirname, 'face-worker.js'),
       minThreads: options.threads,
@@ -48,15 +55,21 @@ export class FacePool {
       kind: 'face_liveness',
       ...input,
       context: { nonceAlreadyUsed: false },
+      keyFrameKey: this.keyFrameKey,
     })) as FacePoolResult;
     if (!result.ok) throw new FaceInputRefused(result.error);
     if (result.kind !== 'face_liveness') throw new Error('the face worker answered another task');
     return result.outcome.verdict;
   }
 
-  /** The largest face of each image compared, with the threshold in use. */
-  async compare(a: Buffer, b: Buffer): Promise<FaceComparisonOutcome> {
-    const result = (await this.pool.run({ kind: 'face_compare', a, b })) as FacePoolResult;
+  /** The live face against the document's portrait (its largest face, which must be frontal), with the threshold in use. */
+  async compareWithPortrait(live: Buffer, portrait: Buffer): Promise<FaceComparisonOutcome> {
+    const result = (await this.pool.run({
+      kind: 'face_compare',
+      a: live,
+      b: portrait,
+      documentPortrait: true,
+    })) as FacePoolResult;
     if (!result.ok) throw new FaceInputRefused(result.error);
     if (result.kind !== 'face_compare') throw new Error('the face worker answered another task');
     return result.comparison;
