@@ -12,7 +12,7 @@ import {
 } from '../recapture';
 import { FACE_SOURCE_WIDTH, FACE_SOURCES, FACE_TRIANGLES, headTilt, type FaceSource } from './sources';
 
-const { abs, cos, exp, floor, hypot, log, max, min, PI, pow, round, sin } = Math;
+const { abs, cos, exp, floor, fround, hypot, log, max, min, PI, pow, round, sin } = Math;
 
 /**
  * Face sequences for the liveness challenge, from the source faces (sources.ts), reproducible from a
@@ -152,7 +152,13 @@ function posed(source: FaceSource, mirrored: boolean): PosedSource {
   };
 }
 
-function bilinear(source: RawImage, x: number, y: number, channel: number): number {
+/** One channel of an RGB image (bytes or floats) at a fractional pixel position, bilinearly. */
+function bilinear(
+  source: { data: ArrayLike<number>; width: number; height: number },
+  x: number,
+  y: number,
+  channel: number,
+): number {
   const fx = min(source.width - 1.001, max(0, x - 0.5));
   const fy = min(source.height - 1.001, max(0, y - 0.5));
   const x0 = floor(fx);
@@ -697,7 +703,6 @@ async function filmFineScreen(content: RgbImage, params: ScreenRecapture): Promi
   const toScreen = invertHomography(homographyFromQuads(rectQuad(0, 0, screenWidth, screenHeight), corners));
   const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = toScreen;
   const out = createRgbImage(width, height);
-  const colour = new Float32Array(3);
   const reflection = params.reflection;
   for (let y = 0; y < height; y += 1) {
     for (let x = 0; x < width; x += 1) {
@@ -721,31 +726,13 @@ async function filmFineScreen(content: RgbImage, params: ScreenRecapture): Promi
           const b = (v / screenHeight - reflection.cy) / reflection.ry;
           light += 255 * reflection.strength * exp(-(a * a + b * b) * 1.5);
         }
-        sampleRgbFloat(screen, u, v, colour);
+        // fround: the sample as a float32, as the images of this corpus version were made.
         for (let channel = 0; channel < 3; channel += 1)
-          out.data[offset + channel] = (out.data[offset + channel] ?? 0) + ((colour[channel] ?? 0) + light) / 4;
+          out.data[offset + channel] = (out.data[offset + channel] ?? 0) + (fround(bilinear(screen, u, v, channel)) + light) / 4;
       }
     }
   }
   return gaussianBlurFloat(out, max(0.3, params.optics_sigma));
-}
-
-function sampleRgbFloat(source: RgbImage, x: number, y: number, out: Float32Array): void {
-  const fx = min(source.width - 1.001, max(0, x - 0.5));
-  const fy = min(source.height - 1.001, max(0, y - 0.5));
-  const x0 = floor(fx);
-  const y0 = floor(fy);
-  const tx = fx - x0;
-  const ty = fy - y0;
-  const d = source.data;
-  const row = source.width * 3;
-  const offset = (y0 * source.width + x0) * 3;
-  for (let channel = 0; channel < 3; channel += 1) {
-    const o = offset + channel;
-    out[channel] =
-      ((d[o] ?? 0) * (1 - tx) + (d[o + 3] ?? 0) * tx) * (1 - ty) +
-      ((d[o + row] ?? 0) * (1 - tx) + (d[o + row + 3] ?? 0) * tx) * ty;
-  }
 }
 
 /** A JPEG back to pixels: the recording the screen replays is what the first phone's camera wrote. */

@@ -406,12 +406,16 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
         DEBLURRED,
         DEBLURRED_STRONGER,
       ];
-      let zoneBlur: number | null = null;
+      // The deblurred variants share one crop (their width) and its blur estimate.
+      let blurred: Promise<{ grey: GreyRaster; sigma: number }> | null = null;
       const imageOf = async (variant: OcrVariant): Promise<OcrImage | null> => {
         if (variant.deblur !== undefined) {
           const scale = variant.width / crop.width;
-          const grey = await greyVariant(turned, { region, scale, normalise: true, upsideDown: crop.flipped });
-          zoneBlur ??= edgeBlurSigma(grey).sigma;
+          blurred ??= greyVariant(turned, { region, scale, normalise: true, upsideDown: crop.flipped }).then((grey) => ({
+            grey,
+            sigma: edgeBlurSigma(grey).sigma,
+          }));
+          const { grey, sigma: zoneBlur } = await blurred;
           if (zoneBlur < MIN_DEBLUR_SIGMA) return null;
           const sigma = zoneBlur * variant.deblur.sigmaFactor;
           const sharpened = wienerDeblur(
