@@ -7,6 +7,7 @@ import type { Config, FaceResult, Human } from '@vladmandic/human';
 import { asFaceError, FaceError } from './errors';
 import type { RgbImage } from './decode';
 import { MIN_FACE_PX } from './limits';
+import { oneDetectionPerFace } from './overlap';
 
 /**
  * The face models: @vladmandic/human on tfjs' wasm backend (docs/faces.md has the measurements that
@@ -173,7 +174,8 @@ export class FaceEngine {
   }
 
   /**
-   * Every face in the image, largest first. Calls are serialised: the models hold state between ops.
+   * Every face in the image, one detection per face (`oneDetectionPerFace`), largest first. Calls are
+   * serialised: the models hold state between ops.
    * `embed: false` skips the `faceres` embedding (`embedding: null`), about half of a face's CPU
    * (docs/faces.md): for liveness frames that only need a pose and the spoof scores.
    */
@@ -190,10 +192,9 @@ export class FaceEngine {
       // human merges a call's config into its own and keeps it: say it every call, both ways.
       const result = await this.human.detect(tensor, { face: { description: { enabled: embed } } });
       if (result.error !== null && result.error !== '') throw new FaceError('inference_failed', result.error);
-      const faces = result.face
-        .map(toDetectedFace)
-        .filter((face) => Math.min(face.box.width, face.box.height) >= MIN_FACE_PX)
-        .sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
+      const faces = oneDetectionPerFace(
+        result.face.map(toDetectedFace).filter((face) => Math.min(face.box.width, face.box.height) >= MIN_FACE_PX),
+      ).sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
       return { width: image.width, height: image.height, faces, ms: Math.round(performance.now() - started) };
     } catch (error) {
       throw asFaceError(error, 'inference_failed');
