@@ -199,6 +199,7 @@ async function child(dir) {
       selfie: selfie.faces[0]?.embedding ?? null,
       selfiePose: selfie.faces[0]?.pose ?? null,
       portrait: portrait.faces[0]?.embedding ?? null,
+      portraitPose: portrait.faces[0]?.pose ?? null,
     };
   }
   if (args.dump) {
@@ -436,11 +437,11 @@ for (const result of live.filter((item) => item.referenceEmbedding !== null)) {
   for (const person of people) {
     if (person.portrait === null) continue;
     const similarity = faces.faceSimilarity(result.referenceEmbedding, person.portrait);
-    if (person.source === source) sameLive.push(similarity);
+    if (person.source === source) sameLive.push({ portrait: short(person.source), similarity });
     else addDifferent('live reference × portrait', `${short(source)} (${result.id})`, short(person.source), similarity);
   }
 }
-same.push(...sameLive);
+same.push(...sameLive.map((pair) => pair.similarity));
 const allDifferent = differentPairs.map((pair) => pair.similarity);
 // What the service compares: a probe the challenge reads as straight (the reference frame always is; a
 // selfie only when the model reads it so) against a document portrait.
@@ -449,14 +450,24 @@ const straightProbe = new Set(
     .filter((person) => person.selfiePose && faces.classifyPose(person.selfiePose, faces.POSE_LIMITS) === 'straight')
     .map((person) => short(person.source)),
 );
+// ... and only a portrait the model reads as frontal: the service refuses a turned one as no document
+// photo (`compareFaceImages` with `documentPortrait`) before comparing.
+const frontalPortrait = new Set(
+  people
+    .filter((person) => person.portraitPose && Math.abs(person.portraitPose.yaw) < faces.POSE_LIMITS.turnMinYaw)
+    .map((person) => short(person.source)),
+);
 const comparable = differentPairs.filter(
-  (pair) => pair.kind === 'live reference × portrait' || (pair.kind === 'selfie × portrait' && straightProbe.has(pair.a)),
+  (pair) =>
+    frontalPortrait.has(pair.b) &&
+    (pair.kind === 'live reference × portrait' || (pair.kind === 'selfie × portrait' && straightProbe.has(pair.a))),
 );
 const comparableSame = [
   ...people
     .filter((person) => straightProbe.has(short(person.source)) && person.selfie !== null && person.portrait !== null)
+    .filter((person) => frontalPortrait.has(short(person.source)))
     .map((person) => faces.faceSimilarity(person.selfie, person.portrait)),
-  ...sameLive,
+  ...sameLive.filter((pair) => frontalPortrait.has(pair.portrait)).map((pair) => pair.similarity),
 ];
 const threshold = faces.FACE_MATCH_THRESHOLD;
 const falseAccepts = allDifferent.filter((value) => value >= threshold).length;
@@ -476,7 +487,7 @@ for (const kind of ['selfie × portrait', 'selfie × selfie', 'portrait × portr
   const accepted = values.filter((value) => value >= threshold).length;
   const rejected = comparableSame.filter((value) => value < threshold).length;
   console.log(
-    `compared by the service (straight probe × portrait: live references, and the ${straightProbe.size} selfies read straight): ${values.length} different-people pairs, max ${r3(percentile(values, 100))}, p99 ${r3(percentile(values, 99))}; FAR ${pct(accepted, values.length)} ${bound(accepted, values.length)}; same person ${comparableSame.length}: min ${r3(percentile(comparableSame, 0))}, FRR ${pct(rejected, comparableSame.length)}`,
+    `compared by the service (straight probe × frontal portrait: live references, and the ${straightProbe.size} selfies read straight, against the ${frontalPortrait.size} of ${people.length} portraits read frontal): ${values.length} different-people pairs, max ${r3(percentile(values, 100))}, p99 ${r3(percentile(values, 99))}; FAR ${pct(accepted, values.length)} ${bound(accepted, values.length)}; same person ${comparableSame.length}: min ${r3(percentile(comparableSame, 0))}, FRR ${pct(rejected, comparableSame.length)}`,
   );
 }
 console.log(
