@@ -38,6 +38,40 @@ describe('repairByPosition on an Argentine DNI', () => {
   });
 });
 
+describe('repairByPosition on state codes', () => {
+  // A German passport's zone (corpus seed 42, document 31), every check digit holding.
+  const GERMAN = ['P<D<<BRIZUELA<<ANGEL<<<<<<<<<<<<<<<<<<<<<<<<', 'C71X67T566D<<7203028M3603136<<<<<<<<<<<<<<08'];
+
+  it('when the nationality is read as no state (O<< for D<<), then it becomes the one a look-alike letter makes', () => {
+    const misread = [GERMAN[0] ?? '', 'C71X67T566O<<7203028M3603136<<<<<<<<<<<<<<08'];
+    // No check digit covers the nationality: the misread is as valid as the zone.
+    expect(parseMrz(misread)).toMatchObject({ valid: true });
+
+    expect(repairByPosition(misread, 'TD3')).toEqual({ lines: GERMAN, changed: 1 });
+  });
+
+  it('when the issuing state of a DNI is read with a look-alike letter (ARC), then it is ARG again', () => {
+    const misread = ['IDARC25617151<2<<<<<<<<<<<<<<<', DNI[1] ?? '', DNI[2] ?? ''];
+
+    expect(repairByPosition(misread, 'TD1').lines).toEqual(DNI);
+  });
+
+  it('when a code is a state, then it stays, even one a look-alike letter away from another (DEU, not DEV)', () => {
+    const zone = ['P<DEUMUELLER<<JOSE<<<<<<<<<<<<<<<<<<<<<<<<<<', 'C01X00T566DEU7203028M3603136<<<<<<<<<<<<<<08'];
+
+    expect(repairByPosition(zone, 'TD3')).toEqual({ lines: zone, changed: 0 });
+  });
+
+  it('when several states are a look-alike letter away, or none, then the code stays as read', () => {
+    // 'BOI': D for O gives BDI (Burundi), L for I gives BOL (Bolivia).
+    const ambiguous = ['P<BOLGOMEZ<<ANA<<<<<<<<<<<<<<<<<<<<<<<<<<<<<', 'AB12345670BOI8201032F2903061<<<<<<<<<<<<<<02'];
+    const unknown = ['P<BOLGOMEZ<<ANA<<<<<<<<<<<<<<<<<<<<<<<<<<<<<', 'AB12345670QQQ8201032F2903061<<<<<<<<<<<<<<02'];
+
+    expect(repairByPosition(ambiguous, 'TD3')).toEqual({ lines: ambiguous, changed: 0 });
+    expect(repairByPosition(unknown, 'TD3')).toEqual({ lines: unknown, changed: 0 });
+  });
+});
+
 describe('bestMrz', () => {
   it('when OCR read the DNI number with look-alike letters, then the reading given is the digits', () => {
     const best = bestMrz(['IDARGZS617151<2<<<<<<<<<<<<<<<', DNI[1] ?? '', DNI[2] ?? '']);

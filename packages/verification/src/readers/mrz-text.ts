@@ -1,3 +1,4 @@
+import { isStateCode } from '../parsers/icao-states';
 import { parseMrz, type MrzData, type MrzFormat } from '../parsers/mrz.parser';
 
 /**
@@ -13,8 +14,9 @@ import { parseMrz, type MrzData, type MrzFormat } from '../parsers/mrz.parser';
  * letter where only digits may stand (dates, check digits) the digit (O/Q/D→0, I/L→1, Z→2, S→5, B→8,
  * G→6). Fields that may hold both (document and personal numbers, optional data) are not touched, with
  * two exceptions no check digit can arbitrate: the Argentine DNI's number is digits only, and a lone '0'
- * inside optional data's filler run is a misread '<'. Check digits still decide: a repair that makes a
- * wrong read pass is as unlikely as the same misread passing without it.
+ * inside optional data's filler run is a misread '<'. An issuing state or nationality that is no state
+ * code becomes the one code a single look-alike letter makes of it (`O<<` → `D<<`). Check digits still
+ * decide: a repair that makes a wrong read pass is as unlikely as the same misread passing without it.
  */
 export interface MrzCandidate {
   lines: string[];
@@ -126,8 +128,81 @@ function positionClasses(lines: readonly string[], format: 'TD1' | 'TD2' | 'TD3'
   return classesOfFormat;
 }
 
+// Where the issuing state (line 1) and the nationality (line 2) stand: [line, first character].
+const STATE_FIELDS: Record<'TD1' | 'TD2' | 'TD3', readonly (readonly [number, number])[]> = {
+  TD1: [
+    [0, 2],
+    [1, 15],
+  ],
+  TD2: [
+    [0, 2],
+    [1, 10],
+  ],
+  TD3: [
+    [0, 2],
+    [1, 10],
+  ],
+};
+
+// Letters OCR-B's shapes let an engine read for one another (O for D was seed 42's, s42-000031).
+const LOOKALIKES: Readonly<Record<string, string>> = {
+  O: 'DQ',
+  D: 'O',
+  Q: 'OD',
+  C: 'G',
+  G: 'C',
+  I: 'LT',
+  L: 'I',
+  T: 'I',
+  M: 'HN',
+  H: 'MN',
+  N: 'MH',
+  W: 'M',
+  U: 'V',
+  V: 'U',
+  E: 'F',
+  F: 'E',
+  P: 'R',
+  R: 'P',
+  K: 'X',
+  X: 'K',
+};
+
+/**
+ * A state code that is no state (`O<<`) is a misread: it becomes the one code a single look-alike letter
+ * makes of it (`D<<`), and stays as read when none or several do. No check digit covers the issuing state
+ * or the nationality, so only the list of codes can tell.
+ */
+function repairStateCode(code: string): string | null {
+  if (isStateCode(code)) return null;
+  const found = new Set<string>();
+  for (let index = 0; index < code.length; index += 1)
+    for (const letter of LOOKALIKES[code.charAt(index)] ?? '') {
+      const option = code.slice(0, index) + letter + code.slice(index + 1);
+      if (isStateCode(option)) found.add(option);
+    }
+  return found.size === 1 ? ([...found][0] ?? null) : null;
+}
+
 /** The position-aware repair of one candidate's lines; returns the lines and how many characters changed. */
 export function repairByPosition(lines: readonly string[], format: 'TD1' | 'TD2' | 'TD3'): { lines: string[]; changed: number } {
+  let changed = 0;
+  const byClass = repairByClass(lines, format);
+  changed += byClass.changed;
+  const repaired = [...byClass.lines];
+  for (const [lineIndex, start] of STATE_FIELDS[format]) {
+    const line = repaired[lineIndex];
+    if (line === undefined || line.length < start + 3) continue;
+    const code = repairStateCode(line.slice(start, start + 3));
+    if (code === null) continue;
+    repaired[lineIndex] = line.slice(0, start) + code + line.slice(start + 3);
+    changed += 1;
+  }
+  return { lines: repaired, changed };
+}
+
+/** Digits where only letters may stand and letters where only digits may, by ICAO 9303's position classes. */
+function repairByClass(lines: readonly string[], format: 'TD1' | 'TD2' | 'TD3'): { lines: string[]; changed: number } {
   let changed = 0;
   const formatClasses = positionClasses(lines, format);
   const repaired = lines.map((line, lineIndex) => {
