@@ -384,10 +384,10 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   const barcodeFields = parsed?.ok === true ? parsed.fields : null;
   const layout = parsed?.ok === true ? parsed.layout : null;
   // The names are the one part of an MRZ no check digit covers; read uncertainly, they are not given
-  // (the document then lacks them) rather than given wrong with every check passing.
+  // (the document then lacks them) rather than given wrong with every check passing. Given back: the two
+  // engines read them the same and no variant of the zone read other names (`searchMrz`).
   const namesWithheld =
-    mrz !== null &&
-    (mrz.name_confidence < MIN_NAME_CONFIDENCE || (mrz.valid && (!mrz.names_corroborated || mrz.names_second_read !== 'agreed')));
+    mrz !== null && (mrz.name_confidence < MIN_NAME_CONFIDENCE || (mrz.valid && mrz.names_second_read !== 'agreed'));
   const mrzRead = mrz === null ? null : mrzToDocumentFields(mrz.data, { today: options.today });
   const mrzFields = mrzRead !== null && namesWithheld ? { ...mrzRead, surname: null, given_names: null } : mrzRead;
 

@@ -54,8 +54,9 @@ export interface MrzReading {
    */
   names_corroborated: boolean;
   /**
-   * The LSTM engine's read of the names line (`names-check.ts`), made when the names were read valid,
-   * corroborated and at least `MIN_NAME_CONFIDENCE`; null when it was not made.
+   * The LSTM engine's read of the names line (`names-check.ts`), made when the names were read valid, at
+   * least `MIN_NAME_CONFIDENCE`, and corroborated or at least not contradicted by another variant; null
+   * when it was not made. Names are given back only when it agreed.
    */
   names_second_read: NamesSecondRead | null;
 }
@@ -337,6 +338,8 @@ interface Best {
   /** The crop the read came from and its names line, for the names' second read. */
   image: OcrImage;
   namesLine: OcrLine | undefined;
+  /** Whether a variant of the read's zone gave other names in its best reading (asked when the search ends). */
+  contradicted: () => boolean;
 }
 
 export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): Promise<MrzSearch> {
@@ -349,10 +352,12 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
   const finish = async (budgetExhausted: boolean): Promise<MrzSearch> => {
     const chosen = current();
     // Made whatever the budget, as the corroborating pass is: it decides whether names are given back.
+    // Names no other variant read are asked of the second engine too: two engines agreeing is what gives
+    // them back (`readSide`), and a variant that read other names withholds them whatever the engines say.
     if (
       chosen !== null &&
       chosen.reading.valid &&
-      chosen.corroborated &&
+      (chosen.corroborated || !chosen.contradicted()) &&
       chosen.reading.name_confidence >= MIN_NAME_CONFIDENCE &&
       chosen.namesLine !== undefined
     ) {
@@ -473,9 +478,15 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
       // Another variant read these names, and none read other names in its best reading of the zone: a
       // blurred M is read as H by some variants and not others, and two of four agreeing on H gave
       // names back wrong (seed 7). Disagreement withholds the names rather than pick among them.
+      // Other names contradict these only from a reading of the same shape, and on a passport's line also
+      // of the same document code and issuing state: a line read with a stray mark before it
+      // (`HP<URYNUNEZ…`, s7-000053) is misaligned, not a reading of other names.
+      const contradicts = (key: string) =>
+        [...bestNamesByVariant.values()].some(
+          (names) => names !== key && names.startsWith(key.slice(0, key.startsWith('3:') ? 2 : 7)),
+        );
       const readElsewhere = (key: string, variant: OcrVariant['name']) =>
-        [...namesByVariant.entries()].some(([name, names]) => name !== variant && names.has(key)) &&
-        [...bestNamesByVariant.values()].every((names) => names === key || !names.startsWith(key.slice(0, 2)));
+        [...namesByVariant.entries()].some(([name, names]) => name !== variant && names.has(key)) && !contradicts(key);
       // A read becomes the best one if it outranks it (`outranks`), or reads the same as surely with names
       // read surer.
       const consider = (variantName: OcrVariant['name'], image: OcrImage, ocr: OcrResult, scored: ScoredMrz) => {
@@ -500,6 +511,7 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
             corroborated,
             image,
             namesLine: ocr.lines[scored.candidate.source_lines[nameLineIndex(scored.mrz)] ?? -1],
+            contradicted: () => contradicts(namesKey(scored.mrz)),
             reading: {
               lines: scored.mrz.lines,
               data: scored.mrz,
