@@ -18,4 +18,18 @@ describe('the service reading a defocused corpus photo', () => {
     expect(reading.mrz?.valid).toBe(true);
     expect(reading.mrz?.lines).toEqual(page.label.mrz?.lines);
   }, 60_000);
+
+  it('when a blurred passport number is read with S for 5, then the second engine picks the one repair that passes', async () => {
+    // Seed 99's document 4 (blur, a Paraguayan passport): the legacy engine read `S784835` for `5784835`,
+    // failing the number's and the composite's check digits; the genuine passport was rejected with
+    // `document_mrz_invalid` (bench/documents, 2026-11-26).
+    const [page] = await generateDocumentImages(4, { ...DEFAULT_GENERATE_OPTIONS, seed: 99 });
+    if (page === undefined) throw new Error('the corpus gave no image');
+    expect(page.label.degradation.profile).toBe('blur');
+
+    const reading = await readSide(page.image, { side: 'front', acceptedTypes: ['passport'], today: page.label.reference_date });
+
+    expect(reading.mrz?.valid).toBe(true);
+    expect(reading.mrz?.lines[1]).toBe(page.label.mrz?.lines[1]);
+  }, 60_000);
 });

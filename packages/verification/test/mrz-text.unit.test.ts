@@ -1,5 +1,5 @@
 import { computeMrzCheckDigit, parseMrz } from '../src/parsers/mrz.parser';
-import { bestMrz, repairByPosition } from '../src/readers/mrz-text';
+import { bestMrz, documentNumberRepairs, numberReadIn, repairByPosition } from '../src/readers/mrz-text';
 
 // A 2012 DNI back's zone (corpus seed 42, document 46), every check digit holding.
 const DNI = ['IDARG25617151<2<<<<<<<<<<<<<<<', '7606124F2706030ARG<<<<<<<<<<<4', 'GOMEZ<<CAMILA<<<<<<<<<<<<<<<<<'];
@@ -103,5 +103,38 @@ describe('bestMrz', () => {
     const cut = ['<ARGCARDOZO<<JOSE<LUIS<<<<<<<<<<<<<<', 'AAF6010983ARG8201032M190306130372315'];
 
     expect(bestMrz(cut)).toBeNull();
+  });
+});
+
+describe('documentNumberRepairs', () => {
+  // Seed 99's document 4, a Paraguayan passport: every check digit holding.
+  const ZONE = ['P<PRYSUAREZ<<JOAQUIN<<<<<<<<<<<<<<<<<<<<<<<<', '5784835<<4PRY5307047M3106121<<<<<<<<<<<<<<00'];
+
+  it('when the number is read with S for 5, then the repairs that pass include the number as printed', () => {
+    const misread = [ZONE[0] ?? '', `S${ZONE[1]?.slice(1) ?? ''}`];
+    expect(parseMrz(misread)).toMatchObject({ valid: false });
+
+    expect(documentNumberRepairs(misread, 'TD3')).toContainEqual(ZONE);
+  });
+
+  it('when a check other than the number and the composite fails, or the zone holds, then there is nothing to repair', () => {
+    const badBirth = [ZONE[0] ?? '', `S784835<<4PRY5307048M3106121<<<<<<<<<<<<<<00`];
+
+    expect(documentNumberRepairs(badBirth, 'TD3')).toEqual([]);
+    expect(documentNumberRepairs(ZONE, 'TD3')).toEqual([]);
+    expect(documentNumberRepairs(DNI, 'TD1')).toEqual([]);
+  });
+});
+
+describe('numberReadIn', () => {
+  const fillers = new Set(['<', 'C', 'K', 'L', 'N']);
+
+  it('when the other engine read the number and its check digit, its fillers as K, then it holds them', () => {
+    expect(numberReadIn('5784835<<4PRY5307047M', 'X 5784835KK4PRY53O7', fillers)).toBe(true);
+  });
+
+  it('when the other engine read another character of the number, then it does not', () => {
+    expect(numberReadIn('5784835<<4PRY5307047M', '5784885<<4PRY', fillers)).toBe(false);
+    expect(numberReadIn('5784835<<4PRY5307047M', 'S784835<<4PRY', fillers)).toBe(false);
   });
 });

@@ -369,3 +369,66 @@ export function bestMrz(ocrLines: readonly string[]): ScoredMrz | null {
 export function hasMrzSignal(ocrLines: readonly string[]): boolean {
   return ocrLines.some((line) => /<{3,}/.test(line.replace(/\s+/g, '')) || (line.match(/<</g) ?? []).length >= 2);
 }
+
+// A document number's characters OCR-B lets an engine read for one another (letters and digits both
+// stand in a passport number: S for 5 was seed 99's, s99-000004 and -000015).
+const NUMBER_LOOKALIKES: Readonly<Record<string, string>> = {
+  S: '5',
+  '5': 'S',
+  Z: '2',
+  '2': 'Z',
+  O: '0',
+  D: '0',
+  '0': 'OD',
+  I: '1',
+  '1': 'I',
+  B: '8',
+  '8': 'B',
+  G: '6',
+  '6': 'G',
+};
+
+/**
+ * The zones one look-alike character in a passport's (TD3, TD2) document number away from `lines` that
+ * pass every check: the repairs of a zone whose only failing checks are the number's and the composite's.
+ * Empty when the zone fails other checks too. The number's check digit is the only evidence here (the
+ * composite starts where the number does, with the same weights, so it holds exactly when the number's
+ * does): the caller must confirm a repair by another reading, never take one because it is alone.
+ */
+export function documentNumberRepairs(lines: readonly string[], format: MrzFormat): string[][] {
+  if (format !== 'TD3' && format !== 'TD2') return [];
+  const parsed = parseMrz(lines);
+  if (!parsed.ok || parsed.valid) return [];
+  const failing = parsed.problems.map((problem) => `${problem.field}:${problem.problem}`);
+  if (!failing.includes('document_number:check_digit_mismatch')) return [];
+  if (failing.some((problem) => !['document_number:check_digit_mismatch', 'composite:check_digit_mismatch'].includes(problem)))
+    return [];
+  const [first = '', second = ''] = lines;
+  const repairs: string[][] = [];
+  for (let index = 0; index < 9; index += 1)
+    for (const replacement of NUMBER_LOOKALIKES[second.charAt(index)] ?? '') {
+      const repaired = [first, second.slice(0, index) + replacement + second.slice(index + 1)];
+      const checked = parseMrz(repaired);
+      if (checked.ok && checked.valid) repairs.push(repaired);
+    }
+  return repairs;
+}
+
+/**
+ * Whether another engine's text of the data line holds the zone's document number and its check digit
+ * (the first ten characters), its '<' fillers read as any of what that engine makes of one.
+ */
+export function numberReadIn(dataLine: string, text: string, fillerReads: ReadonlySet<string>): boolean {
+  const squeezed = text.toUpperCase().replace(/\s+/g, '');
+  const wanted = dataLine.slice(0, 10);
+  for (let start = 0; start + wanted.length <= squeezed.length; start += 1) {
+    let matches = true;
+    for (let offset = 0; offset < wanted.length && matches; offset += 1) {
+      const expected = wanted.charAt(offset);
+      const seen = squeezed.charAt(start + offset);
+      matches = expected === '<' ? fillerReads.has(seen) : expected === seen;
+    }
+    if (matches) return true;
+  }
+  return false;
+}

@@ -8,11 +8,11 @@ import {
   type PixelRegion,
   type RelativeRegion,
 } from '../image/raster';
-import type { MrzData } from '../parsers/mrz.parser';
+import { parseMrz, type MrzData } from '../parsers/mrz.parser';
 import { edgeBlurSigma, wienerDeblur } from '../image/deconvolve';
 import { locateMrzBlocks } from './mrz-locator';
-import { bestMrz, better, hasMrzSignal, mrzCandidates, type ScoredMrz } from './mrz-text';
-import { mrzNameWords, secondReadOfNames, type NamesSecondRead } from './names-check';
+import { bestMrz, better, documentNumberRepairs, hasMrzSignal, mrzCandidates, numberReadIn, type ScoredMrz } from './mrz-text';
+import { FILLER_READS, mrzNameWords, secondReadOfDataLine, secondReadOfNames, type NamesSecondRead } from './names-check';
 import { MRZ_WHITELIST, OcrTimeoutError, recognise, type OcrLine, type OcrResult } from './ocr';
 import { applyHomography, measureMrzBand, rectifyMrzBand, type MrzBandGeometry } from './rectify';
 import type { WorkBudget } from './work-budget';
@@ -338,6 +338,8 @@ interface Best {
   /** The crop the read came from and its names line, for the names' second read. */
   image: OcrImage;
   namesLine: OcrLine | undefined;
+  /** The line holding the document number and the check digits (a passport's second). */
+  dataLine: OcrLine | undefined;
   /** Whether a variant of the read's zone gave other names in its best reading (asked when the search ends). */
   contradicted: () => boolean;
 }
@@ -349,8 +351,32 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
   let best: Best | null = null;
   // Read through a call: TypeScript cannot see the closures (`consider`) that set it.
   const current = (): Best | null => best;
+  // A passport number failing its check digit by one look-alike character (S for 5) is repaired when the
+  // LSTM engine's read of the data line holds exactly one of the repairs: letters and digits both stand
+  // in such a number, and its check digit alone cannot pick among the look-alikes (`documentNumberRepairs`).
+  const repairDocumentNumber = async (chosen: Best): Promise<void> => {
+    const repairs = documentNumberRepairs(chosen.reading.lines, chosen.scored.mrz.format);
+    if (repairs.length === 0 || chosen.dataLine === undefined) return;
+    attempts += 1;
+    const text = await secondReadOfDataLine(chosen.image.png, chosen.dataLine.bbox);
+    if (text === null) return;
+    const confirmed = repairs.filter((lines) => numberReadIn(lines[1] ?? '', text, FILLER_READS));
+    const [lines] = confirmed;
+    if (confirmed.length !== 1 || lines === undefined) return;
+    const data = parseMrz(lines);
+    if (!data.ok || !data.valid) return;
+    chosen.scored = { ...chosen.scored, mrz: data };
+    chosen.reading = {
+      ...chosen.reading,
+      lines: data.lines,
+      data,
+      valid: true,
+      repaired_characters: chosen.reading.repaired_characters + 1,
+    };
+  };
   const finish = async (budgetExhausted: boolean): Promise<MrzSearch> => {
     const chosen = current();
+    if (chosen !== null && !chosen.reading.valid) await repairDocumentNumber(chosen);
     // Made whatever the budget, as the corroborating pass is: it decides whether names are given back.
     // Names no other variant read are asked of the second engine too: two engines agreeing is what gives
     // them back (`readSide`), and a variant that read other names withholds them whatever the engines say.
@@ -511,6 +537,7 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
             corroborated,
             image,
             namesLine: ocr.lines[scored.candidate.source_lines[nameLineIndex(scored.mrz)] ?? -1],
+            dataLine: ocr.lines[scored.candidate.source_lines[1] ?? -1],
             contradicted: () => contradicts(namesKey(scored.mrz)),
             reading: {
               lines: scored.mrz.lines,

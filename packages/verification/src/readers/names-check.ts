@@ -23,7 +23,10 @@ export function mrzNameWords(namesLine: string, format: MrzFormat): string[] {
 }
 
 // What the LSTM engine makes of a filler '<' (seed 42 read `ROCIO<<` as `ROCIONKK`).
-const FILLER_READS = new Set(['<', 'C', 'K', 'L', 'N']);
+export const FILLER_READS: ReadonlySet<string> = new Set(['<', 'C', 'K', 'L', 'N']);
+
+// An MRZ's characters, for a data line.
+const MRZ_LINE_WHITELIST = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
 
 /**
  * Whether `text` (another engine's read of the names line) holds every word, in order, each followed by
@@ -45,17 +48,12 @@ export function namesAgree(words: readonly string[], text: string): boolean {
 }
 
 /**
- * Reads the names line (its box in `png`, the crop the legacy engine read) with the LSTM engine and
- * compares. The band is cut a fifth of a line above and below and a line's height beyond each end: in
- * one-line mode the LSTM engine garbles a line that shows the top of the next one or the page's dark
- * edge (seed 42: `LLERELUIS` for `MUELLER<<JOSE<LUIS` cut half a line high and the crop's whole width).
+ * One line of the zone (its box in `png`, the crop the legacy engine read) read by the LSTM engine; null
+ * when it could not be. The band is cut a fifth of a line above and below and a line's height beyond each
+ * end: in one-line mode the LSTM engine garbles a line that shows the top of the next one or the page's
+ * dark edge (seed 42: `LLERELUIS` for `MUELLER<<JOSE<LUIS` cut half a line high and the crop's whole width).
  */
-export async function secondReadOfNames(
-  png: Buffer,
-  line: OcrBox,
-  words: readonly string[],
-): Promise<{ verdict: NamesSecondRead; text: string | null }> {
-  if (words.length === 0) return { verdict: 'agreed', text: null };
+async function readLineAgain(png: Buffer, line: OcrBox, whitelist: string): Promise<string | null> {
   const meta = await sharp(png).metadata();
   const width = meta.width ?? 0;
   const height = meta.height ?? 0;
@@ -65,16 +63,32 @@ export async function secondReadOfNames(
   const bottom = Math.min(height, line.y1 + pad);
   const left = Math.max(0, line.x0 - lineHeight);
   const right = Math.min(width, line.x1 + lineHeight);
-  if (right - left < 4 || bottom - top < 4) return { verdict: 'unread', text: null };
+  if (right - left < 4 || bottom - top < 4) return null;
   const band = await sharp(png)
     .extract({ left, top, width: right - left, height: bottom - top })
     .png()
     .toBuffer();
   try {
-    const ocr = await recognise(band, { whitelist: NAMES_WHITELIST, mode: 'line', engine: 'lstm' });
-    return { verdict: namesAgree(words, ocr.text) ? 'agreed' : 'disagreed', text: ocr.text };
+    return (await recognise(band, { whitelist, mode: 'line', engine: 'lstm' })).text;
   } catch (error) {
-    if (error instanceof OcrTimeoutError) return { verdict: 'unread', text: null };
+    if (error instanceof OcrTimeoutError) return null;
     throw error;
   }
+}
+
+/** Reads the names line with the LSTM engine and compares (`namesAgree`). */
+export async function secondReadOfNames(
+  png: Buffer,
+  line: OcrBox,
+  words: readonly string[],
+): Promise<{ verdict: NamesSecondRead; text: string | null }> {
+  if (words.length === 0) return { verdict: 'agreed', text: null };
+  const text = await readLineAgain(png, line, NAMES_WHITELIST);
+  if (text === null) return { verdict: 'unread', text: null };
+  return { verdict: namesAgree(words, text) ? 'agreed' : 'disagreed', text };
+}
+
+/** The LSTM engine's text of a data line of the zone (digits and letters), or null. */
+export function secondReadOfDataLine(png: Buffer, line: OcrBox): Promise<string | null> {
+  return readLineAgain(png, line, MRZ_LINE_WHITELIST);
 }
