@@ -72,14 +72,45 @@ export async function compareFaceImages(
       throw new FaceError(failure.code, failure.detail, index);
     });
   const [first, second] = [await detect(a, 0), await detect(b, 1)];
-  const faces: [number, number] = [first.faces.length, second.faces.length];
-  const left = first.faces[0]?.embedding;
+  return compareWithSecond(first.faces[0]?.embedding, first.faces.length, second, threshold, options.documentPortrait === true);
+}
+
+/** A first image's largest face (its embedding, and how many faces it showed) against a second image's. */
+function compareWithSecond(
+  left: number[] | null | undefined,
+  firstFaces: number,
+  second: ImageFaces,
+  threshold: number,
+  documentPortrait: boolean,
+): FaceComparisonOutcome {
+  const faces: [number, number] = [firstFaces, second.faces.length];
   const right = second.faces[0]?.embedding;
   if (!left || !right) return { similarity: null, threshold, match: false, faces };
   const portraitYaw = second.faces[0]?.pose?.yaw;
-  if (options.documentPortrait === true && portraitYaw !== undefined && Math.abs(portraitYaw) >= POSE_LIMITS.turnMinYaw)
+  if (documentPortrait && portraitYaw !== undefined && Math.abs(portraitYaw) >= POSE_LIMITS.turnMinYaw)
     return { similarity: null, threshold, match: false, faces, refused: 'portrait_turned' };
   return { ...compareFaces(left, right, threshold), faces };
+}
+
+/**
+ * A passed attempt's reference frame (its embedding, taken by `checkLiveness`) against the document's
+ * portrait, as `compareFaceImages` with `documentPortrait` compares them, without detecting the frame a
+ * second time. Null when the attempt did not pass. A portrait the models refuse is a `FaceError` with
+ * `frameIndex` 1, as the second image of a comparison.
+ */
+export async function compareReferenceWithPortrait(
+  outcome: LivenessOutcome,
+  portrait: Buffer,
+  threshold: number = FACE_MATCH_THRESHOLD,
+): Promise<FaceComparisonOutcome | null> {
+  const { verdict, frames } = outcome;
+  if (!verdict.passed || verdict.referenceFrame === null) return null;
+  const reference = frames[verdict.referenceFrame];
+  const found = await detectFaces(portrait).catch((error: unknown) => {
+    const failure = asFaceError(error, 'inference_failed');
+    throw new FaceError(failure.code, failure.detail, 1);
+  });
+  return compareWithSecond(reference?.faces[0]?.embedding, reference?.faces.length ?? 0, found, threshold, true);
 }
 
 export interface FrameInput {

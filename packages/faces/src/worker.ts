@@ -5,6 +5,7 @@ import type { LivenessContext } from './liveness';
 import {
   checkLiveness,
   compareFaceImages,
+  compareReferenceWithPortrait,
   detectFaces,
   type FaceComparisonOutcome,
   type ImageFaces,
@@ -32,12 +33,23 @@ export type FaceTask =
       context: LivenessContext;
       /** The secret the key frames are drawn with; the thread's own when absent (`keyFramePicker`). */
       keyFrameKey?: ImageBytes;
+      /**
+       * The document's portrait: a passed attempt's reference frame is compared with it in the same task
+       * (`compareReferenceWithPortrait`), so the frame is not detected a second time.
+       */
+      portrait?: ImageBytes;
     };
 
 export type FaceTaskResult =
   | { ok: true; kind: 'face_detect'; faces: ImageFaces }
   | { ok: true; kind: 'face_compare'; comparison: FaceComparisonOutcome }
-  | { ok: true; kind: 'face_liveness'; outcome: LivenessOutcome }
+  | {
+      ok: true;
+      kind: 'face_liveness';
+      outcome: LivenessOutcome;
+      /** The comparison with `portrait`; null without one, or when the attempt did not pass. */
+      document: FaceComparisonOutcome | null;
+    }
   | { ok: false; kind: FaceTask['kind']; error: SerialisedFaceError };
 
 function asBuffer(bytes: ImageBytes): Buffer {
@@ -56,20 +68,19 @@ async function run(task: FaceTask): Promise<FaceTaskResult> {
           documentPortrait: task.documentPortrait === true,
         }),
       };
-    case 'face_liveness':
-      return {
-        ok: true,
-        kind: task.kind,
-        outcome: await checkLiveness({
-          challenge: task.challenge,
-          nonce: task.nonce,
-          attemptId: task.attemptId,
-          receivedAt: task.receivedAt,
-          frames: task.frames.map((frame) => ({ image: asBuffer(frame.image), atMs: frame.atMs })),
-          context: task.context,
-          ...(task.keyFrameKey === undefined ? {} : { keyFrameKey: asBuffer(task.keyFrameKey) }),
-        }),
-      };
+    case 'face_liveness': {
+      const outcome = await checkLiveness({
+        challenge: task.challenge,
+        nonce: task.nonce,
+        attemptId: task.attemptId,
+        receivedAt: task.receivedAt,
+        frames: task.frames.map((frame) => ({ image: asBuffer(frame.image), atMs: frame.atMs })),
+        context: task.context,
+        ...(task.keyFrameKey === undefined ? {} : { keyFrameKey: asBuffer(task.keyFrameKey) }),
+      });
+      const document = task.portrait === undefined ? null : await compareReferenceWithPortrait(outcome, asBuffer(task.portrait));
+      return { ok: true, kind: task.kind, outcome, document };
+    }
   }
 }
 

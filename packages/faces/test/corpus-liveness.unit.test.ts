@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { generateFaceSequence, type FaceSequence } from '@idv/corpus';
+import { documentPortrait, faceSourceIndex, generateFaceSequence, type FaceSequence } from '@idv/corpus';
 import { createChallenge } from '../src/challenge';
 import { faceEngine } from '../src/engine';
-import { checkLiveness, detectFaces } from '../src/pipeline';
+import { checkLiveness, compareFaceImages, detectFaces } from '../src/pipeline';
+import runFaceTask from '../src/worker';
 
 // The calibrated liveness, with the real models, on a handful of the face corpus's sequences (seed 11,
 // the benchmark's, so these are frames bench/faces judged the same way): the live one passes, each attack
@@ -17,24 +18,31 @@ const SEED = 11;
 // threshold, so the key frames drawn do not decide the test; its swapped frames measured at most 0.47.
 const [LIVE, SCREEN, PRINT, STILL, SWAP] = [15, 16, 17, 18, 19];
 
-async function judge(index: number) {
-  const sequence: FaceSequence = await generateFaceSequence(index, {
-    seed: SEED,
-    readPhoto: (name) => readFileSync(path.join(DEMO, name)),
-  });
+const readPhoto = (name: string) => readFileSync(path.join(DEMO, name));
+
+async function attemptOf(index: number) {
+  const sequence: FaceSequence = await generateFaceSequence(index, { seed: SEED, readPhoto });
   const issuedAt = 1_800_000_000_000;
   const challenge = {
     ...createChallenge({ attemptId: sequence.label.id, now: issuedAt, windowMs: 20_000, holdMs: 300 }),
     steps: sequence.label.steps,
   };
-  const { verdict } = await checkLiveness({
-    challenge,
-    nonce: challenge.nonce,
-    attemptId: challenge.attemptId,
-    receivedAt: issuedAt + (sequence.label.frames.at(-1)?.atMs ?? 0) + 200,
-    frames: sequence.frames.map((image, position) => ({ image, atMs: sequence.label.frames[position]?.atMs ?? 0 })),
-    context: { nonceAlreadyUsed: false },
-  });
+  return {
+    sequence,
+    request: {
+      challenge,
+      nonce: challenge.nonce,
+      attemptId: challenge.attemptId,
+      receivedAt: issuedAt + (sequence.label.frames.at(-1)?.atMs ?? 0) + 200,
+      frames: sequence.frames.map((image, position) => ({ image, atMs: sequence.label.frames[position]?.atMs ?? 0 })),
+      context: { nonceAlreadyUsed: false },
+    },
+  };
+}
+
+async function judge(index: number) {
+  const { sequence, request } = await attemptOf(index);
+  const { verdict } = await checkLiveness(request);
   return { kind: sequence.label.kind, verdict };
 }
 
@@ -73,5 +81,36 @@ describe('one face seen twice', () => {
 
     expect(faces).toHaveLength(1);
     expect(faces[0]?.score).toBe(1);
+  });
+});
+
+describe('the liveness task with the document portrait', () => {
+  it('when a live attempt passes, then its reference frame is compared with the portrait as a separate comparison would', async () => {
+    // Person faceapi-s3-1's live sequence: its portrait is frontal (faceapi-s4-2's, LIVE's, reads turned
+    // and is refused as a document photo); the benchmark compared them at 0.879.
+    const { sequence, request } = await attemptOf(10);
+    expect(sequence.label.kind).toBe('live');
+    const portrait = await documentPortrait(faceSourceIndex(sequence.label.identity), { seed: SEED, readPhoto });
+
+    const result = await runFaceTask({ kind: 'face_liveness', ...request, portrait });
+
+    if (!result.ok || result.kind !== 'face_liveness') throw new Error('the task failed');
+    const reference = result.outcome.verdict.referenceFrame;
+    expect(reference).not.toBeNull();
+    // The same frame detected again and compared on its own: the same faces, the same similarity.
+    const separate = await compareFaceImages(sequence.frames[reference ?? 0] as Buffer, portrait, undefined, {
+      documentPortrait: true,
+    });
+    expect(result.document).toEqual(separate);
+    expect(result.document?.match).toBe(true);
+  });
+
+  it('when the attempt is refused, then no comparison is made', async () => {
+    const { request } = await attemptOf(STILL);
+    const portrait = await documentPortrait(0, { seed: SEED, readPhoto });
+
+    const result = await runFaceTask({ kind: 'face_liveness', ...request, portrait });
+
+    expect(result).toMatchObject({ ok: true, kind: 'face_liveness', document: null, outcome: { verdict: { passed: false } } });
   });
 });

@@ -35,28 +35,29 @@ export class FaceJudge {
     const { pool, logger } = this.deps;
     const started = performance.now();
     try {
-      const verdict = await pool.liveness({
+      // The portrait goes with the frames: the worker compares the reference frame it has just embedded.
+      const portrait = set.compareWithDocument && set.documentFront ? await this.portraitOf(set.documentFront) : null;
+      const { verdict, document: comparison } = await pool.liveness({
         challenge: set.challenge,
         nonce: set.nonce,
         attemptId: set.challenge.attemptId,
         receivedAt: set.receivedAt,
         frames: set.frames,
+        ...(portrait === null ? {} : { portrait }),
       });
       const reference = verdict.referenceFrame === null ? undefined : set.frames[verdict.referenceFrame]?.image;
       const selfieArtefactId = reference ? await this.keepSelfie(sessionId, artefactId, reference) : null;
       let document: Extract<FaceJudgement, { kind: 'judged' }>['document'] = null;
       if (verdict.passed && set.compareWithDocument && reference) {
-        const portrait = set.documentFront ? await this.portraitOf(set.documentFront) : null;
-        if (!portrait) document = { kind: 'missing' };
-        else {
-          const comparison = await pool.compareWithPortrait(reference, portrait);
-          document = {
-            kind: 'compared',
-            similarity: comparison.similarity,
-            threshold: comparison.threshold,
-            match: comparison.match,
-          };
-        }
+        document =
+          comparison === null
+            ? { kind: 'missing' }
+            : {
+                kind: 'compared',
+                similarity: comparison.similarity,
+                threshold: comparison.threshold,
+                match: comparison.match,
+              };
       }
       logger.info(
         {

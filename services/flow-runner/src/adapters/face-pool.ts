@@ -43,14 +43,20 @@ export class FacePool {
     });
   }
 
-  /** Liveness of one attempt's frames: the verdict only (the frames' analyses stay in the thread). */
+  /**
+   * Liveness of one attempt's frames, and with `portrait` the comparison of its reference frame with the
+   * document's portrait (its largest face, which must be frontal, at the threshold in use) in the same
+   * task: the verdicts only (the frames' analyses stay in the thread). `document` is null without a
+   * portrait or when the attempt did not pass.
+   */
   async liveness(input: {
     challenge: LivenessChallenge;
     nonce: string;
     attemptId: string;
     receivedAt: number;
     frames: { image: Buffer; atMs: number }[];
-  }): Promise<LivenessVerdict> {
+    portrait?: Buffer;
+  }): Promise<{ verdict: LivenessVerdict; document: FaceComparisonOutcome | null }> {
     const result = (await this.pool.run({
       kind: 'face_liveness',
       ...input,
@@ -59,20 +65,7 @@ export class FacePool {
     })) as FacePoolResult;
     if (!result.ok) throw new FaceInputRefused(result.error);
     if (result.kind !== 'face_liveness') throw new Error('the face worker answered another task');
-    return result.outcome.verdict;
-  }
-
-  /** The live face against the document's portrait (its largest face, which must be frontal), with the threshold in use. */
-  async compareWithPortrait(live: Buffer, portrait: Buffer): Promise<FaceComparisonOutcome> {
-    const result = (await this.pool.run({
-      kind: 'face_compare',
-      a: live,
-      b: portrait,
-      documentPortrait: true,
-    })) as FacePoolResult;
-    if (!result.ok) throw new FaceInputRefused(result.error);
-    if (result.kind !== 'face_compare') throw new Error('the face worker answered another task');
-    return result.comparison;
+    return { verdict: result.outcome.verdict, document: result.document };
   }
 
   get queued(): number {
