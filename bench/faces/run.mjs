@@ -89,7 +89,6 @@ async function child(dir) {
   const loadMs = Math.round(performance.now() - loadStarted);
   const loaded = rssMb();
   let peak = loaded;
-  const portraits = new Map();
   const results = [];
   const dumped = [];
   const labels = fs
@@ -121,16 +120,14 @@ async function child(dir) {
       embed: keyFramesMode === 'off' ? 'all' : 'key_frames',
     });
     const livenessMs = performance.now() - started;
-    // The face step's second half: the document's portrait against the reference frame.
-    let match = null;
+    // The face step's second half, as the service's worker does it in the same task: the document's
+    // portrait (which must read frontal) against the passed attempt's reference frame.
     const reference = outcome.verdict.referenceFrame;
     const referenceEmbedding = reference === null ? null : (outcome.frames[reference]?.faces[0]?.embedding ?? null);
-    if (label.kind === 'live' && referenceEmbedding !== null) {
-      const portrait = await faces.detectFaces(fs.readFileSync(path.join(dir, `portrait-${sourceIndex}.jpg`)));
-      const embedding = portrait.faces[0]?.embedding ?? null;
-      if (embedding !== null) portraits.set(label.identity, embedding);
-      match = embedding === null ? null : faces.compareFaces(referenceEmbedding, embedding);
-    }
+    const match =
+      label.kind === 'live'
+        ? await faces.compareReferenceWithPortrait(outcome, fs.readFileSync(path.join(dir, `portrait-${sourceIndex}.jpg`)))
+        : null;
     const stepMs = performance.now() - started;
     const used = process.cpuUsage(cpu);
     peak = Math.max(peak, rssMb());
@@ -211,7 +208,6 @@ async function child(dir) {
   const message = {
     selfies,
     results,
-    portraits: Object.fromEntries(portraits),
     memory: { beforeMb: before, loadedMb: loaded, peakMb: peak, maxRssMb: Math.round(usage.maxRSS / 1024) },
     loadMs,
   };
