@@ -12,6 +12,7 @@
 //    with the threshold in use, the signals behind each threshold, time and CPU per face step, peak
 //    memory and the machine yardstick; writes everything to bench/results/faces-s<seed>-n<count>.json.
 import { fork } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -81,6 +82,10 @@ async function generate(dir) {
 /** The child: the face step's code path over every sequence; one JSON message back. */
 async function child(dir) {
   const keyFramesMode = args['key-frames'];
+  // One fixed key for the key frames, as the service has one (derived from its configuration): without it
+  // each run drew its own and borderline identity verdicts changed between runs of the same frames (seed
+  // 11's screen f11-0076 was refused in one run and accepted in the next, 2026-11-26).
+  const keyFrameKey = createHash('sha256').update('bench/faces key frames').digest();
   const faces = require(path.join(FACES_PKG, 'dist/index.js'));
   const rssMb = () => Math.round(process.memoryUsage().rss / 1048576);
   const before = rssMb();
@@ -118,6 +123,7 @@ async function child(dir) {
       frames,
       context: { nonceAlreadyUsed: false },
       embed: keyFramesMode === 'off' ? 'all' : 'key_frames',
+      keyFrameKey,
     });
     const livenessMs = performance.now() - started;
     // The face step's second half, as the service's worker does it in the same task: the document's
