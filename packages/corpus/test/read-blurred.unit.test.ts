@@ -1,5 +1,5 @@
 import { readSide, stopReaders } from '@idv/verification';
-import { DEFAULT_GENERATE_OPTIONS, generateDocumentImages } from '../src';
+import { corpusPage } from './pages';
 
 afterAll(async () => {
   await stopReaders();
@@ -9,8 +9,7 @@ describe('the service reading a defocused corpus photo', () => {
   it('when a passport page is blurred by about 2 px, then its MRZ is read exactly through the deblurred variants', async () => {
     // Seed 7's document 14 (profile `blur`, an Argentine passport) read no MRZ before the MRZ search
     // deblurred the zone (bench/documents, 2026-11-25): the plain crop's check digits failed.
-    const [page] = await generateDocumentImages(14, { ...DEFAULT_GENERATE_OPTIONS, seed: 7 });
-    if (page === undefined) throw new Error('the corpus gave no image');
+    const page = await corpusPage(7, 14);
     expect(page.label.degradation.profile).toBe('blur');
 
     const reading = await readSide(page.image, { side: 'front', acceptedTypes: ['passport'], today: page.label.reference_date });
@@ -23,8 +22,7 @@ describe('the service reading a defocused corpus photo', () => {
     // Seed 99's document 4 (blur, a Paraguayan passport): the legacy engine read `S784835` for `5784835`,
     // failing the number's and the composite's check digits; the genuine passport was rejected with
     // `document_mrz_invalid` (bench/documents, 2026-11-26).
-    const [page] = await generateDocumentImages(4, { ...DEFAULT_GENERATE_OPTIONS, seed: 99 });
-    if (page === undefined) throw new Error('the corpus gave no image');
+    const page = await corpusPage(99, 4);
     expect(page.label.degradation.profile).toBe('blur');
 
     const reading = await readSide(page.image, { side: 'front', acceptedTypes: ['passport'], today: page.label.reference_date });

@@ -1,22 +1,16 @@
 import { readSide, stopReaders } from '@idv/verification';
-import { DEFAULT_GENERATE_OPTIONS, generateDocumentImages } from '../src';
+import { corpusPage } from './pages';
 
 afterAll(async () => {
   await stopReaders();
 });
-
-async function page(seed: number, index: number) {
-  const [image] = await generateDocumentImages(index, { ...DEFAULT_GENERATE_OPTIONS, seed });
-  if (image === undefined) throw new Error('the corpus gave no image');
-  return image;
-}
 
 describe('the MRZ names a passport photo gives back', () => {
   it('when one variant reads the names line with a stray mark before it, then that is no contradiction and the names are given', async () => {
     // Seed 7's document 53 (perspective, a Uruguayan passport): two variants read the names exactly, the
     // binarised one `HP<URYNUNEZ…`. Counted as other names, it withheld them and the passport was
     // rejected as unreadable (bench/documents, 2026-11-26).
-    const passport = await page(7, 53);
+    const passport = await corpusPage(7, 53);
     expect(passport.label.degradation.profile).toBe('perspective');
 
     const reading = await readSide(passport.image, {
@@ -32,7 +26,7 @@ describe('the MRZ names a passport photo gives back', () => {
 
   it('when variants read the names with an M and with an H, then the names are withheld', async () => {
     // Seed 7's document 14 (blur): MARTIN read as HARTIN by three variants and as MARTIN by three.
-    const passport = await page(7, 14);
+    const passport = await corpusPage(7, 14);
 
     const reading = await readSide(passport.image, {
       side: 'front',

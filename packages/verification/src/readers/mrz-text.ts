@@ -186,9 +186,8 @@ function repairStateCode(code: string): string | null {
 
 /** The position-aware repair of one candidate's lines; returns the lines and how many characters changed. */
 export function repairByPosition(lines: readonly string[], format: 'TD1' | 'TD2' | 'TD3'): { lines: string[]; changed: number } {
-  let changed = 0;
   const byClass = repairByClass(lines, format);
-  changed += byClass.changed;
+  let changed = byClass.changed;
   const repaired = [...byClass.lines];
   for (const [lineIndex, start] of STATE_FIELDS[format]) {
     const line = repaired[lineIndex];
@@ -371,22 +370,17 @@ export function hasMrzSignal(ocrLines: readonly string[]): boolean {
 }
 
 // A document number's characters OCR-B lets an engine read for one another (letters and digits both
-// stand in a passport number: S for 5 was seed 99's, s99-000004 and -000015).
-const NUMBER_LOOKALIKES: Readonly<Record<string, string>> = {
-  S: '5',
-  '5': 'S',
-  Z: '2',
-  '2': 'Z',
-  O: '0',
-  D: '0',
-  '0': 'OD',
-  I: '1',
-  '1': 'I',
-  B: '8',
-  '8': 'B',
-  G: '6',
-  '6': 'G',
-};
+// stand in a passport number: S for 5 was seed 99's, s99-000004 and -000015): the digit–letter pairs of
+// `TO_LETTER` both ways, and D for 0.
+const NUMBER_LOOKALIKES: Readonly<Record<string, string>> = (() => {
+  const pairs = [...Object.entries(TO_LETTER), ['0', 'D']];
+  const lookalikes: Record<string, string> = {};
+  for (const [digit = '', letter = ''] of pairs) {
+    lookalikes[digit] = (lookalikes[digit] ?? '') + letter;
+    lookalikes[letter] = (lookalikes[letter] ?? '') + digit;
+  }
+  return lookalikes;
+})();
 
 /**
  * The zones one look-alike character in a passport's (TD3, TD2) document number away from `lines` that

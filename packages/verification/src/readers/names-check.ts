@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { MrzFormat } from '../parsers/mrz.parser';
-import { OcrTimeoutError, recognise, type OcrBox } from './ocr';
+import { MRZ_WHITELIST, OcrTimeoutError, recognise, type OcrBox } from './ocr';
 
 // Names hold letters and filler only; without digits the engine cannot read an O as 0.
 const NAMES_WHITELIST = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ<';
@@ -24,9 +24,6 @@ export function mrzNameWords(namesLine: string, format: MrzFormat): string[] {
 
 // What the LSTM engine makes of a filler '<' (seed 42 read `ROCIO<<` as `ROCIONKK`).
 export const FILLER_READS: ReadonlySet<string> = new Set(['<', 'C', 'K', 'L', 'N']);
-
-// An MRZ's characters, for a data line.
-const MRZ_LINE_WHITELIST = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
 
 /**
  * Whether `text` (another engine's read of the names line) holds every word, in order, each followed by
@@ -90,5 +87,5 @@ export async function secondReadOfNames(
 
 /** The LSTM engine's text of a data line of the zone (digits and letters), or null. */
 export function secondReadOfDataLine(png: Buffer, line: OcrBox): Promise<string | null> {
-  return readLineAgain(png, line, MRZ_LINE_WHITELIST);
+  return readLineAgain(png, line, MRZ_WHITELIST);
 }
