@@ -370,12 +370,7 @@ for (const kind of kinds) {
   const of = results.filter((result) => result.kind === kind && result.frames.length > 0);
   const as = of.map((result) => result.verdict.spoof.antispoofMean ?? mean(result.frames.map((frame) => frame.antispoof)));
   const lv = of.map((result) => result.verdict.spoof.livenessMean ?? mean(result.frames.map((frame) => frame.liveness)));
-  const periodic = of.map((result) =>
-    share(
-      result.frames,
-      (frame) => frame.recapture?.judged && frame.recapture.detected && frame.recapture.evidence === 'periodic',
-    ),
-  );
+  const periodic = of.map((result) => share(result.frames, (frame) => frame.recapture?.judged && frame.recapture.periodic));
   const colour = of.map((result) =>
     share(result.frames, (frame) => frame.recapture?.judged && frame.recapture.detected && frame.recapture.evidence === 'colour'),
   );

@@ -131,6 +131,13 @@ function toDetectedFace(face: FaceResult): DetectedFace {
   };
 }
 
+export interface DetectOptions {
+  /** Take each face's embedding (default true). */
+  embed?: boolean;
+  /** Run the antispoof and liveness models (default true). */
+  scores?: boolean;
+}
+
 export class FaceEngine {
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -176,21 +183,25 @@ export class FaceEngine {
   /**
    * Every face in the image, one detection per face (`oneDetectionPerFace`), largest first. Calls are
    * serialised: the models hold state between ops.
-   * `embed: false` skips the `faceres` embedding (`embedding: null`), about half of a face's CPU
-   * (docs/faces.md): for liveness frames that only need a pose and the spoof scores.
+   * `embed: false` skips the `faceres` embedding (`embedding: null`), about two thirds of a face's CPU
+   * (docs/faces.md "Cost"): for liveness frames that only need a pose and the spoof scores.
+   * `scores: false` skips the antispoof and liveness models (both null), for a second pass over a frame
+   * whose scores the first pass took.
    */
-  detect(image: RgbImage, options: { embed?: boolean } = {}): Promise<FaceAnalysis> {
-    const run = this.queue.then(() => this.detectNow(image, options.embed ?? true));
+  detect(image: RgbImage, options: DetectOptions = {}): Promise<FaceAnalysis> {
+    const run = this.queue.then(() => this.detectNow(image, options.embed ?? true, options.scores ?? true));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async detectNow(image: RgbImage, embed: boolean): Promise<FaceAnalysis> {
+  private async detectNow(image: RgbImage, embed: boolean, scores: boolean): Promise<FaceAnalysis> {
     const started = performance.now();
     const tensor = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
     try {
       // human merges a call's config into its own and keeps it: say it every call, both ways.
-      const result = await this.human.detect(tensor, { face: { description: { enabled: embed } } });
+      const result = await this.human.detect(tensor, {
+        face: { description: { enabled: embed }, antispoof: { enabled: scores }, liveness: { enabled: scores } },
+      });
       if (result.error !== null && result.error !== '') throw new FaceError('inference_failed', result.error);
       const faces = oneDetectionPerFace(
         result.face.map(toDetectedFace).filter((face) => Math.min(face.box.width, face.box.height) >= MIN_FACE_PX),

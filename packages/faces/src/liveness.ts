@@ -45,6 +45,8 @@ export interface FrameRecapture {
   judged: boolean;
   /** What decided: a periodic (moiré) peak, the colour-and-tone model, or nothing. */
   evidence: 'periodic' | 'colour' | null;
+  /** A periodic (moiré) peak was seen, whatever decided (`ScreenVerdict.periodic`). */
+  periodic: boolean;
 }
 
 export interface LivenessFrame {
@@ -408,9 +410,7 @@ export function judgeLiveness(
     }
   });
   const recaptureJudged = frames.filter((frame) => frame.recapture?.judged === true).length;
-  const recaptureFlagged = frames.filter(
-    (frame) => frame.recapture?.judged === true && frame.recapture.detected && frame.recapture.evidence === 'periodic',
-  ).length;
+  const recaptureFlagged = frames.filter((frame) => frame.recapture?.judged === true && frame.recapture.periodic).length;
   const spoof = {
     recaptureFlagged,
     recaptureJudged,

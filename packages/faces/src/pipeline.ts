@@ -3,7 +3,7 @@ import { assessImageQuality } from '@idv/verification';
 import { POSE_LIMITS, type LivenessChallenge } from './challenge';
 import { compareFaces, FACE_MATCH_THRESHOLD, type FaceComparison } from './compare';
 import { decodeImage, type RgbImage } from './decode';
-import { faceEngine, type DetectedFace, type FaceAnalysis } from './engine';
+import { faceEngine, type DetectedFace, type DetectOptions, type FaceAnalysis } from './engine';
 import { asFaceError, FaceError } from './errors';
 import { FRAME_LIMITS } from './limits';
 import { spoofFeatures, type SpoofFeatures } from './spoof';
@@ -26,18 +26,18 @@ export interface ImageFaces extends FaceAnalysis {
   decodeMs: number;
 }
 
-async function facesOf(image: RgbImage, decodeMs: number, embed = true): Promise<ImageFaces> {
+async function facesOf(image: RgbImage, decodeMs: number, options: DetectOptions = {}): Promise<ImageFaces> {
   const engine = await faceEngine();
-  const analysis = await engine.detect(image, { embed });
+  const analysis = await engine.detect(image, options);
   return { ...analysis, sourceWidth: image.sourceWidth, sourceHeight: image.sourceHeight, decodeMs };
 }
 
 /** Every face in an image, largest first. Throws only `FaceError`. */
-export async function detectFaces(bytes: Buffer): Promise<ImageFaces> {
+export async function detectFaces(bytes: Buffer, options: DetectOptions = {}): Promise<ImageFaces> {
   try {
     const started = performance.now();
     const image = await decodeImage(bytes);
-    return await facesOf(image, Math.round(performance.now() - started));
+    return await facesOf(image, Math.round(performance.now() - started), options);
   } catch (error) {
     throw asFaceError(error, 'inference_failed');
   }
@@ -106,7 +106,8 @@ export async function compareReferenceWithPortrait(
   const { verdict, frames } = outcome;
   if (!verdict.passed || verdict.referenceFrame === null) return null;
   const reference = frames[verdict.referenceFrame];
-  const found = await detectFaces(portrait).catch((error: unknown) => {
+  // A portrait's antispoof and liveness scores decide nothing: only its embedding and pose are read.
+  const found = await detectFaces(portrait, { scores: false }).catch((error: unknown) => {
     const failure = asFaceError(error, 'inference_failed');
     throw new FaceError(failure.code, failure.detail, 1);
   });
@@ -156,7 +157,7 @@ export async function analyseFrame(image: Buffer, index: number, options: { embe
 }
 
 async function analyseDecoded(decoded: RgbImage, index: number, decode: number, embed: boolean): Promise<AnalysedFrame> {
-  const faces = await facesOf(decoded, 0, embed);
+  const faces = await facesOf(decoded, 0, { embed });
   const started = performance.now();
   let recapture: FrameRecapture | null = null;
   // Only a frame that could pass is worth the spectrum: a frame without exactly one face fails anyway.
@@ -173,6 +174,7 @@ async function analyseDecoded(decoded: RgbImage, index: number, decode: number, 
         detected: quality.screen.detected,
         judged: quality.screen.judged,
         evidence: quality.screen.evidence,
+        periodic: quality.screen.periodic,
       };
     } catch (error) {
       throw asFaceError(error, 'inference_failed');
@@ -273,7 +275,8 @@ export async function checkLiveness(request: LivenessRequest): Promise<LivenessO
       const analysed = frames[index];
       if (image === undefined || analysed === undefined) continue;
       const started = performance.now();
-      const embedded = await facesOf(image, 0, true);
+      // The first pass took the scores: this one only adds the embeddings.
+      const embedded = await facesOf(image, 0, { embed: true, scores: false });
       // Same image, same detector: the faces line up; only the embeddings are taken from this pass.
       analysed.faces = analysed.faces.map((face, position) => ({
         ...face,

@@ -38,7 +38,7 @@ export function buildFrame(pose: PoseStep | number, atMs: number, overrides: Par
   return {
     atMs,
     faces: [buildFace({ pose: { yaw, pitch: 3, roll: 0 } })],
-    recapture: { score: 0.2, detected: false, judged: true, evidence: null },
+    recapture: { score: 0.2, detected: false, judged: true, evidence: null, periodic: false },
     ...overrides,
   };
 }

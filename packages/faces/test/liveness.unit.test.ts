@@ -219,11 +219,13 @@ describe('judgeLiveness: same person, not a replay', () => {
   it('when most frames show a screen’s periodic pattern, then the attempt is a spoof', () => {
     const frames = framesFor(['straight', 'left', 'right']).map((frame, index) => ({
       ...frame,
+      // As @idv/verification's screenVerdict reports a periodic peak: it does not decide there.
       recapture: {
-        score: 0.9,
-        detected: index % 3 !== 0,
+        score: 0.3,
+        detected: false,
         judged: true,
         evidence: index % 3 !== 0 ? ('periodic' as const) : null,
+        periodic: index % 3 !== 0,
       },
     }));
 
@@ -234,10 +236,22 @@ describe('judgeLiveness: same person, not a replay', () => {
     });
   });
 
+  it('when the colour model decided frames that also show a periodic peak, then the peaks still count', () => {
+    const frames = framesFor(['straight', 'left', 'right']).map((frame) => ({
+      ...frame,
+      recapture: { score: 0.9, detected: true, judged: true, evidence: 'colour' as const, periodic: true },
+    }));
+
+    expect(judgeLiveness(challenge, buildSubmission(frames), fresh)).toMatchObject({
+      detail: 'recapture',
+      spoof: { recaptureFlagged: 9, recaptureJudged: 9 },
+    });
+  });
+
   it('when only the colour model flags the frames, then it does not decide alone (it flags genuine portraits)', () => {
     const frames = framesFor(['straight', 'left', 'right']).map((frame) => ({
       ...frame,
-      recapture: { score: 0.95, detected: true, judged: true, evidence: 'colour' as const },
+      recapture: { score: 0.95, detected: true, judged: true, evidence: 'colour' as const, periodic: false },
     }));
 
     expect(judgeLiveness(challenge, buildSubmission(frames), fresh).passed).toBe(true);
@@ -245,7 +259,7 @@ describe('judgeLiveness: same person, not a replay', () => {
 
   it('when a single frame shows a periodic pattern, then one frame is not enough', () => {
     const frames = framesFor(['straight', 'left', 'right']);
-    frames[1] = { ...frames[1]!, recapture: { score: 0.9, detected: true, judged: true, evidence: 'periodic' } };
+    frames[1] = { ...frames[1]!, recapture: { score: 0.3, detected: false, judged: true, evidence: 'periodic', periodic: true } };
 
     expect(judgeLiveness(challenge, buildSubmission(frames), fresh).passed).toBe(true);
   });

@@ -163,7 +163,13 @@ function fixed(value: unknown, digits = 2): string {
 export function formatFaceLine(line: FaceLine): string {
   if (line.type === 'frame') {
     const pose = line.pose as { yaw: number; pitch: number; roll: number } | null;
-    const recapture = line.recapture as { score: number; detected: boolean; judged: boolean; evidence: string | null } | null;
+    const recapture = line.recapture as {
+      score: number;
+      detected: boolean;
+      judged: boolean;
+      evidence: string | null;
+      periodic: boolean;
+    } | null;
     const posePart =
       pose === null
         ? 'no pose'
@@ -171,7 +177,7 @@ export function formatFaceLine(line: FaceLine): string {
     const recapturePart =
       recapture === null
         ? 'recapture –'
-        : `recapture ${fixed(recapture.score)}${recapture.judged ? (recapture.detected ? ` flagged (${String(recapture.evidence)})` : '') : ' (not judged)'}`;
+        : `recapture ${fixed(recapture.score)}${recapture.judged ? (recapture.detected ? ` flagged (${String(recapture.evidence)})` : '') : ' (not judged)'}${recapture.periodic ? ', periodic peak' : ''}`;
     return `frame ${String(line.index)} ${String(line.file)}: ${String(line.faces)} face(s), ${posePart}, antispoof ${fixed(line.antispoof)}, liveness ${fixed(line.liveness)}, ${recapturePart}, similarity ${fixed(line.similarity, 3)}`;
   }
   if (line.type === 'verdict') {

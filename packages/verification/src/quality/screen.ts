@@ -52,6 +52,12 @@ export interface ScreenVerdict {
    * (docs/documents.md "In the pipeline, and on the real-world reference set").
    */
   evidence: 'periodic' | 'colour' | null;
+  /**
+   * A comb-free luma peak at least `periodicThreshold` prominent was seen, whatever decided: a frame the
+   * colour model flags can show one too (its `evidence` is then `colour`). Callers that count periodic
+   * frames read this, not `evidence`.
+   */
+  periodic: boolean;
   /** False when the photo was too blurred for the colour-and-tone model. */
   judged: boolean;
   features: ScreenFeatures;
@@ -102,5 +108,5 @@ export function screenVerdict(features: ScreenFeatures, model: ScreenModel = SCR
   const periodic = features.luma_periodic >= model.periodicThreshold;
   const judged = features.log_blur >= model.minLogBlur;
   const colour = judged && score >= model.threshold;
-  return { score, detected: colour, evidence: colour ? 'colour' : periodic ? 'periodic' : null, judged, features };
+  return { score, detected: colour, evidence: colour ? 'colour' : periodic ? 'periodic' : null, periodic, judged, features };
 }
