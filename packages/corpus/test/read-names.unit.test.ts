@@ -5,19 +5,20 @@ afterAll(async () => {
   await stopReaders();
 });
 
-describe('the MRZ names a passport photo gives back', () => {
+/** A corpus side read as the service reads it, with the document type it is. */
+async function readCorpusSide(seed: number, index: number, side: 'front' | 'back', type: 'passport' | 'dni') {
+  const page = await corpusPage(seed, index, side);
+  const reading = await readSide(page.image, { side, acceptedTypes: [type], today: page.label.reference_date });
+  return { page, reading };
+}
+
+describe('the MRZ names a photo gives back', () => {
   it('when one variant reads the names line with a stray mark before it, then that is no contradiction and the names are given', async () => {
     // Seed 7's document 53 (perspective, a Uruguayan passport): two variants read the names exactly, the
     // binarised one `HP<URYNUNEZ…`. Counted as other names, it withheld them and the passport was
     // rejected as unreadable (bench/documents, 2026-11-26).
-    const passport = await corpusPage(7, 53);
-    expect(passport.label.degradation.profile).toBe('perspective');
-
-    const reading = await readSide(passport.image, {
-      side: 'front',
-      acceptedTypes: ['passport'],
-      today: passport.label.reference_date,
-    });
+    const { page, reading } = await readCorpusSide(7, 53, 'front', 'passport');
+    expect(page.label.degradation.profile).toBe('perspective');
 
     expect(reading.mrz).toMatchObject({ valid: true, names_second_read: 'agreed', names_withheld: false });
     expect(reading.mrz_fields?.surname).toBe('NUNEZ');
@@ -26,15 +27,27 @@ describe('the MRZ names a passport photo gives back', () => {
 
   it('when variants read the names with an M and with an H, then the names are withheld', async () => {
     // Seed 7's document 14 (blur): MARTIN read as HARTIN by three variants and as MARTIN by three.
-    const passport = await corpusPage(7, 14);
-
-    const reading = await readSide(passport.image, {
-      side: 'front',
-      acceptedTypes: ['passport'],
-      today: passport.label.reference_date,
-    });
+    const { reading } = await readCorpusSide(7, 14, 'front', 'passport');
 
     expect(reading.mrz).toMatchObject({ valid: true, names_withheld: true });
+    expect(reading.mrz_fields?.surname).toBeNull();
+  }, 60_000);
+
+  it('when the names are read with a weak letter and the second engine reads them the same, then they are given', async () => {
+    // Seed 42's document 52 (rotated, an Argentine passport): names right, weakest letter at 72. Under the
+    // old floor of 75 they were withheld and the passport rejected as unreadable (bench/documents, 2026-11-26).
+    const { page, reading } = await readCorpusSide(42, 52, 'front', 'passport');
+    expect(page.label.degradation.profile).toBe('rotated');
+
+    expect(reading.mrz).toMatchObject({ valid: true, names_second_read: 'agreed', names_withheld: false });
+    expect(reading.mrz_fields?.surname).toBe('CASTANEDA');
+  }, 60_000);
+
+  it('when weakly read names are misread and the second engine reads other words, then they are withheld', async () => {
+    // Seed 42's document 34 (blur, a 2012 DNI's back): its TD1 names misread, weakest letter at 73.
+    const { reading } = await readCorpusSide(42, 34, 'back', 'dni');
+
+    expect(reading.mrz).toMatchObject({ valid: true, names_second_read: 'disagreed', names_withheld: true });
     expect(reading.mrz_fields?.surname).toBeNull();
   }, 60_000);
 });
