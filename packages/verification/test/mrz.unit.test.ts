@@ -147,6 +147,27 @@ describe('documentTypeOfMrz', () => {
     expect(documentTypeOfMrz(parsedOrFail(referenceEntry('che-td1-smith').lines))).toBe('unsupported');
     expect(documentTypeOfMrz(parsedOrFail(referenceEntry('usa-mrva-traveler').lines))).toBe('unsupported');
   });
+
+  test('when an invalid read has no ICAO issuing state, then it names no type (a passport that lost its first characters)', () => {
+    // bench/documents seed 99, document 14: a blurred Argentine passport's `P<ARGGOMEZ…` read as a TD2.
+    const misread = parsedOrFail(['ARGGOHEZ<PENALOZA<<LUCIA<<<<<<<<<<<<', 'AAC7946626ARG6103121F36021331301SSB1']);
+
+    expect(misread).toMatchObject({ format: 'TD2', valid: false });
+    expect(documentTypeOfMrz(misread)).toBeNull();
+  });
+
+  test('when an invalid read has an ICAO issuing state, then another document is still unsupported', () => {
+    const [first, second, third] = referenceEntry('che-td1-smith').lines;
+    // The birth date's check digit made wrong: the card is still a Swiss ID card.
+    const damaged = parsedOrFail([
+      first ?? '',
+      `${second?.slice(0, 6)}${second?.[6] === '0' ? '1' : '0'}${second?.slice(7)}`,
+      third ?? '',
+    ]);
+
+    expect(damaged.valid).toBe(false);
+    expect(documentTypeOfMrz(damaged)).toBe('unsupported');
+  });
 });
 
 describe('mrzToDocumentFields', () => {

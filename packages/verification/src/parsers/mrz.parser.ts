@@ -1,5 +1,6 @@
 import { emptyDocumentFields, type DocumentFields, type DocumentType, type IsoDate, type Sex } from '../model';
 import { assertIsoDate, parseMrzDate, toIsoDate } from './dates';
+import { isStateCode } from './icao-states';
 
 /**
  * ICAO Doc 9303 machine readable zones: TD1 (3×30, ID cards including the 2009 DNI), TD2 (2×36),
@@ -334,12 +335,20 @@ export function extractMrzLines(ocrText: string): string[] | null {
   return null;
 }
 
-/** What kind of document an MRZ belongs to, among those we verify. */
-export function documentTypeOfMrz(mrz: MrzData): DocumentType | 'unsupported' {
+/**
+ * What kind of document an MRZ belongs to, among those we verify; `unsupported` for another one (a
+ * foreign ID card, a visa). Null when the read cannot say: an invalid read whose issuing state is no
+ * ICAO code is a misread, most often a passport's or a DNI's lines that lost their first characters and
+ * fit another format's length (`P<ARGGOMEZ…` read as a TD2 of state `GGO`); calling it another document
+ * would tell the person to fetch a different one when the photo is what should be taken again.
+ */
+export function documentTypeOfMrz(mrz: MrzData): DocumentType | 'unsupported' | null {
   if (mrz.format === 'TD3' && mrz.fields.document_code.startsWith('P')) return 'passport';
   if (mrz.format === 'TD1' && mrz.fields.document_code.startsWith('I') && mrz.fields.issuing_state === 'ARG') {
     return 'dni';
   }
+  // Every format has the issuing state at the first line's positions 3–5, filler included (`D<<`).
+  if (!mrz.valid && !isStateCode((mrz.lines[0] ?? '').slice(2, 5))) return null;
   return 'unsupported';
 }
 
