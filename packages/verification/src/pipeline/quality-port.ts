@@ -15,7 +15,8 @@ export interface QualityAssessment {
   brightness: number | null;
   /**
    * The recapture verdict. `judged` is false when the photo was too blurred for the colour-and-tone
-   * model and showed no periodic peak: the screen check is then inconclusive rather than passed.
+   * model (a periodic peak does not change that: it is reported, never decides): the screen check is
+   * then inconclusive rather than passed.
    */
   screen: { score: number | null; detected: boolean; judged: boolean; evidence: 'periodic' | 'colour' | null };
   /** What the calibrated limits say is wrong with the capture, in the order a person should fix it. */
