@@ -504,7 +504,13 @@ describe('regressions the fuzzer found', () => {
         [false, 'POST'],
       ] as const) {
         for (let round = 0; round < 3; round++) {
-          expect(await call('POST', chunked ? Readable.from([Buffer.from(large)]) : large.slice(0, 200 * 1024))).toBe(415);
+          // The gateway answers 415 and closes the connection (src/http/proxy.ts); a client still writing
+          // the body when the close arrives may see its write refused (EPIPE, ECONNRESET) before it reads
+          // the answer. Either way the connection is gone: what must hold is that the next request is answered.
+          const refused = await call('POST', chunked ? Readable.from([Buffer.from(large)]) : large.slice(0, 200 * 1024)).catch(
+            (error: NodeJS.ErrnoException) => error.code,
+          );
+          expect([415, 'EPIPE', 'ECONNRESET', 'UND_ERR_SOCKET']).toContain(refused);
           // Used to hang: the gateway kept the connection with the rest of the body unread.
           expect(await call(next)).toBeLessThan(500);
         }
