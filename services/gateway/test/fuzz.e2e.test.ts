@@ -481,7 +481,8 @@ describe('regressions the fuzzer found', () => {
   );
 
   it('when a service refuses a body before reading it, then the next request on the same connection is still answered', async () => {
-    const fx = fixtures[0]!;
+    // A tenant of its own: two dozen quick requests on a kept-alive connection would drain a shared key's bucket.
+    const fx = await buildFixture();
     const single = new Agent({ connections: 1 });
     const call = async (method: 'GET' | 'POST', body?: Readable | string) => {
       const response = await request(`${testEnv().gatewayUrl}/v1/verification-sessions`, {
@@ -492,7 +493,7 @@ describe('regressions the fuzzer found', () => {
         headersTimeout: ANSWER_WITHIN_MS,
       });
       await response.body.text();
-      return response.statusCode;
+      return { status: response.statusCode, connection: response.headers.connection };
     };
     try {
       const large = `{"external_ref":"${'x'.repeat(300 * 1024)}"}`;
@@ -504,15 +505,13 @@ describe('regressions the fuzzer found', () => {
         [false, 'POST'],
       ] as const) {
         for (let round = 0; round < 3; round++) {
-          // The gateway answers 415 and closes the connection (src/http/proxy.ts); a client still writing
-          // the body when the close arrives may see its write refused (EPIPE, ECONNRESET) before it reads
-          // the answer. Either way the connection is gone: what must hold is that the next request is answered.
-          const refused = await call('POST', chunked ? Readable.from([Buffer.from(large)]) : large.slice(0, 200 * 1024)).catch(
-            (error: NodeJS.ErrnoException) => error.code,
-          );
-          expect([415, 'EPIPE', 'ECONNRESET', 'UND_ERR_SOCKET']).toContain(refused);
+          // The gateway reads and drops the rest of a body the service refused (src/http/proxy.ts), so the
+          // client still uploading reads the 415 rather than a refused write (EPIPE, a CI run saw it).
+          // The connection survives: a keep-alive answer, not a close.
+          const refused = await call('POST', chunked ? Readable.from([Buffer.from(large)]) : large.slice(0, 200 * 1024));
+          expect(refused).toEqual({ status: 415, connection: 'keep-alive' });
           // Used to hang: the gateway kept the connection with the rest of the body unread.
-          expect(await call(next)).toBeLessThan(500);
+          expect((await call(next)).status).toBeLessThan(500);
         }
       }
     } finally {

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Pool } from 'undici';
 
@@ -12,6 +13,9 @@ const FORWARDED_REQUEST_HEADERS = [
   'user-agent',
 ];
 const SMALL_BODY_BYTES = 64 * 1024;
+/** How much of a body the service did not read the gateway still reads and drops to keep the client's connection. */
+const UNREAD_BODY_DISCARD_BYTES = 1024 * 1024;
+const UNREAD_BODY_DISCARD_MS = 1000;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-authenticate', 'trailer', 'te']);
 
 function forwardedHeaders(headers: IncomingHttpHeaders, extra: Record<string, string>): Record<string, string> {
@@ -30,17 +34,21 @@ export async function proxy(
   extraHeaders: Record<string, string>,
 ): Promise<void> {
   const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+  // undici destroys the stream it was given as a body when the service answers before reading it all;
+  // handing it a stream of our own keeps `req` alive so that the rest can still be read and dropped.
+  const body = hasBody && req.method !== 'GET' && req.method !== 'HEAD' ? req.pipe(new PassThrough()) : null;
   const upstream = await pool.request({
     method: req.method as 'GET',
     path: req.url ?? '/',
     headers: forwardedHeaders(req.headers, extraHeaders),
-    body: hasBody && req.method !== 'GET' && req.method !== 'HEAD' ? req : null,
+    body,
   });
   res.statusCode = upstream.statusCode;
-  // The service answered before reading the whole body (415, 413, 404…) and undici dropped the rest:
-  // node would wait for those bytes before parsing the client's next request on this keep-alive
-  // connection, which then hung (found by the fuzz suite). Close it after this answer instead.
-  if (!req.complete) res.setHeader('connection', 'close');
+  // The service answered before reading the whole body (415, 413, 404…). Node would wait for those bytes
+  // before parsing the client's next request on this keep-alive connection (it hung: found by the fuzz
+  // suite), and a client still uploading when the connection closes sees EPIPE instead of the answer.
+  // Read and drop a bounded rest so that the client reads the answer; past the bound, close after it.
+  if (body && !req.complete && !(await discardUnreadBody(req, body))) res.setHeader('connection', 'close');
   for (const [name, value] of Object.entries(upstream.headers)) {
     if (value !== undefined && !HOP_BY_HOP.has(name) && name !== 'x-request-id') res.setHeader(name, value);
   }
@@ -51,4 +59,28 @@ export async function proxy(
     return;
   }
   await pipeline(upstream.body, res);
+}
+
+/** Reads and drops what is left of `req`; true when it ended within the byte and time bounds. */
+function discardUnreadBody(req: IncomingMessage, body: PassThrough): Promise<boolean> {
+  req.unpipe(body);
+  if (req.complete) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    let discarded = 0;
+    const finish = (drained: boolean) => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('error', onStop).off('close', onStop);
+      if (!drained) req.pause();
+      resolve(drained);
+    };
+    const onData = (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > UNREAD_BODY_DISCARD_BYTES) finish(false);
+    };
+    const onEnd = () => finish(true);
+    const onStop = () => finish(req.complete);
+    const timer = setTimeout(() => finish(false), UNREAD_BODY_DISCARD_MS);
+    req.on('data', onData).on('end', onEnd).on('error', onStop).on('close', onStop);
+    req.resume();
+  });
 }
