@@ -1,3 +1,4 @@
+import type { ScreenVerdict } from '@idv/verification';
 import { classifyPose, POSE_LIMITS, type LivenessChallenge, type PoseClass, type PoseStep } from './challenge';
 import { FRAME_CONSISTENCY_THRESHOLD, faceSimilarity } from './compare';
 import type { DetectedFace, HeadPose } from './engine';
@@ -38,16 +39,11 @@ export type LivenessDetail =
   | 'antispoof'
   | 'replay';
 
-/** What the recapture analysis of @idv/verification said of a frame (`QualityReport.screen`). */
-export interface FrameRecapture {
-  score: number;
-  detected: boolean;
-  judged: boolean;
-  /** What decided: a periodic (moiré) peak, the colour-and-tone model, or nothing. */
-  evidence: 'periodic' | 'colour' | null;
-  /** A periodic (moiré) peak was seen, whatever decided (`ScreenVerdict.periodic`). */
-  periodic: boolean;
-}
+/**
+ * What the recapture analysis of @idv/verification said of a frame (`QualityReport.screen`): `periodic`
+ * is whether a moiré peak was seen, whatever decided; `evidence` what decided.
+ */
+export type FrameRecapture = Pick<ScreenVerdict, 'score' | 'detected' | 'judged' | 'evidence' | 'periodic'>;
 
 export interface LivenessFrame {
   /** Milliseconds since the page showed the challenge, as the page measured them. */

@@ -169,13 +169,8 @@ async function analyseDecoded(decoded: RgbImage, index: number, decode: number, 
         height: decoded.height,
         channels: 3,
       });
-      recapture = {
-        score: quality.screen.score,
-        detected: quality.screen.detected,
-        judged: quality.screen.judged,
-        evidence: quality.screen.evidence,
-        periodic: quality.screen.periodic,
-      };
+      const { score, detected, judged, evidence, periodic } = quality.screen;
+      recapture = { score, detected, judged, evidence, periodic };
     } catch (error) {
       throw asFaceError(error, 'inference_failed');
     }

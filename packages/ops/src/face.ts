@@ -12,7 +12,9 @@ import {
   POSE_STEPS,
   SPOOF_LIMITS,
   type AnalysedFrame,
+  type FrameRecapture,
   type FrameSummary,
+  type HeadPose,
 } from '@idv/faces';
 
 /**
@@ -162,14 +164,8 @@ function fixed(value: unknown, digits = 2): string {
 /** The human-readable form of one output line. */
 export function formatFaceLine(line: FaceLine): string {
   if (line.type === 'frame') {
-    const pose = line.pose as { yaw: number; pitch: number; roll: number } | null;
-    const recapture = line.recapture as {
-      score: number;
-      detected: boolean;
-      judged: boolean;
-      evidence: string | null;
-      periodic: boolean;
-    } | null;
+    const pose = line.pose as HeadPose | null;
+    const recapture = line.recapture as FrameRecapture | null;
     const posePart =
       pose === null
         ? 'no pose'
