@@ -50,4 +50,22 @@ describe('the MRZ names a photo gives back', () => {
     expect(reading.mrz).toMatchObject({ valid: true, names_second_read: 'disagreed', names_withheld: true });
     expect(reading.mrz_fields?.surname).toBeNull();
   }, 60_000);
+
+  it.each([
+    [15, 'SUAREZ', 'BRUNO'],
+    [52, 'RAMIREZ', 'MARIA VICTORIA'],
+    [53, 'QUIROGA', 'JUAN PABLO'],
+  ])(
+    'when the second engine reads the filler after a word as a letter and the photo shows a filler there, then the names are given (seed 99, document %i)',
+    async (index, surname, givenNames) => {
+      // The LSTM engine read `BRUNOD<KK`, `MARIASVICTORIA` and `PABLOSSCK`: three genuine passports
+      // rejected as unreadable (bench/documents, 2026-11-26); the glyphs after the words are chevrons.
+      const { reading } = await readCorpusSide(99, index, 'front', 'passport');
+
+      expect(reading.mrz).toMatchObject({ valid: true, names_second_read: 'agreed', names_withheld: false });
+      expect(reading.mrz_fields?.surname).toBe(surname);
+      expect(reading.mrz_fields?.given_names).toBe(givenNames);
+    },
+    60_000,
+  );
 });

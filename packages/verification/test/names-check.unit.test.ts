@@ -1,6 +1,8 @@
 import sharp from 'sharp';
+import { decodeGrey } from '../src/image/raster';
+import { FILLER_GLYPH_THRESHOLD, fillerLikeness } from '../src/readers/filler-glyphs';
 import { mrzNameWords, namesAgree, secondReadOfNames } from '../src/readers/names-check';
-import { stopOcr } from '../src/readers/ocr';
+import { MRZ_WHITELIST, recognise, stopOcr, type OcrLine } from '../src/readers/ocr';
 
 afterAll(async () => {
   await stopOcr();
@@ -8,13 +10,36 @@ afterAll(async () => {
 
 const TD3_NAMES = 'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<';
 
-/** The names line as a camera-sharp MRZ crop: OCR-B (fonts-ocr-b), dark on light grey, 1200 px wide. */
-async function namesLineImage(line: string): Promise<{ png: Buffer; box: { x0: number; y0: number; x1: number; y1: number } }> {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="120">
-    <rect width="1200" height="120" fill="#ececec"/>
-    <text x="20" y="78" font-family="OCR B" font-size="44" fill="#1a1a1a">${line.replace(/</g, '&lt;')}</text>
+/**
+ * The names line as a camera-sharp MRZ crop: OCR-B (fonts-ocr-b), dark on light grey, 1500 px wide,
+ * turned by `degrees` about its middle as a slanted photo would show it.
+ */
+async function namesLineImage(line: string, degrees = 0): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1500" height="160">
+    <rect width="1500" height="160" fill="#ececec"/>
+    <text x="20" y="98" font-family="OCR B" font-size="44" fill="#1a1a1a" transform="rotate(${degrees} 750 80)">${line.replace(/</g, '&lt;')}</text>
   </svg>`;
-  return { png: await sharp(Buffer.from(svg)).png().toBuffer(), box: { x0: 20, y0: 44, x1: 1180, y1: 80 } };
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+/** The legacy engine's line of the image, with its symbols' boxes: what the MRZ reader keeps of a read. */
+async function legacyLine(png: Buffer): Promise<OcrLine> {
+  const { lines } = await recognise(png, { whitelist: MRZ_WHITELIST, mode: 'block' });
+  const [line] = lines;
+  if (line === undefined) throw new Error('the legacy engine read no line');
+  return line;
+}
+
+/** The line as if the legacy engine had read the symbol at `index` as `text`, its box unchanged. */
+function misreadAt(line: OcrLine, index: number, text: string): OcrLine {
+  let position = 0;
+  return {
+    ...line,
+    words: line.words.map((word) => ({
+      ...word,
+      symbols: word.symbols.map((symbol) => (position++ === index ? { ...symbol, text } : symbol)),
+    })),
+  };
 }
 
 describe('mrzNameWords', () => {
@@ -64,21 +89,81 @@ describe('namesAgree', () => {
   });
 });
 
-describe('secondReadOfNames with the LSTM engine', () => {
-  it('when the names line is read again, then the names the legacy engine read agree', async () => {
-    const { png, box } = await namesLineImage(TD3_NAMES);
-
-    const second = await secondReadOfNames(png, box, ['ERIKSSON', 'ANNA', 'MARIA']);
-
-    expect(second.verdict).toBe('agreed');
+describe('namesAgree where the photo shows a filler after a word', () => {
+  it('when the other engine reads the filler after a word as D and the glyph there is a filler, then they agree', () => {
+    // Seed 99's document 15: the LSTM engine's `BRUNOD<KK` for `BRUNO<<<<`.
+    expect(namesAgree(['SUAREZ', 'BRUNO'], 'P<BRASUAREZ<<KBRUNOD<KKLLLLLL', [false, true])).toBe(true);
   });
 
-  it('when the legacy engine read an M as H, then the second read disagrees', async () => {
-    const { png, box } = await namesLineImage(TD3_NAMES);
+  it('when the glyph after the word is not known to be a filler, then the D still parts them', () => {
+    expect(namesAgree(['SUAREZ', 'BRUNO'], 'P<BRASUAREZ<<KBRUNOD<KKLLLLLL', [false, false])).toBe(false);
+  });
+});
 
-    const second = await secondReadOfNames(png, box, ['ERIKSSON', 'ANNA', 'HARIA']);
+describe('fillerLikeness', () => {
+  const line = 'P<BRASUAREZ<<BRUNO<<<<<<<<<<<<<<<<<<<<<<<<<<';
+
+  it.each([0, 4])(
+    'when a names line turned by %i° is measured, then every filler glyph looks like the others and no letter does',
+    async (degrees) => {
+      const png = await namesLineImage(line, degrees);
+      const ocr = await legacyLine(png);
+
+      const measured = fillerLikeness(await decodeGrey(png), ocr);
+
+      expect(measured?.text).toBe(line);
+      const fillers = measured!.likeness.filter((_, index) => line[index] === '<');
+      const letters = measured!.likeness.filter((_, index) => line[index] !== '<');
+      expect(Math.min(...fillers)).toBeGreaterThanOrEqual(FILLER_GLYPH_THRESHOLD);
+      expect(Math.max(...letters)).toBeLessThan(FILLER_GLYPH_THRESHOLD);
+    },
+    60_000,
+  );
+
+  it('when the line has fewer than four fillers, then there is no template and no measure', async () => {
+    const png = await namesLineImage('VILLAREAL<<MARIA<VICTORIA');
+
+    expect(fillerLikeness(await decodeGrey(png), await legacyLine(png))).toBeNull();
+  }, 60_000);
+});
+
+describe('secondReadOfNames with the LSTM engine', () => {
+  it('when the names line is read again, then the names the legacy engine read agree', async () => {
+    const png = await namesLineImage(TD3_NAMES);
+
+    const second = await secondReadOfNames(png, await legacyLine(png), TD3_NAMES, 'TD3');
+
+    expect(second.verdict).toBe('agreed');
+  }, 60_000);
+
+  it('when the legacy engine read an M as H, then the second read disagrees', async () => {
+    const png = await namesLineImage(TD3_NAMES);
+    const at = TD3_NAMES.indexOf('MARIA');
+
+    const second = await secondReadOfNames(
+      png,
+      misreadAt(await legacyLine(png), at, 'H'),
+      TD3_NAMES.replace('MARIA', 'HARIA'),
+      'TD3',
+    );
 
     expect(second.verdict).toBe('disagreed');
     expect(second.text).toContain('MARIA');
-  });
+  }, 60_000);
+
+  it('when the legacy engine read the last letter of a word as a filler, then its glyph is no filler and the second read disagrees', async () => {
+    // `CARLO<` for `CARLOS`: the other engine reads CARLOS, the S after CARLO is no filler read, and the
+    // photo shows an S there, not a chevron.
+    const names = 'P<ARGPEREZ<<JUAN<CARLOS<<<<<<<<<<<<<<<<<<<<<';
+    const png = await namesLineImage(names);
+    const at = names.indexOf('CARLOS') + 5;
+
+    const misread = misreadAt(await legacyLine(png), at, '<');
+
+    const second = await secondReadOfNames(png, misread, names.replace('CARLOS', 'CARLO<'), 'TD3');
+
+    expect(fillerLikeness(await decodeGrey(png), misread)?.likeness[at]).toBeLessThan(FILLER_GLYPH_THRESHOLD);
+    expect(second.verdict).toBe('disagreed');
+    expect(second.text).toContain('CARLOS');
+  }, 60_000);
 });

@@ -12,7 +12,7 @@ import { parseMrz, type MrzData } from '../parsers/mrz.parser';
 import { edgeBlurSigma, wienerDeblur } from '../image/deconvolve';
 import { locateMrzBlocks } from './mrz-locator';
 import { bestMrz, better, documentNumberRepairs, hasMrzSignal, mrzCandidates, numberReadIn, type ScoredMrz } from './mrz-text';
-import { FILLER_READS, mrzNameWords, secondReadOfDataLine, secondReadOfNames, type NamesSecondRead } from './names-check';
+import { FILLER_READS, secondReadOfDataLine, secondReadOfNames, type NamesSecondRead } from './names-check';
 import { MRZ_WHITELIST, OcrTimeoutError, recognise, type OcrLine, type OcrResult } from './ocr';
 import { applyHomography, measureMrzBand, rectifyMrzBand, type MrzBandGeometry } from './rectify';
 import type { WorkBudget } from './work-budget';
@@ -390,8 +390,8 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
       chosen.namesLine !== undefined
     ) {
       attempts += 1;
-      const words = mrzNameWords(chosen.reading.lines[nameLineIndex(chosen.scored.mrz)] ?? '', chosen.scored.mrz.format);
-      const second = await secondReadOfNames(chosen.image.png, chosen.namesLine.bbox, words);
+      const namesLine = chosen.reading.lines[nameLineIndex(chosen.scored.mrz)] ?? '';
+      const second = await secondReadOfNames(chosen.image.png, chosen.namesLine, namesLine, chosen.scored.mrz.format);
       chosen.reading.names_second_read = second.verdict;
     }
     return {

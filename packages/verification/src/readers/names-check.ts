@@ -1,6 +1,8 @@
 import sharp from 'sharp';
+import { decodeGrey } from '../image/raster';
 import type { MrzFormat } from '../parsers/mrz.parser';
-import { MRZ_WHITELIST, OcrTimeoutError, recognise, type OcrBox } from './ocr';
+import { FILLER_GLYPH_THRESHOLD, fillerLikeness } from './filler-glyphs';
+import { MRZ_WHITELIST, OcrTimeoutError, recognise, type OcrBox, type OcrLine } from './ocr';
 
 // Names hold letters and filler only; without digits the engine cannot read an O as 0.
 const NAMES_WHITELIST = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ<';
@@ -15,11 +17,24 @@ const NAMES_WHITELIST = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ<';
  */
 export type NamesSecondRead = 'agreed' | 'disagreed' | 'unread';
 
+interface NameWord {
+  word: string;
+  /** Where the word ends in the names line: the index of the character after it. */
+  end: number;
+}
+
+function nameWordsAt(namesLine: string, format: MrzFormat): NameWord[] {
+  // TD3 and TD2: type (2), issuing state (3), then the names; TD1: the third line is the names alone.
+  const offset = format === 'TD1' ? 0 : 5;
+  return [...namesLine.slice(offset).matchAll(/[^<]+/g)].map((match) => ({
+    word: match[0],
+    end: offset + (match.index ?? 0) + match[0].length,
+  }));
+}
+
 /** The words of an MRZ's names field: surname and given names, split at their '<' separators. */
 export function mrzNameWords(namesLine: string, format: MrzFormat): string[] {
-  // TD3 and TD2: type (2), issuing state (3), then the names; TD1: the third line is the names alone.
-  const field = format === 'TD1' ? namesLine : namesLine.slice(5);
-  return field.split(/<+/).filter((word) => word.length > 0);
+  return nameWordsAt(namesLine, format).map(({ word }) => word);
 }
 
 // What the LSTM engine makes of a filler '<' (seed 42 read `ROCIO<<` as `ROCIONKK`).
@@ -28,20 +43,38 @@ export const FILLER_READS: ReadonlySet<string> = new Set(['<', 'C', 'K', 'L', 'N
 /**
  * Whether `text` (another engine's read of the names line) holds every word, in order, each followed by
  * the end or by what a filler is read as: a word the first engine cut short (`MARTINE` for `MARTINEZ`)
- * is then not found in the longer one.
+ * is then not found in the longer one. `fillerSeenAfter[i]`, when true, says the photo shows a filler
+ * glyph right after word i (`filler-glyphs.ts`): whatever the other engine made of that glyph, the
+ * word ends there.
  */
-export function namesAgree(words: readonly string[], text: string): boolean {
+export function namesAgree(words: readonly string[], text: string, fillerSeenAfter: readonly boolean[] = []): boolean {
   const squeezed = text.toUpperCase().replace(/\s+/g, '');
   let from = 0;
-  for (const word of words) {
+  for (const [index, word] of words.entries()) {
+    const endsAnywhere = fillerSeenAfter[index] === true;
     let at = squeezed.indexOf(word, from);
-    while (at >= 0 && at + word.length < squeezed.length && !FILLER_READS.has(squeezed[at + word.length] ?? '')) {
+    while (
+      at >= 0 &&
+      !endsAnywhere &&
+      at + word.length < squeezed.length &&
+      !FILLER_READS.has(squeezed[at + word.length] ?? '')
+    ) {
       at = squeezed.indexOf(word, at + 1);
     }
     if (at < 0) return false;
     from = at + word.length;
   }
   return true;
+}
+
+/**
+ * Per word of the names line, whether the photo shows a filler glyph right after it; null when the first
+ * engine's symbols are not the line the reading kept (a repaired or padded line has no glyph to look at).
+ */
+async function fillersSeenAfterWords(png: Buffer, line: OcrLine, namesLine: string, words: readonly NameWord[]) {
+  const likeness = fillerLikeness(await decodeGrey(png), line);
+  if (likeness === null || likeness.text !== namesLine) return null;
+  return words.map(({ end }) => (likeness.likeness[end] ?? -1) >= FILLER_GLYPH_THRESHOLD);
 }
 
 /**
@@ -73,16 +106,25 @@ async function readLineAgain(png: Buffer, line: OcrBox, whitelist: string): Prom
   }
 }
 
-/** Reads the names line with the LSTM engine and compares (`namesAgree`). */
+/**
+ * Reads the names line with the LSTM engine and compares (`namesAgree`); where they part only on what
+ * follows a word, the glyph there decides whether it is a filler.
+ */
 export async function secondReadOfNames(
   png: Buffer,
-  line: OcrBox,
-  words: readonly string[],
+  line: OcrLine,
+  namesLine: string,
+  format: MrzFormat,
 ): Promise<{ verdict: NamesSecondRead; text: string | null }> {
+  const words = nameWordsAt(namesLine, format);
   if (words.length === 0) return { verdict: 'agreed', text: null };
-  const text = await readLineAgain(png, line, NAMES_WHITELIST);
+  const text = await readLineAgain(png, line.bbox, NAMES_WHITELIST);
   if (text === null) return { verdict: 'unread', text: null };
-  return { verdict: namesAgree(words, text) ? 'agreed' : 'disagreed', text };
+  const plain = words.map(({ word }) => word);
+  if (namesAgree(plain, text)) return { verdict: 'agreed', text };
+  const fillerSeenAfter = await fillersSeenAfterWords(png, line, namesLine, words);
+  const agreed = fillerSeenAfter !== null && namesAgree(plain, text, fillerSeenAfter);
+  return { verdict: agreed ? 'agreed' : 'disagreed', text };
 }
 
 /** The LSTM engine's text of a data line of the zone (digits and letters), or null. */

@@ -52,12 +52,18 @@ export interface OcrBox {
   y1: number;
 }
 
+export interface OcrSymbol {
+  text: string;
+  confidence: number;
+  bbox: OcrBox;
+}
+
 export interface OcrLine {
   text: string;
   /** Tesseract's confidence, 0–100. */
   confidence: number;
   bbox: OcrBox;
-  words: { text: string; confidence: number; bbox: OcrBox; symbols: { text: string; confidence: number }[] }[];
+  words: { text: string; confidence: number; bbox: OcrBox; symbols: OcrSymbol[] }[];
 }
 
 export interface OcrResult {
@@ -134,7 +140,7 @@ export async function recognise(png: Buffer, options: OcrOptions & { timeoutMs?:
                 text: word.text,
                 confidence: word.confidence,
                 bbox: word.bbox,
-                symbols: word.symbols.map((symbol) => ({ text: symbol.text, confidence: symbol.confidence })),
+                symbols: word.symbols.map((symbol) => ({ text: symbol.text, confidence: symbol.confidence, bbox: symbol.bbox })),
               })),
             });
           }
