@@ -98,6 +98,12 @@ describe('namesAgree where the photo shows a filler after a word', () => {
   it('when the glyph after the word is not known to be a filler, then the D still parts them', () => {
     expect(namesAgree(['SUAREZ', 'BRUNO'], 'P<BRASUAREZ<<KBRUNOD<KKLLLLLL', [false, false])).toBe(false);
   });
+
+  it('when the glyphs were measured and the one after a word is no filler, then an L there is the word going on', () => {
+    // `MIGUE<` for `MIGUEL`: read from the text alone, the L would pass for a filler read as L.
+    expect(namesAgree(['PEREZ', 'MIGUE'], 'P<ARGPEREZ<<MIGUEL<<<<', null)).toBe(true);
+    expect(namesAgree(['PEREZ', 'MIGUE'], 'P<ARGPEREZ<<MIGUEL<<<<', [true, false])).toBe(false);
+  });
 });
 
 describe('fillerLikeness', () => {
@@ -166,4 +172,23 @@ describe('secondReadOfNames with the LSTM engine', () => {
     expect(second.verdict).toBe('disagreed');
     expect(second.text).toContain('CARLOS');
   }, 60_000);
+
+  it.each([
+    ['MIGUEL', 'L'],
+    ['MARTIN', 'N'],
+  ])(
+    'when the legacy engine read the last letter of %s as a filler, then the glyph there parts the engines although the LSTM engine reads a filler as %s',
+    async (word, last) => {
+      const names = `P<ARGPEREZ<<${word}<<<<<<<<<<<<<<<<<<<<<<<<<<`.slice(0, 44);
+      const png = await namesLineImage(names);
+      const at = names.indexOf(word) + word.length - 1;
+      const misread = misreadAt(await legacyLine(png), at, '<');
+
+      const second = await secondReadOfNames(png, misread, names.replace(word, `${word.slice(0, -1)}<`), 'TD3');
+
+      expect(second.text).toContain(`${word.slice(0, -1)}${last}`);
+      expect(second.verdict).toBe('disagreed');
+    },
+    60_000,
+  );
 });

@@ -41,26 +41,25 @@ export function mrzNameWords(namesLine: string, format: MrzFormat): string[] {
 export const FILLER_READS: ReadonlySet<string> = new Set(['<', 'C', 'K', 'L', 'N']);
 
 /**
- * Whether `text` (another engine's read of the names line) holds every word, in order, each followed by
- * the end or by what a filler is read as: a word the first engine cut short (`MARTINE` for `MARTINEZ`)
- * is then not found in the longer one. `fillerSeenAfter[i]`, when true, says the photo shows a filler
- * glyph right after word i (`filler-glyphs.ts`): whatever the other engine made of that glyph, the
- * word ends there.
+ * Whether `text` (another engine's read of the names line) holds every word, in order, each ending where
+ * the first engine's word ends: a word the first engine cut short (`MARTINE` for `MARTINEZ`) is then not
+ * found in the longer one. What may follow a word:
+ * - with `fillerSeenAfter` (per word, whether the photo shows a filler glyph right after it:
+ *   `filler-glyphs.ts`): the end, a '<', or, where the glyph is a filler, whatever the other engine made
+ *   of it (the LSTM engine reads a filler as C, K, L, N, S, D or E);
+ * - without (the glyphs could not be measured): the end or what the LSTM engine reads a filler as
+ *   (`FILLER_READS`), which would also let through a word cut short before a final C, K, L or N.
  */
-export function namesAgree(words: readonly string[], text: string, fillerSeenAfter: readonly boolean[] = []): boolean {
+export function namesAgree(words: readonly string[], text: string, fillerSeenAfter: readonly boolean[] | null = null): boolean {
   const squeezed = text.toUpperCase().replace(/\s+/g, '');
+  const endsWord = (index: number, next: string | undefined): boolean => {
+    if (next === undefined || next === '<') return true;
+    return fillerSeenAfter === null ? FILLER_READS.has(next) : fillerSeenAfter[index] === true;
+  };
   let from = 0;
   for (const [index, word] of words.entries()) {
-    const endsAnywhere = fillerSeenAfter[index] === true;
     let at = squeezed.indexOf(word, from);
-    while (
-      at >= 0 &&
-      !endsAnywhere &&
-      at + word.length < squeezed.length &&
-      !FILLER_READS.has(squeezed[at + word.length] ?? '')
-    ) {
-      at = squeezed.indexOf(word, at + 1);
-    }
+    while (at >= 0 && !endsWord(index, squeezed[at + word.length])) at = squeezed.indexOf(word, at + 1);
     if (at < 0) return false;
     from = at + word.length;
   }
@@ -107,8 +106,8 @@ async function readLineAgain(png: Buffer, line: OcrBox, whitelist: string): Prom
 }
 
 /**
- * Reads the names line with the LSTM engine and compares (`namesAgree`); where they part only on what
- * follows a word, the glyph there decides whether it is a filler.
+ * Reads the names line with the LSTM engine and compares (`namesAgree`); what follows each word in its
+ * text is judged by the glyph there in the photo when the line's glyphs can be measured.
  */
 export async function secondReadOfNames(
   png: Buffer,
@@ -120,10 +119,12 @@ export async function secondReadOfNames(
   if (words.length === 0) return { verdict: 'agreed', text: null };
   const text = await readLineAgain(png, line.bbox, NAMES_WHITELIST);
   if (text === null) return { verdict: 'unread', text: null };
-  const plain = words.map(({ word }) => word);
-  if (namesAgree(plain, text)) return { verdict: 'agreed', text };
   const fillerSeenAfter = await fillersSeenAfterWords(png, line, namesLine, words);
-  const agreed = fillerSeenAfter !== null && namesAgree(plain, text, fillerSeenAfter);
+  const agreed = namesAgree(
+    words.map(({ word }) => word),
+    text,
+    fillerSeenAfter,
+  );
   return { verdict: agreed ? 'agreed' : 'disagreed', text };
 }
 
