@@ -69,3 +69,14 @@ describe('the MRZ names a photo gives back', () => {
     60_000,
   );
 });
+
+describe('the MRZ data line a photo gives back', () => {
+  it('when the legacy engine misreads a passport number and its check digit and the LSTM engine reads them, then the zone is valid and exact', async () => {
+    // Seed 99's document 26 (glare away from the zone, a Spanish passport): `PABS173445` for
+    // `PAB5173448`, rejected as an invalid MRZ (bench/documents, 2026-11-26).
+    const { page, reading } = await readCorpusSide(99, 26, 'front', 'passport');
+
+    expect(reading.mrz).toMatchObject({ valid: true, lines: page.label.mrz?.lines });
+    expect(reading.mrz_fields?.number).toBe('PAB517344');
+  }, 60_000);
+});

@@ -1,5 +1,5 @@
 import { computeMrzCheckDigit, parseMrz } from '../src/parsers/mrz.parser';
-import { bestMrz, documentNumberRepairs, numberReadIn, repairByPosition } from '../src/readers/mrz-text';
+import { bestMrz, dataLineFromSecondRead, documentNumberRepairs, numberReadIn, repairByPosition } from '../src/readers/mrz-text';
 
 // A 2012 DNI back's zone (corpus seed 42, document 46), every check digit holding.
 const DNI = ['IDARG25617151<2<<<<<<<<<<<<<<<', '7606124F2706030ARG<<<<<<<<<<<4', 'GOMEZ<<CAMILA<<<<<<<<<<<<<<<<<'];
@@ -136,5 +136,50 @@ describe('numberReadIn', () => {
   it('when the other engine read another character of the number, then it does not', () => {
     expect(numberReadIn('5784835<<4PRY5307047M', '5784885<<4PRY', fillers)).toBe(false);
     expect(numberReadIn('5784835<<4PRY5307047M', 'S784835<<4PRY', fillers)).toBe(false);
+  });
+});
+
+describe('dataLineFromSecondRead', () => {
+  // Seed 99's document 26, a Spanish passport; the legacy engine read `PABS173445` for `PAB5173448`
+  // (two characters, the check digit one of them: no look-alike repair), the LSTM engine the line exactly
+  // but for a filler read as K.
+  const ZONE = ['P<ESPFLORES<<FLORENCIA<<<<<<<<<<<<<<<<<<<<<<', 'PAB5173448ESP7307096F3310104<<<<<<<<<<<<<<08'];
+  const LEGACY = [ZONE[0] ?? '', 'PABS173445ESP7307096F3310104<<<<<<<<<<<<<<08'];
+  const LSTM = 'PAB5173448ESP7307096F3310104<<<<<<<<<<K<<<<08\n';
+
+  it('when the first read fails the number check and the other read holds the number, then the zone is the other read’s number', () => {
+    expect(parseMrz(LEGACY)).toMatchObject({ valid: false });
+
+    expect(dataLineFromSecondRead(LEGACY, 'TD3', LSTM)).toEqual(ZONE);
+  });
+
+  it('when the first read’s sex is no sex, then the other read’s is taken', () => {
+    const noSex = [ZONE[0] ?? '', (ZONE[1] ?? '').replace('7307096F', '7307096N')];
+
+    expect(dataLineFromSecondRead(noSex, 'TD3', LSTM)).toEqual(ZONE);
+  });
+
+  it('when both reads hold the same failing check digit (a defective zone), then nothing is repaired', () => {
+    const defective = [ZONE[0] ?? '', (ZONE[1] ?? '').replace('PAB5173448', 'PAB5173441')];
+
+    expect(dataLineFromSecondRead(defective, 'TD3', defective[1] ?? '')).toBeNull();
+  });
+
+  it('when the other read dropped a character before the fields, then its fields fail their checks and nothing is taken', () => {
+    expect(dataLineFromSecondRead(LEGACY, 'TD3', LSTM.slice(1))).toBeNull();
+  });
+
+  it('when the other read’s number holds its own check but the composite then fails, then nothing is taken', () => {
+    // Other numbers, each with its own check digit, that the zone's composite rejects.
+    const wrongNumber = ['PAC517344', 'PAB517345', 'PAB517354'].map((number) => `${number}${computeMrzCheckDigit(number)}`);
+    for (const number of wrongNumber) {
+      const text = `${number}${(ZONE[1] ?? '').slice(10)}`;
+      expect(parseMrz([ZONE[0] ?? '', text])).toMatchObject({ valid: false });
+      expect(dataLineFromSecondRead(LEGACY, 'TD3', text)).toBeNull();
+    }
+  });
+
+  it('when the zone is no passport’s (TD1), then nothing is taken', () => {
+    expect(dataLineFromSecondRead(DNI, 'TD1', DNI[1] ?? '')).toBeNull();
   });
 });

@@ -426,3 +426,43 @@ export function numberReadIn(dataLine: string, text: string, fillerReads: Readon
   }
   return false;
 }
+
+// A passport data line's fields that another engine's read can stand in for: each with its check digit
+// (the sex has none; it is taken only where the first read's is no sex at all).
+const TD3_DATA_FIELDS = [
+  { field: 'document_number', from: 0, to: 10 },
+  { field: 'birth_date', from: 13, to: 20 },
+  { field: 'sex', from: 20, to: 21 },
+  { field: 'expiry_date', from: 21, to: 28 },
+] as const;
+
+function failingFields(lines: readonly string[]): Set<string> {
+  const parsed = parseMrz(lines);
+  return new Set(parsed.ok ? parsed.problems.map((problem) => problem.field) : ['format']);
+}
+
+/**
+ * A passport zone (TD3) whose data line fails checks, with each failing field (document number, birth
+ * date, expiry date, each with its check digit; the sex) taken from another engine's read of that line
+ * (`text`) where that read's field passes the check the first read's failed. Null unless the result
+ * passes every check, the composite included: a field taken from the other read must agree with the
+ * rest of the first read through it. The fields sit at the start of the line, so the other read must
+ * hold them at the same positions (an engine that drops or adds a character there fails their checks).
+ */
+export function dataLineFromSecondRead(lines: readonly string[], format: MrzFormat, text: string): string[] | null {
+  if (format !== 'TD3') return null;
+  const [first = '', second = ''] = lines;
+  const other = text.toUpperCase().replace(/\s+/g, '');
+  let merged = second;
+  let failing = failingFields([first, merged]);
+  for (const { field, from, to } of TD3_DATA_FIELDS) {
+    if (!failing.has(field) || other.length < to) continue;
+    const candidate = merged.slice(0, from) + other.slice(from, to) + merged.slice(to);
+    const after = failingFields([first, candidate]);
+    if (after.has(field)) continue;
+    merged = candidate;
+    failing = after;
+  }
+  if (merged === second || failing.size > 0) return null;
+  return [first, merged];
+}

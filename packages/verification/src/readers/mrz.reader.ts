@@ -11,7 +11,16 @@ import {
 import { parseMrz, type MrzData } from '../parsers/mrz.parser';
 import { edgeBlurSigma, wienerDeblur } from '../image/deconvolve';
 import { locateMrzBlocks } from './mrz-locator';
-import { bestMrz, better, documentNumberRepairs, hasMrzSignal, mrzCandidates, numberReadIn, type ScoredMrz } from './mrz-text';
+import {
+  bestMrz,
+  better,
+  dataLineFromSecondRead,
+  documentNumberRepairs,
+  hasMrzSignal,
+  mrzCandidates,
+  numberReadIn,
+  type ScoredMrz,
+} from './mrz-text';
 import { FILLER_READS, secondReadOfDataLine, secondReadOfNames, type NamesSecondRead } from './names-check';
 import { MRZ_WHITELIST, OcrTimeoutError, recognise, type OcrLine, type OcrResult } from './ocr';
 import { applyHomography, measureMrzBand, rectifyMrzBand, type MrzBandGeometry } from './rectify';
@@ -353,32 +362,39 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
   let best: Best | null = null;
   // Read through a call: TypeScript cannot see the closures (`consider`) that set it.
   const current = (): Best | null => best;
-  // A passport number failing its check digit by one look-alike character (S for 5) is repaired when the
-  // LSTM engine's read of the data line holds exactly one of the repairs: letters and digits both stand
-  // in such a number, and its check digit alone cannot pick among the look-alikes (`documentNumberRepairs`).
-  const repairDocumentNumber = async (chosen: Best): Promise<void> => {
-    const repairs = documentNumberRepairs(chosen.reading.lines, chosen.scored.mrz.format);
-    if (repairs.length === 0 || chosen.dataLine === undefined) return;
+  // A passport zone failing checks is read again by the LSTM engine, one data line: a number failing its
+  // check digit by one look-alike character (S for 5) is repaired when that read holds exactly one of the
+  // repairs (letters and digits both stand in such a number, and its check digit alone cannot pick among
+  // the look-alikes: `documentNumberRepairs`); otherwise its failing fields are taken from that read
+  // where its own fields pass their checks and the whole zone then does (`dataLineFromSecondRead`:
+  // s99-000026 read `PABS173445` for `PAB5173448` by the legacy engine, exactly by the LSTM one).
+  const repairDataLine = async (chosen: Best): Promise<void> => {
+    const { format } = chosen.scored.mrz;
+    const repairs = documentNumberRepairs(chosen.reading.lines, format);
+    if ((repairs.length === 0 && format !== 'TD3') || chosen.dataLine === undefined) return;
     attempts += 1;
     const text = await secondReadOfDataLine(chosen.image.png, chosen.dataLine.bbox);
     if (text === null) return;
     const confirmed = repairs.filter((lines) => numberReadIn(lines[1] ?? '', text, FILLER_READS));
-    const [lines] = confirmed;
-    if (confirmed.length !== 1 || lines === undefined) return;
+    const lines = confirmed.length === 1 ? confirmed[0] : dataLineFromSecondRead(chosen.reading.lines, format, text);
+    if (lines === undefined || lines === null) return;
     const data = parseMrz(lines);
     if (!data.ok || !data.valid) return;
+    const changed = [...(lines[1] ?? '')].filter(
+      (character, index) => character !== chosen.reading.lines[1]?.charAt(index),
+    ).length;
     chosen.scored = { ...chosen.scored, mrz: data };
     chosen.reading = {
       ...chosen.reading,
       lines: data.lines,
       data,
       valid: true,
-      repaired_characters: chosen.reading.repaired_characters + 1,
+      repaired_characters: chosen.reading.repaired_characters + changed,
     };
   };
   const finish = async (budgetExhausted: boolean): Promise<MrzSearch> => {
     const chosen = current();
-    if (chosen !== null && !chosen.reading.valid) await repairDocumentNumber(chosen);
+    if (chosen !== null && !chosen.reading.valid) await repairDataLine(chosen);
     // Made whatever the budget, as the corroborating pass is: it decides whether names are given back.
     // Names no other variant read are asked of the second engine too: two engines agreeing is what gives
     // them back (`readSide`), and a variant that read other names withholds them whatever the engines say.
