@@ -179,6 +179,27 @@ describe('dataLineFromSecondRead', () => {
     }
   });
 
+  it('when the other read differs from the first where no check digit sees it (G for 6), then its number is not taken', () => {
+    // A zone made for the case: number PA6517344, its check digit read 1 off by the first engine; the
+    // other engine reads PAG517344, which passes the same check digit and the composite (G and 6 are
+    // 16 and 6: equal modulo 10).
+    const digit = (text: string) => String(computeMrzCheckDigit(text));
+    const rest = `ESP7307096F3310104<<<<<<<<<<<<<<0`;
+    const dataLine = (number: string, check: string) => {
+      const line = `${number}${check}${rest}`;
+      return `${line}${digit(`${line.slice(0, 10)}${line.slice(13, 20)}${line.slice(21, 43)}`)}`;
+    };
+    const truth = dataLine('PA6517344', digit('PA6517344'));
+    const misreadCheck = String((Number(digit('PA6517344')) + 1) % 10);
+    const first = [ZONE[0] ?? '', `${truth.slice(0, 9)}${misreadCheck}${truth.slice(10)}`];
+    const otherText = `PAG517344${truth.slice(9)}`;
+    expect(parseMrz([ZONE[0] ?? '', truth])).toMatchObject({ valid: true });
+    expect(parseMrz([ZONE[0] ?? '', otherText])).toMatchObject({ valid: true });
+
+    expect(dataLineFromSecondRead(first, 'TD3', otherText)).toBeNull();
+    expect(dataLineFromSecondRead(first, 'TD3', truth)).toEqual([ZONE[0], truth]);
+  });
+
   it('when the zone is no passport’s (TD1), then nothing is taken', () => {
     expect(dataLineFromSecondRead(DNI, 'TD1', DNI[1] ?? '')).toBeNull();
   });

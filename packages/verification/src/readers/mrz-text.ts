@@ -1,5 +1,5 @@
 import { isStateCode } from '../parsers/icao-states';
-import { parseMrz, type MrzData, type MrzFormat } from '../parsers/mrz.parser';
+import { computeMrzCheckDigit, parseMrz, type MrzData, type MrzFormat } from '../parsers/mrz.parser';
 
 /**
  * From OCR lines to MRZ candidates, without an image: pure, so it is unit-tested on its own.
@@ -436,6 +436,18 @@ const TD3_DATA_FIELDS = [
   { field: 'expiry_date', from: 21, to: 28 },
 ] as const;
 
+/**
+ * Whether two reads of a field differ somewhere a check digit cannot see: characters whose values are
+ * equal modulo 10 (G and 6, I and 8, '<' and 0 …) weigh the same in every check digit (the weights 7, 3
+ * and 1 are prime to 10), so a field read with one for the other passes the same checks.
+ */
+function differsUnseen(first: string, other: string): boolean {
+  return [...first].some(
+    (character, index) =>
+      character !== other.charAt(index) && computeMrzCheckDigit(character) === computeMrzCheckDigit(other.charAt(index)),
+  );
+}
+
 function failingFields(lines: readonly string[]): Set<string> {
   const parsed = parseMrz(lines);
   return new Set(parsed.ok ? parsed.problems.map((problem) => problem.field) : ['format']);
@@ -446,8 +458,11 @@ function failingFields(lines: readonly string[]): Set<string> {
  * date, expiry date, each with its check digit; the sex) taken from another engine's read of that line
  * (`text`) where that read's field passes the check the first read's failed. Null unless the result
  * passes every check, the composite included: a field taken from the other read must agree with the
- * rest of the first read through it. The fields sit at the start of the line, so the other read must
- * hold them at the same positions (an engine that drops or adds a character there fails their checks).
+ * rest of the first read through it. The composite adds less than it seems: a number that passes its
+ * own check digit weighs in it only through that digit, so a field is not taken where the two reads
+ * differ in a way no check digit sees (`differsUnseen`: G for 6 in a passport number). The fields sit at
+ * the start of the line, so the other read must hold them at the same positions (an engine that drops
+ * or adds a character there fails their checks).
  */
 export function dataLineFromSecondRead(lines: readonly string[], format: MrzFormat, text: string): string[] | null {
   if (format !== 'TD3') return null;
@@ -457,7 +472,9 @@ export function dataLineFromSecondRead(lines: readonly string[], format: MrzForm
   let failing = failingFields([first, merged]);
   for (const { field, from, to } of TD3_DATA_FIELDS) {
     if (!failing.has(field) || other.length < to) continue;
-    const candidate = merged.slice(0, from) + other.slice(from, to) + merged.slice(to);
+    const taken = other.slice(from, to);
+    if (field !== 'sex' && differsUnseen(merged.slice(from, to), taken)) continue;
+    const candidate = merged.slice(0, from) + taken + merged.slice(to);
     const after = failingFields([first, candidate]);
     if (after.has(field)) continue;
     merged = candidate;
