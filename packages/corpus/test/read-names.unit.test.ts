@@ -25,12 +25,33 @@ describe('the MRZ names a photo gives back', () => {
     expect(reading.mrz_fields?.given_names).toBe('NICOLAS NAHUEL');
   }, 60_000);
 
-  it('when variants read the names with an M and with an H, then the names are withheld', async () => {
-    // Seed 7's document 14 (blur): MARTIN read as HARTIN by three variants and as MARTIN by three.
+  it('when variants read the names with an M and with an H, then the second engine, reading the M, decides', async () => {
+    // Seed 7's document 14 (blur): MARTIN read as HARTIN by three variants and as MARTIN by three. The
+    // names were withheld without asking the second engine, and the passport rejected as unreadable.
     const { reading } = await readCorpusSide(7, 14, 'front', 'passport');
 
-    expect(reading.mrz).toMatchObject({ valid: true, names_withheld: true });
-    expect(reading.mrz_fields?.surname).toBeNull();
+    expect(reading.mrz).toMatchObject({
+      valid: true,
+      names_corroborated: false,
+      names_second_read: 'agreed',
+      names_withheld: false,
+    });
+    expect(reading.mrz_fields?.surname).toBe('RAMIREZ DIAZ');
+    expect(reading.mrz_fields?.given_names).toBe('INAKI MARTIN');
+  }, 60_000);
+
+  it('when variants read other names and the chosen ones are misread, then the second engine reads otherwise and they are withheld', async () => {
+    // Seed 42's document 4 (blur, a Brazilian passport): `JOSE<LUXS` chosen, other names read by another
+    // variant; the LSTM engine reads LUIS.
+    const { reading } = await readCorpusSide(42, 4, 'front', 'passport');
+
+    expect(reading.mrz).toMatchObject({
+      valid: true,
+      names_corroborated: false,
+      names_second_read: 'disagreed',
+      names_withheld: true,
+    });
+    expect(reading.mrz_fields?.given_names).toBeNull();
   }, 60_000);
 
   it('when the names are read with a weak letter and the second engine reads them the same, then they are given', async () => {

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { decodeGrey } from '../src/image/raster';
 import { FILLER_GLYPH_THRESHOLD, fillerLikeness } from '../src/readers/filler-glyphs';
-import { mrzNameWords, namesAgree, secondReadOfNames } from '../src/readers/names-check';
+import { mrzNameWords, namesAgree, secondReadOfNames, verdictAmongRivals } from '../src/readers/names-check';
 import { MRZ_WHITELIST, recognise, stopOcr, type OcrLine } from '../src/readers/ocr';
 
 afterAll(async () => {
@@ -103,6 +103,35 @@ describe('namesAgree where the photo shows a filler after a word', () => {
     // `MIGUE<` for `MIGUEL`: read from the text alone, the L would pass for a filler read as L.
     expect(namesAgree(['PEREZ', 'MIGUE'], 'P<ARGPEREZ<<MIGUEL<<<<', null)).toBe(true);
     expect(namesAgree(['PEREZ', 'MIGUE'], 'P<ARGPEREZ<<MIGUEL<<<<', [true, false])).toBe(false);
+  });
+});
+
+describe('verdictAmongRivals', () => {
+  const chosen = ['ALVAREZ', 'MARTIN'];
+
+  it('when the second engine reads the chosen names and not the rival a variant read, then it agrees', () => {
+    const second = { verdict: 'agreed' as const, text: 'P<URYALVAREZ<<MARTINCCCCCCC' };
+
+    expect(verdictAmongRivals(second, chosen, [['ALVAREZ', 'HARTIN']])).toBe('agreed');
+  });
+
+  it('when its text holds the rival names too, then it cannot pick between them and disagrees', () => {
+    // The glyph after MARTIN looked like a filler, so the E the engine read there let MARTIN agree; the
+    // same text holds a variant's MARTINE followed by a filler read as C.
+    const second = { verdict: 'agreed' as const, text: 'P<URYALVAREZ<<MARTINECCCCC' };
+
+    expect(verdictAmongRivals(second, chosen, [['ALVAREZ', 'MARTINE']])).toBe('disagreed');
+  });
+
+  it('when a rival has the same words (other fillers), then it is no rival', () => {
+    const second = { verdict: 'agreed' as const, text: 'P<URYALVAREZ<<MARTINCCCCCCC' };
+
+    expect(verdictAmongRivals(second, chosen, [['ALVAREZ', 'MARTIN']])).toBe('agreed');
+  });
+
+  it('when the second engine disagreed or read nothing, then that stands', () => {
+    expect(verdictAmongRivals({ verdict: 'disagreed', text: 'X' }, chosen, [])).toBe('disagreed');
+    expect(verdictAmongRivals({ verdict: 'unread', text: null }, chosen, [['ALVAREZ', 'HARTIN']])).toBe('unread');
   });
 });
 

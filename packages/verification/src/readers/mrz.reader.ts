@@ -21,7 +21,14 @@ import {
   numberReadIn,
   type ScoredMrz,
 } from './mrz-text';
-import { FILLER_READS, secondReadOfDataLine, secondReadOfNames, type NamesSecondRead } from './names-check';
+import {
+  FILLER_READS,
+  mrzNameWords,
+  secondReadOfDataLine,
+  secondReadOfNames,
+  verdictAmongRivals,
+  type NamesSecondRead,
+} from './names-check';
 import { MRZ_WHITELIST, OcrTimeoutError, recognise, type OcrLine, type OcrResult } from './ocr';
 import { applyHomography, measureMrzBand, rectifyMrzBand, type MrzBandGeometry } from './rectify';
 import type { WorkBudget } from './work-budget';
@@ -63,9 +70,9 @@ export interface MrzReading {
    */
   names_corroborated: boolean;
   /**
-   * The LSTM engine's read of the names line (`names-check.ts`), made when the names were read valid, at
-   * least `MIN_NAME_CONFIDENCE`, and corroborated or at least not contradicted by another variant; null
-   * when it was not made. Names are given back only when it agreed.
+   * The LSTM engine's read of the names line (`names-check.ts`), made when the names were read valid and
+   * at least `MIN_NAME_CONFIDENCE`; null when it was not made. Names are given back only when it agreed;
+   * where another variant read other names, it agrees only if it reads none of those (`disagreed`).
    */
   names_second_read: NamesSecondRead | null;
 }
@@ -351,8 +358,8 @@ interface Best {
   namesLine: OcrLine | undefined;
   /** The line holding the document number and the check digits (a passport's second). */
   dataLine: OcrLine | undefined;
-  /** Whether a variant of the read's zone gave other names in its best reading (asked when the search ends). */
-  contradicted: () => boolean;
+  /** The names lines other variants of the read's zone gave in their best readings (asked when the search ends). */
+  rivals: () => string[];
 }
 
 export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): Promise<MrzSearch> {
@@ -397,18 +404,21 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
     if (chosen !== null && !chosen.reading.valid) await repairDataLine(chosen);
     // Made whatever the budget, as the corroborating pass is: it decides whether names are given back.
     // Names no other variant read are asked of the second engine too: two engines agreeing is what gives
-    // them back (`readSide`), and a variant that read other names withholds them whatever the engines say.
+    // them back (`readSide`). Where a variant read other names, the second engine arbitrates: it must read
+    // the chosen names and none of the others (a blurred M read as H by some variants: the engine that
+    // reads the M decides; one that could be reading either decides nothing).
     if (
       chosen !== null &&
       chosen.reading.valid &&
-      (chosen.corroborated || !chosen.contradicted()) &&
       chosen.reading.name_confidence >= MIN_NAME_CONFIDENCE &&
       chosen.namesLine !== undefined
     ) {
       attempts += 1;
+      const { format } = chosen.scored.mrz;
       const namesLine = chosen.reading.lines[nameLineIndex(chosen.scored.mrz)] ?? '';
-      const second = await secondReadOfNames(chosen.image.png, chosen.namesLine, namesLine, chosen.scored.mrz.format);
-      chosen.reading.names_second_read = second.verdict;
+      const second = await secondReadOfNames(chosen.image.png, chosen.namesLine, namesLine, format);
+      const rivals = chosen.corroborated ? [] : chosen.rivals().map((rival) => mrzNameWords(rival, format));
+      chosen.reading.names_second_read = verdictAmongRivals(second, mrzNameWords(namesLine, format), rivals);
     }
     return {
       found: chosen?.reading ?? null,
@@ -521,16 +531,16 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
       };
       // Another variant read these names, and none read other names in its best reading of the zone: a
       // blurred M is read as H by some variants and not others, and two of four agreeing on H gave
-      // names back wrong (seed 7). Disagreement withholds the names rather than pick among them.
-      // Other names contradict these only from a reading of the same shape, and on a passport's line also
+      // names back wrong (seed 7). Where variants disagree, only the second engine can pick among them
+      // (`finish`). Other names contradict these only from a reading of the same shape, and on a passport's line also
       // of the same document code and issuing state: a line read with a stray mark before it
       // (`HP<URYNUNEZ…`, s7-000053) is misaligned, not a reading of other names.
-      const contradicts = (key: string) =>
-        [...bestNamesByVariant.values()].some(
+      const rivalsOf = (key: string) =>
+        [...bestNamesByVariant.values()].filter(
           (names) => names !== key && names.startsWith(key.slice(0, key.startsWith('3:') ? 2 : 7)),
         );
       const readElsewhere = (key: string, variant: OcrVariant['name']) =>
-        [...namesByVariant.entries()].some(([name, names]) => name !== variant && names.has(key)) && !contradicts(key);
+        [...namesByVariant.entries()].some(([name, names]) => name !== variant && names.has(key)) && rivalsOf(key).length === 0;
       // A read becomes the best one if it outranks it (`outranks`), or reads the same as surely with names
       // read surer.
       const consider = (variantName: OcrVariant['name'], image: OcrImage, ocr: OcrResult, scored: ScoredMrz) => {
@@ -556,7 +566,7 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
             image,
             namesLine: ocr.lines[scored.candidate.source_lines[nameLineIndex(scored.mrz)] ?? -1],
             dataLine: ocr.lines[scored.candidate.source_lines[1] ?? -1],
-            contradicted: () => contradicts(namesKey(scored.mrz)),
+            rivals: () => rivalsOf(namesKey(scored.mrz)).map((key) => key.slice(key.indexOf(':') + 1)),
             reading: {
               lines: scored.mrz.lines,
               data: scored.mrz,

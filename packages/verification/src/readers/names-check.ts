@@ -67,6 +67,23 @@ export function namesAgree(words: readonly string[], text: string, fillerSeenAft
 }
 
 /**
+ * The second read's verdict on names that other variants of the zone read otherwise (`rivals`, the words
+ * of each): it agrees only if it reads the chosen names and none of the rivals, read as leniently as it
+ * can be (fillers from the text alone). A rival with the same words is no rival.
+ */
+export function verdictAmongRivals(
+  second: { verdict: NamesSecondRead; text: string | null },
+  words: readonly string[],
+  rivals: readonly (readonly string[])[],
+): NamesSecondRead {
+  if (second.verdict !== 'agreed' || second.text === null) return second.verdict;
+  const chosen = words.join('<');
+  const text = second.text;
+  const rivalRead = rivals.some((rival) => rival.join('<') !== chosen && namesAgree(rival, text));
+  return rivalRead ? 'disagreed' : 'agreed';
+}
+
+/**
  * Per word of the names line, whether the photo shows a filler glyph right after it; null when the first
  * engine's symbols are not the line the reading kept (a repaired or padded line has no glyph to look at).
  */
