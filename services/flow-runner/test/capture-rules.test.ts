@@ -68,6 +68,63 @@ describe('which captures are taken', () => {
   });
 });
 
+describe('a passport data page', () => {
+  const PASSPORT_FIELDS = { ...FIELDS, doc_type: 'passport' as const, number: 'AAB058028', tramite: null };
+  const zone = (overrides: Partial<NonNullable<StoredSideReading['mrz']>> = {}): NonNullable<StoredSideReading['mrz']> => ({
+    lines: ['P<ARGPEREZ<<ANA<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<', 'AAB0580288ARG9001022F3212183<<<<<<<<<<<<<<08'],
+    format: 'TD3',
+    valid: true,
+    check_digits: {},
+    problems: [],
+    names_truncated: false,
+    repaired_characters: 0,
+    angle: 0,
+    name_confidence: 85,
+    names_corroborated: true,
+    names_second_read: 'agreed',
+    names_withheld: false,
+    ...overrides,
+  });
+  const page = (mrz: NonNullable<StoredSideReading['mrz']>, problems: StoredSideReading['problems'] = ['barcode_not_found']) =>
+    reading({
+      detected_type: 'passport',
+      detected_face: 'data_page',
+      mrz,
+      mrz_fields: mrz.names_withheld ? { ...PASSPORT_FIELDS, surname: null, given_names: null } : PASSPORT_FIELDS,
+      problems,
+    });
+
+  test('when its zone was read with its names, then it is taken', () => {
+    expect(captureProblems(page(zone()))).toEqual([]);
+  });
+
+  test('when its names were withheld, then it is taken again, the zone named and not a barcode it has none of', () => {
+    expect(captureProblems(page(zone({ names_withheld: true, names_second_read: 'disagreed' })))).toEqual(['mrz_not_found']);
+    expect(captureProblems(page(zone({ names_withheld: true }), ['blurry', 'barcode_not_found']))).toEqual([
+      'blurry',
+      'mrz_not_found',
+    ]);
+  });
+
+  test('when its zone fails its checks through a blurred photo, then it is taken again; in a sharp photo, it is judged', () => {
+    const invalid = zone({ valid: false, names_second_read: null });
+
+    expect(captureProblems(page(invalid, ['blurry', 'barcode_not_found']))).toEqual(['blurry', 'mrz_not_found']);
+    expect(captureProblems(page(invalid))).toEqual([]);
+  });
+
+  test('when its names are still withheld at the last attempt, then the step fails as document_unreadable', () => {
+    const step = DocumentStepSchema.parse({ id: 'doc', type: 'document_ar', documents: ['passport'], maxAttempts: 2 });
+    const state: StepState = {
+      status: 'pending',
+      document: { type: 'passport', captures: { front: { artefactId: 'art_2', status: 'reading', attempts: 2 } } },
+    };
+    const problems = captureProblems(page(zone({ names_withheld: true })));
+
+    expect(applyCaptureReading(step, state, 'art_2', problems)).toEqual({ kind: 'failed', reason: 'document_unreadable' });
+  });
+});
+
 describe('a side refused as a screen', () => {
   const step = DocumentStepSchema.parse({ id: 'doc', type: 'document_ar', documents: ['dni'], maxAttempts: 2 });
   const stateWith = (attempts: number): StepState => ({

@@ -42,13 +42,28 @@ export function captureProblems(reading: StoredSideReading): CaptureProblem[] {
   if (wrong.length > 0) return wrong;
   const identified =
     reading.barcode_fields !== null ||
-    reading.mrz_fields !== null ||
+    (reading.mrz_fields !== null && !passportPageToRetake(reading)) ||
     (reading.side === 'front_angle' && reading.printed !== null && Object.keys(reading.printed.fields).length > 0);
   if (identified) return [];
   const quality = PHOTO_QUALITY.filter((problem) => problems.includes(problem));
-  const rest = problems.filter((problem) => !PHOTO_QUALITY.includes(problem));
-  const ordered = [...quality, ...rest];
+  // A passport page has no barcode to look for: what is missing there is the zone's reading.
+  const passport = reading.detected_type === 'passport';
+  const rest = problems.filter((problem) => !PHOTO_QUALITY.includes(problem) && !(passport && problem === 'barcode_not_found'));
+  const ordered = [...quality, ...rest, ...(passport && !rest.includes('mrz_not_found') ? (['mrz_not_found'] as const) : [])];
   return ordered.length > 0 ? ordered : ['no_document'];
+}
+
+/**
+ * A passport's data page identifies its holder through its MRZ alone. A zone read without its names
+ * (withheld: read too uncertainly), or read failing its check digits through a photo that is blurred,
+ * glared or dark, says more about the photo than about the document: the person takes it again, and
+ * the step fails as `document_unreadable` only once the attempts run out. A zone that fails its checks
+ * in a good photo is judged as it is (`document_mrz_invalid`).
+ */
+function passportPageToRetake(reading: StoredSideReading): boolean {
+  if (reading.detected_type !== 'passport' || reading.mrz === null) return false;
+  if (reading.mrz.names_withheld) return true;
+  return !reading.mrz.valid && PHOTO_QUALITY.some((problem) => (reading.problems as CaptureProblem[]).includes(problem));
 }
 
 /** Argentina's calendar day: document expiry is judged on the holder's date, not UTC's. */
