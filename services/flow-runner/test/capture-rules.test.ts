@@ -113,6 +113,17 @@ describe('a passport data page', () => {
     expect(captureProblems(page(invalid))).toEqual([]);
   });
 
+  test('when nothing was read on a photo sent for a passport, then the hint is its zone, not a barcode', () => {
+    const step = DocumentStepSchema.parse({ id: 'doc', type: 'document_ar', documents: ['passport'], maxAttempts: 3 });
+    const state: StepState = {
+      status: 'pending',
+      document: { type: 'passport', captures: { front: { artefactId: 'art_3', status: 'reading', attempts: 1 } } },
+    };
+
+    expect(applyCaptureReading(step, state, 'art_3', ['barcode_not_found', 'mrz_not_found'])).toEqual({ kind: 'stay' });
+    expect(state.document?.captures.front?.problem).toBe('mrz_not_found');
+  });
+
   test('when its names are still withheld at the last attempt, then the step fails as document_unreadable', () => {
     const step = DocumentStepSchema.parse({ id: 'doc', type: 'document_ar', documents: ['passport'], maxAttempts: 2 });
     const state: StepState = {

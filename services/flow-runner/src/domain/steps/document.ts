@@ -90,6 +90,11 @@ export function reasonOfProblem(problem: CaptureProblem | undefined): ReasonCode
     : REASON_CODES.documentUnreadable;
 }
 
+/** A passport has no barcode: a photo of one where nothing was read misses its zone. */
+function hintFor(type: DocumentProgress['type'], problem: CaptureProblem): CaptureProblem {
+  return type === 'passport' && problem === 'barcode_not_found' ? 'mrz_not_found' : problem;
+}
+
 /**
  * Applies what the readers said of one capture. Stale readings (a newer capture of the side was sent
  * meanwhile) change nothing. Returns the step's outcome: stay (ask for the next side or a retry),
@@ -111,7 +116,7 @@ export function applyCaptureReading(
     delete progress.captures[side].problem;
     return currentSide(step, progress) === null ? { kind: 'complete' } : { kind: 'stay' };
   }
-  const problem = problems[0]!;
+  const problem = hintFor(progress.type, problems[0]!);
   progress.captures[side] = { ...capture, status: 'refused', problem };
   if (capture.attempts >= step.maxAttempts) return { kind: 'failed', reason: reasonOfProblem(problem) };
   return { kind: 'stay' };
