@@ -113,6 +113,30 @@ describe('a passport data page', () => {
     expect(captureProblems(page(invalid))).toEqual([]);
   });
 
+  test('when blur made a passport zone into an invalid TD2 of no known state, then it is taken again too', () => {
+    // s99-000014: `ARGGOHEZ<PENALOZA…` read as a TD2, no document type; it was rejected at once.
+    const misread = reading({
+      detected_type: null,
+      mrz: zone({ format: 'TD2', valid: false, names_second_read: null }),
+      mrz_fields: PASSPORT_FIELDS,
+      problems: ['blurry', 'barcode_not_found'],
+    });
+
+    expect(captureProblems(misread)[0]).toBe('blurry');
+  });
+
+  test('when a side was identified by its barcode, then its zone does not matter', () => {
+    const card = reading({
+      detected_type: 'dni',
+      barcode_fields: FIELDS,
+      mrz: zone({ format: 'TD1', valid: false, names_second_read: null }),
+      mrz_fields: FIELDS,
+      problems: ['blurry'],
+    });
+
+    expect(captureProblems(card)).toEqual([]);
+  });
+
   test('when nothing was read on a photo sent for a passport, then the hint is its zone, not a barcode', () => {
     const step = DocumentStepSchema.parse({ id: 'doc', type: 'document_ar', documents: ['passport'], maxAttempts: 3 });
     const state: StepState = {

@@ -42,7 +42,7 @@ export function captureProblems(reading: StoredSideReading): CaptureProblem[] {
   if (wrong.length > 0) return wrong;
   const identified =
     reading.barcode_fields !== null ||
-    (reading.mrz_fields !== null && !passportPageToRetake(reading)) ||
+    (reading.mrz_fields !== null && !zoneToRetake(reading)) ||
     (reading.side === 'front_angle' && reading.printed !== null && Object.keys(reading.printed.fields).length > 0);
   if (identified) return [];
   const quality = PHOTO_QUALITY.filter((problem) => problems.includes(problem));
@@ -54,15 +54,16 @@ export function captureProblems(reading: StoredSideReading): CaptureProblem[] {
 }
 
 /**
- * A passport's data page identifies its holder through its MRZ alone. A zone read without its names
- * (withheld: read too uncertainly), or read failing its check digits through a photo that is blurred,
- * glared or dark, says more about the photo than about the document: the person takes it again, and
- * the step fails as `document_unreadable` only once the attempts run out. A zone that fails its checks
- * in a good photo is judged as it is (`document_mrz_invalid`).
+ * A side identified by its MRZ alone (no barcode read) whose zone says more about the photo than about
+ * the document is taken again: a zone failing its check digits in a blurred, glared or dark photo (a TD3
+ * read as a TD2 when blur ate the start of its lines), or a passport's zone read without its names
+ * (withheld: read too uncertainly; a passport has nothing else that names its holder). The step then
+ * fails as `document_unreadable` only once the attempts run out. A zone that fails its checks in a good
+ * photo is judged as it is (`document_mrz_invalid`): a wrong check digit reads the same on a retake.
  */
-function passportPageToRetake(reading: StoredSideReading): boolean {
-  if (reading.detected_type !== 'passport' || reading.mrz === null) return false;
-  if (reading.mrz.names_withheld) return true;
+function zoneToRetake(reading: StoredSideReading): boolean {
+  if (reading.mrz === null || reading.barcode_fields !== null) return false;
+  if (reading.detected_type === 'passport' && reading.mrz.names_withheld) return true;
   return !reading.mrz.valid && PHOTO_QUALITY.some((problem) => (reading.problems as CaptureProblem[]).includes(problem));
 }
 
