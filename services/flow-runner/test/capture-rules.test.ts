@@ -1,7 +1,7 @@
 import { DocumentStepSchema } from '@idv/contracts';
 import { blankSideReading } from '@idv/verification';
 import { captureProblems, toStoredReading, type StoredSideReading } from '../src/adapters/capture-reader';
-import { applyCaptureReading } from '../src/domain/steps/document';
+import { applyCaptureReading, documentTypeOf, offeredDocuments } from '../src/domain/steps/document';
 import type { StepState } from '../src/domain/steps/types';
 
 /** A side's stored reading with nothing read and nothing wrong (a sharp photo), overridden per case. */
@@ -176,5 +176,25 @@ describe('a side refused as a screen', () => {
       kind: 'failed',
       reason: 'document_screen_detected',
     });
+  });
+});
+
+describe('the document types offered to the person', () => {
+  const stepWith = (documents?: string[]) =>
+    DocumentStepSchema.parse({ id: 'doc', type: 'document_ar', ...(documents ? { documents } : {}) });
+
+  test('when the step allows every type, then a licence, which cannot be verified yet, is not offered', () => {
+    expect(offeredDocuments(stepWith())).toEqual(['dni', 'passport']);
+  });
+
+  test('when a licence is the only other type, then the person goes straight to the one left', () => {
+    const step = stepWith(['dni', 'licence']);
+
+    expect(offeredDocuments(step)).toEqual(['dni']);
+    expect(documentTypeOf(step, { captures: {} })).toBe('dni');
+  });
+
+  test('when the step allows a licence alone, then it is what is asked for', () => {
+    expect(documentTypeOf(stepWith(['licence']), { captures: {} })).toBe('licence');
   });
 });

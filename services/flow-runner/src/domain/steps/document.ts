@@ -72,7 +72,19 @@ const progressOf = (state: StepState): DocumentProgress => (state.document ??= {
 
 export function documentTypeOf(step: DocumentStep, progress: DocumentProgress): DocumentKind | null {
   if (progress.type) return progress.type;
-  return step.documents.length === 1 ? step.documents[0]! : null;
+  const offered = offeredDocuments(step);
+  return offered.length === 1 ? offered[0]! : null;
+}
+
+/**
+ * The document types the person is offered. No driver licence can be verified yet (its barcode layout
+ * is not public: README, docs/documents.md), so a licence is offered only when the step allows nothing
+ * else: a person who picked it among others could only fail after every attempt, with no way back to
+ * the choice. The step's configuration is unchanged; a licence sent anyway is still read.
+ */
+export function offeredDocuments(step: DocumentStep): DocumentKind[] {
+  const verifiable = step.documents.filter((kind) => kind !== 'licence');
+  return verifiable.length > 0 ? verifiable : [...step.documents];
 }
 
 /** The side to capture now: the first one not accepted yet (null: every side is in). */
@@ -135,7 +147,7 @@ export const documentStep: StepModule<DocumentStep> = {
         body: html`${alertBox(feedback)}${ctx.form(
           html`<fieldset>
               <legend>${t.chooseType}</legend>
-              ${ctx.step.documents.map(
+              ${offeredDocuments(ctx.step).map(
                 (kind, i) =>
                   html`<div class="choice">
                     <input type="radio" id="f-type-${kind}" name="type" value="${kind}" ${i === 0 ? 'checked' : ''} />
