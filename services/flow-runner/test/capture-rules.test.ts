@@ -1,7 +1,7 @@
 import { DocumentStepSchema } from '@idv/contracts';
 import { blankSideReading } from '@idv/verification';
 import { captureProblems, toStoredReading, type StoredSideReading } from '../src/adapters/capture-reader';
-import { applyCaptureReading, documentTypeOf, offeredDocuments } from '../src/domain/steps/document';
+import { applyCaptureReading, documentTypeOf, offeredDocuments, type CaptureProblem } from '../src/domain/steps/document';
 import type { StepState } from '../src/domain/steps/types';
 
 /** A side's stored reading with nothing read and nothing wrong (a sharp photo), overridden per case. */
@@ -94,22 +94,32 @@ describe('a passport data page', () => {
       problems,
     });
 
+  /** What the person who chose a passport is told of a refused photo with these problems. */
+  const hintOf = (problems: CaptureProblem[]) => {
+    const step = DocumentStepSchema.parse({ id: 'doc', type: 'document_ar', documents: ['passport'], maxAttempts: 3 });
+    const state: StepState = {
+      status: 'pending',
+      document: { type: 'passport', captures: { front: { artefactId: 'art_h', status: 'reading', attempts: 1 } } },
+    };
+    applyCaptureReading(step, state, 'art_h', problems);
+    return state.document?.captures.front?.problem;
+  };
+
   test('when its zone was read with its names, then it is taken', () => {
     expect(captureProblems(page(zone()))).toEqual([]);
   });
 
   test('when its names were withheld, then it is taken again, the zone named and not a barcode it has none of', () => {
-    expect(captureProblems(page(zone({ names_withheld: true, names_second_read: 'disagreed' })))).toEqual(['mrz_not_found']);
-    expect(captureProblems(page(zone({ names_withheld: true }), ['blurry', 'barcode_not_found']))).toEqual([
-      'blurry',
-      'mrz_not_found',
-    ]);
+    const withheld = captureProblems(page(zone({ names_withheld: true, names_second_read: 'disagreed' })));
+    expect(withheld).not.toEqual([]);
+    expect(hintOf(withheld)).toBe('mrz_not_found');
+    expect(hintOf(captureProblems(page(zone({ names_withheld: true }), ['blurry', 'barcode_not_found'])))).toBe('blurry');
   });
 
   test('when its zone fails its checks through a blurred photo, then it is taken again; in a sharp photo, it is judged', () => {
     const invalid = zone({ valid: false, names_second_read: null });
 
-    expect(captureProblems(page(invalid, ['blurry', 'barcode_not_found']))).toEqual(['blurry', 'mrz_not_found']);
+    expect(hintOf(captureProblems(page(invalid, ['blurry', 'barcode_not_found'])))).toBe('blurry');
     expect(captureProblems(page(invalid))).toEqual([]);
   });
 

@@ -120,6 +120,32 @@ describe('the document step without JavaScript', () => {
     expect(h1Of(front)).toBe('Frente del documento');
   });
 
+  test('when the configuration allows a licence beside other documents, then the licence, which cannot be verified yet, is not offered', async () => {
+    const { person } = await startDocumentFlow(['dni', 'passport', 'licence']);
+    expect(person.last!.text).toContain('id="f-type-dni"');
+    expect(person.last!.text).toContain('id="f-type-passport"');
+    expect(person.last!.text).not.toContain('id="f-type-licence"');
+
+    const { person: another } = await startDocumentFlow(['dni', 'licence']);
+    expect(h1Of(another.last!)).toBe('Frente del documento');
+  });
+
+  test('when a blurred passport page reads as an invalid zone, then the person is asked for another photo, not rejected', async () => {
+    // The benchmark's s99-000014: blur turned the zone into an invalid TD2 of no known state, which
+    // rejected the session at once as document_mrz_invalid.
+    const pages = await generateDocumentImages(14, { ...DEFAULT_GENERATE_OPTIONS, seed: 99 });
+    const front = pages.find((page) => page.label.side === 'front')!;
+    expect(front.label.degradation.profile).toBe('blur');
+    const { tenant, session, person } = await startDocumentFlow(['passport']);
+
+    await upload(person, front.image);
+    const page = await waitForReading(person, session.id);
+
+    expect(page.text).toContain('La foto está movida');
+    expect(page.text).toContain('Te quedan 2 intentos para esta foto.');
+    expect((await getSession(tenant.testKey, session.id)).status).toBe('in_progress');
+  });
+
   test('when a file is not a photo, is HEIC, or is empty, then the person is told what to send and no attempt is used', async () => {
     const { person } = await startDocumentFlow(['passport']);
     const formPage = person.last!;

@@ -21,14 +21,7 @@ import {
   numberReadIn,
   type ScoredMrz,
 } from './mrz-text';
-import {
-  FILLER_READS,
-  mrzNameWords,
-  secondReadOfDataLine,
-  secondReadOfNames,
-  verdictAmongRivals,
-  type NamesSecondRead,
-} from './names-check';
+import { FILLER_READS, secondReadOfDataLine, secondReadOfNames, type NamesSecondRead } from './names-check';
 import { MRZ_WHITELIST, OcrTimeoutError, recognise, type OcrLine, type OcrResult } from './ocr';
 import { applyHomography, measureMrzBand, rectifyMrzBand, type MrzBandGeometry } from './rectify';
 import type { WorkBudget } from './work-budget';
@@ -416,9 +409,9 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
       attempts += 1;
       const { format } = chosen.scored.mrz;
       const namesLine = chosen.reading.lines[nameLineIndex(chosen.scored.mrz)] ?? '';
-      const second = await secondReadOfNames(chosen.image.png, chosen.namesLine, namesLine, format);
-      const rivals = chosen.corroborated ? [] : chosen.rivals().map((rival) => mrzNameWords(rival, format));
-      chosen.reading.names_second_read = verdictAmongRivals(second, mrzNameWords(namesLine, format), rivals);
+      const rivals = chosen.corroborated ? [] : chosen.rivals();
+      const second = await secondReadOfNames(chosen.image.png, chosen.namesLine, namesLine, format, rivals);
+      chosen.reading.names_second_read = second.verdict;
     }
     return {
       found: chosen?.reading ?? null,

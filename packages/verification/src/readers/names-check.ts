@@ -124,25 +124,25 @@ async function readLineAgain(png: Buffer, line: OcrBox, whitelist: string): Prom
 
 /**
  * Reads the names line with the LSTM engine and compares (`namesAgree`); what follows each word in its
- * text is judged by the glyph there in the photo when the line's glyphs can be measured.
+ * text is judged by the glyph there in the photo when the line's glyphs can be measured. `rivals` are
+ * the names lines other variants of the zone read otherwise: the verdict is then `verdictAmongRivals`.
  */
 export async function secondReadOfNames(
   png: Buffer,
   line: OcrLine,
   namesLine: string,
   format: MrzFormat,
+  rivals: readonly string[] = [],
 ): Promise<{ verdict: NamesSecondRead; text: string | null }> {
   const words = nameWordsAt(namesLine, format);
   if (words.length === 0) return { verdict: 'agreed', text: null };
   const text = await readLineAgain(png, line.bbox, NAMES_WHITELIST);
   if (text === null) return { verdict: 'unread', text: null };
+  const plain = words.map(({ word }) => word);
   const fillerSeenAfter = await fillersSeenAfterWords(png, line, namesLine, words);
-  const agreed = namesAgree(
-    words.map(({ word }) => word),
-    text,
-    fillerSeenAfter,
-  );
-  return { verdict: agreed ? 'agreed' : 'disagreed', text };
+  const second = { verdict: namesAgree(plain, text, fillerSeenAfter) ? ('agreed' as const) : ('disagreed' as const), text };
+  const rivalWords = rivals.map((rival) => mrzNameWords(rival, format));
+  return { verdict: verdictAmongRivals(second, plain, rivalWords), text };
 }
 
 /** The LSTM engine's text of a data line of the zone (digits and letters), or null. */

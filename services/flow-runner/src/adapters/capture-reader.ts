@@ -46,10 +46,8 @@ export function captureProblems(reading: StoredSideReading): CaptureProblem[] {
     (reading.side === 'front_angle' && reading.printed !== null && Object.keys(reading.printed.fields).length > 0);
   if (identified) return [];
   const quality = PHOTO_QUALITY.filter((problem) => problems.includes(problem));
-  // A passport page has no barcode to look for: what is missing there is the zone's reading.
-  const passport = reading.detected_type === 'passport';
-  const rest = problems.filter((problem) => !PHOTO_QUALITY.includes(problem) && !(passport && problem === 'barcode_not_found'));
-  const ordered = [...quality, ...rest, ...(passport && !rest.includes('mrz_not_found') ? (['mrz_not_found'] as const) : [])];
+  const rest = problems.filter((problem) => !PHOTO_QUALITY.includes(problem));
+  const ordered = [...quality, ...rest];
   return ordered.length > 0 ? ordered : ['no_document'];
 }
 

@@ -61,10 +61,9 @@ export async function proxy(
   await pipeline(upstream.body, res);
 }
 
-/** Reads and drops what is left of `req`; true when it ended within the byte and time bounds. */
+/** Reads and drops what is left of an incomplete `req`; true when it ended within the byte and time bounds. */
 function discardUnreadBody(req: IncomingMessage, body: PassThrough): Promise<boolean> {
   req.unpipe(body);
-  if (req.complete) return Promise.resolve(true);
   return new Promise((resolve) => {
     let discarded = 0;
     const finish = (drained: boolean) => {

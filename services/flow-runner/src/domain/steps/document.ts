@@ -102,7 +102,10 @@ export function reasonOfProblem(problem: CaptureProblem | undefined): ReasonCode
     : REASON_CODES.documentUnreadable;
 }
 
-/** A passport has no barcode: a photo of one where nothing was read misses its zone. */
+/**
+ * What the person is told of a refused photo, for the document they chose: a passport has no barcode,
+ * so a passport photo whose reading missed one (nothing read, or a zone to take again) misses its zone.
+ */
 function hintFor(type: DocumentProgress['type'], problem: CaptureProblem): CaptureProblem {
   return type === 'passport' && problem === 'barcode_not_found' ? 'mrz_not_found' : problem;
 }
