@@ -38,6 +38,33 @@ describe('repairByPosition on an Argentine DNI', () => {
   });
 });
 
+describe('repairByPosition on an Argentine passport', () => {
+  // s7-000041 (tilted 14°): both engines read the number AAB058028 as AABOS8028. The corpus printed this
+  // zone's composite check digit wrong on purpose (a defective passport), so only the number's is asked.
+  const PRINTED = ['P<ARGPEREYRA<RAMIREZ<<JUAN<PABLO<<<<<<<<<<<<', 'AAB0580288ARG5112081M32121835320131<<<<<<<90'];
+
+  it('when a number of the current series is read with O for 0 and S for 5, then its last six positions take digits and its check digit holds', () => {
+    const misread = [PRINTED[0] ?? '', 'AABOS80288ARG5112081M32121835320131<<<<<<<90'];
+    expect(parseMrz(misread)).toMatchObject({ check_digits: { document_number: false } });
+
+    const repaired = repairByPosition(misread, 'TD3');
+
+    expect(repaired.lines).toEqual(PRINTED);
+    expect(parseMrz(repaired.lines)).toMatchObject({ check_digits: { document_number: true, composite: false } });
+    expect(bestMrz(misread)?.mrz.lines).toEqual(PRINTED);
+  });
+
+  it('when the same number stands in another state’s passport, then its letters stay (numbers there may hold letters anywhere)', () => {
+    const foreign = ['P<BRAPEREYRA<RAMIREZ<<JUAN<PABLO<<<<<<<<<<<<', 'AABOS80288BRA5112081M32121835320131<<<<<<<90'];
+    expect(repairByPosition(foreign, 'TD3').lines[1]?.slice(0, 9)).toBe('AABOS8028');
+  });
+
+  it('when an Argentine number is of the old series (the DNI number and an N), then it is left as read', () => {
+    const old = ['P<ARGPEREYRA<RAMIREZ<<JUAN<PABLO<<<<<<<<<<<<', '25617151N4ARG5112081M2112183<<<<<<<<<<<<<<06'];
+    expect(repairByPosition(old, 'TD3').lines[1]?.slice(0, 9)).toBe('25617151N');
+  });
+});
+
 describe('repairByPosition on state codes', () => {
   // A German passport's zone (corpus seed 42, document 31), every check digit holding.
   const GERMAN = ['P<D<<BRIZUELA<<ANGEL<<<<<<<<<<<<<<<<<<<<<<<<', 'C71X67T566D<<7203028M3603136<<<<<<<<<<<<<<08'];
@@ -167,6 +194,18 @@ describe('dataLineFromSecondRead', () => {
 
   it('when the other read dropped a character before the fields, then its fields fail their checks and nothing is taken', () => {
     expect(dataLineFromSecondRead(LEGACY, 'TD3', LSTM.slice(1))).toBeNull();
+  });
+
+  it('when the other read holds a mark before the line, then the fields are read from past it (s7-000037, a dim Brazilian passport)', () => {
+    const zone = ['P<BRAROMERO<<ROCIO<BEGONA<<<<<<<<<<<<<<<<<<<', 'FC171371<9BRA4212157F3002142<<<<<<<<<<<<<<02'];
+    const legacy = [zone[0] ?? '', 'FC1Z1371<9BRA4212157F3002142<<<<<<<<<<<<<<02'];
+
+    expect(dataLineFromSecondRead(legacy, 'TD3', 'BFC171371<9BRA4212157F3002142<<<<<<<<<<<<<<02\n')).toEqual(zone);
+  });
+
+  it('when a read past the first characters does not hold the nationality where the zone has it, then nothing is taken from it', () => {
+    // Shifted by one, the other read's fields would stand at the wrong positions: its nationality says so.
+    expect(dataLineFromSecondRead(LEGACY, 'TD3', `XX${LSTM.replace('ESP', 'EXP')}`)).toBeNull();
   });
 
   it('when the other read’s number holds its own check but the composite then fails, then nothing is taken', () => {

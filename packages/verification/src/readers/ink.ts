@@ -43,6 +43,8 @@ export function inkMask(raster: GreyRaster, options: InkOptions): Uint8Array {
   const minPaper = low + contrast * (options.paper ?? 0.3);
 
   const stride = width + 1;
+  // Two integral images: of the grey values, and of the values and count of the pixels at least as bright
+  // as their own surroundings (what is not ink: the paper between the strokes).
   const integral = new Float64Array(stride * (height + 1));
   for (let y = 0; y < height; y += 1) {
     let rowSum = 0;
@@ -51,28 +53,51 @@ export function inkMask(raster: GreyRaster, options: InkOptions): Uint8Array {
       integral[(y + 1) * stride + x + 1] = (integral[y * stride + x + 1] ?? 0) + rowSum;
     }
   }
-
-  const boxMean = (x: number, y: number, r: number) => {
+  const boxSum = (table: Float64Array, x: number, y: number, r: number) => {
     const top = Math.max(0, y - r);
     const bottom = Math.min(height, y + r + 1);
     const left = Math.max(0, x - r);
     const right = Math.min(width, x + r + 1);
-    const sum =
-      (integral[bottom * stride + right] ?? 0) -
-      (integral[top * stride + right] ?? 0) -
-      (integral[bottom * stride + left] ?? 0) +
-      (integral[top * stride + left] ?? 0);
-    return sum / ((bottom - top) * (right - left));
+    return (
+      (table[bottom * stride + right] ?? 0) -
+      (table[top * stride + right] ?? 0) -
+      (table[bottom * stride + left] ?? 0) +
+      (table[top * stride + left] ?? 0)
+    );
   };
-  // Paper is judged over a wider box than the ink: inside a line of bold MRZ characters the ink itself
-  // pulls the small box's mean below any paper threshold.
+  const boxArea = (x: number, y: number, r: number) =>
+    (Math.min(height, y + r + 1) - Math.max(0, y - r)) * (Math.min(width, x + r + 1) - Math.max(0, x - r));
+
+  const means = new Float32Array(width * height);
+  const backgroundSum = new Float64Array(stride * (height + 1));
+  const backgroundCount = new Float64Array(stride * (height + 1));
+  for (let y = 0; y < height; y += 1) {
+    let rowSum = 0;
+    let rowCount = 0;
+    for (let x = 0; x < width; x += 1) {
+      const value = data[y * width + x] ?? 255;
+      const mean = boxSum(integral, x, y, radius) / boxArea(x, y, radius);
+      means[y * width + x] = mean;
+      if (value >= mean) {
+        rowSum += value;
+        rowCount += 1;
+      }
+      backgroundSum[(y + 1) * stride + x + 1] = (backgroundSum[y * stride + x + 1] ?? 0) + rowSum;
+      backgroundCount[(y + 1) * stride + x + 1] = (backgroundCount[y * stride + x + 1] ?? 0) + rowCount;
+    }
+  }
+  // Paper is judged over a wider box than the ink, and from the pixels that are not darker than their
+  // surroundings: the box's plain mean, inside three lines of bold MRZ characters, fell below any paper
+  // threshold where the digits are densest (s7-000046: half of a 2009 front's zone lost), while on a dark
+  // table even the brighter half of the pixels stays dark.
   const paperRadius = radius * 4;
   const mask = new Uint8Array(width * height);
   for (let y = 0; y < height; y += 1) {
     for (let x = 0; x < width; x += 1) {
       const value = data[y * width + x] ?? 255;
-      const mean = boxMean(x, y, radius);
-      if (mean - value >= minDrop && boxMean(x, y, paperRadius) >= minPaper) mask[y * width + x] = 1;
+      if ((means[y * width + x] ?? 0) - value < minDrop) continue;
+      const count = boxSum(backgroundCount, x, y, paperRadius);
+      if (count > 0 && boxSum(backgroundSum, x, y, paperRadius) / count >= minPaper) mask[y * width + x] = 1;
     }
   }
   return mask;

@@ -13,8 +13,8 @@ import { computeMrzCheckDigit, parseMrz, type MrzData, type MrzFormat } from '..
  * names, document code, sex) becomes the letter it is confused with (0→O, 1→I, 5→S, 8→B, 2→Z, 6→G), a
  * letter where only digits may stand (dates, check digits) the digit (O/Q/D→0, I/L→1, Z→2, S→5, B→8,
  * G→6). Fields that may hold both (document and personal numbers, optional data) are not touched, with
- * two exceptions no check digit can arbitrate: the Argentine DNI's number is digits only, and a lone '0'
- * inside optional data's filler run is a misread '<'. An issuing state or nationality that is no state
+ * three exceptions: the Argentine DNI's number is digits only, an Argentine passport's number of the
+ * current series ends in six digits, and a lone '0' inside optional data's filler run is a misread '<'. An issuing state or nationality that is no state
  * code becomes the one code a single look-alike letter makes of it (`O<<` → `D<<`). Check digits still
  * decide: a repair that makes a wrong read pass is as unlikely as the same misread passing without it.
  */
@@ -107,6 +107,18 @@ const DNI_NUMBER: PositionClass[] = classes([
   ['O', 15],
 ]);
 
+// Argentine passports issued since 2012 number three letters then six digits (before, the holder's DNI
+// number and an N): where the issuing state is ARG and the number's first three characters are letters,
+// its last six take digits. Both engines read s7-000041's `AAB058028` as `AABOS8028`, two look-alikes off,
+// which no repair confirmed by the other engine reaches. Sources in docs/documents.md ("MRZ").
+const ARG_PASSPORT_DATA_LINE: PositionClass[] = [
+  ...classes([
+    ['X', 3],
+    ['N', 6],
+  ]),
+  ...(POSITION_CLASSES.TD3[1] ?? []).slice(9),
+];
+
 /**
  * A '0' alone inside the filler run of optional data is a misread '<' (glare or noise on a '<'): optional
  * data is left-justified, so nothing follows its filler, and no check digit can tell the two apart
@@ -125,6 +137,9 @@ function positionClasses(lines: readonly string[], format: 'TD1' | 'TD2' | 'TD3'
   const first = lines[0] ?? '';
   // Document code 'ID', issuing state 'ARG', each maybe read with a digit for a letter.
   if (format === 'TD1' && /^[I1][D0]AR[G6]/.test(first)) return [DNI_NUMBER, ...classesOfFormat.slice(1)];
+  // Document code 'P' and any type letter, issuing state 'ARG'; a number of the current series.
+  if (format === 'TD3' && /^P.AR[G6]/.test(first) && /^[A-Z]{3}/.test(lines[1] ?? ''))
+    return [classesOfFormat[0] ?? [], ARG_PASSPORT_DATA_LINE];
   return classesOfFormat;
 }
 
@@ -462,12 +477,25 @@ function failingFields(lines: readonly string[]): Set<string> {
  * own check digit weighs in it only through that digit, so a field is not taken where the two reads
  * differ in a way no check digit sees (`differsUnseen`: G for 6 in a passport number). The fields sit at
  * the start of the line, so the other read must hold them at the same positions (an engine that drops
- * or adds a character there fails their checks).
+ * a character there fails their checks). One that read a mark before the line (`BFC171371<9BRA…`,
+ * s7-000037) is read from past it, where the nationality then stands where the first read has it.
  */
 export function dataLineFromSecondRead(lines: readonly string[], format: MrzFormat, text: string): string[] | null {
   if (format !== 'TD3') return null;
-  const [first = '', second = ''] = lines;
+  const second = lines[1] ?? '';
   const other = text.toUpperCase().replace(/\s+/g, '');
+  const nationality = second.slice(10, 13);
+  for (let skip = 0; skip === 0 || skip <= other.length - second.length; skip += 1) {
+    const aligned = other.slice(skip);
+    if (skip > 0 && aligned.slice(10, 13) !== nationality) continue;
+    const merged = mergedDataLine(lines, aligned);
+    if (merged !== null) return merged;
+  }
+  return null;
+}
+
+function mergedDataLine(lines: readonly string[], other: string): string[] | null {
+  const [first = '', second = ''] = lines;
   let merged = second;
   let failing = failingFields([first, merged]);
   for (const { field, from, to } of TD3_DATA_FIELDS) {
