@@ -3,6 +3,9 @@ import path from 'node:path';
 import bwipjs from 'bwip-js';
 import sharp from 'sharp';
 import { readSide, stopReaders } from '../src';
+import { decodeGrey } from '../src/image/raster';
+import { searchMrz } from '../src/readers/mrz.reader';
+import { SafetyClock, WorkBudget } from '../src/readers/work-budget';
 import { REFERENCE_DOCUMENTS_DIR } from './reference-data';
 
 const TODAY = '2026-11-23';
@@ -105,6 +108,19 @@ describe('readSide on the reference specimens', () => {
     expect(reading.detected_type).toBe('passport');
     expect(reading.detected_face).toBe('data_page');
     expect(reading.face_crop).not.toBeNull();
+  });
+
+  it('when every OCR pass outlasts the search’s cap per pass, then the search ends with no reading (the cap a recapture gets)', async () => {
+    const raster = await decodeGrey(referenceImage('mrz/passporteye_passport-td3.jpg'));
+    const search = (ocrTimeoutMs?: number) =>
+      searchMrz(raster, { angles: [0], budget: new WorkBudget(8, new SafetyClock(30_000)), ocrTimeoutMs });
+
+    const cut = await search(1);
+    expect(cut.found).toBeNull();
+    expect(cut.attempts).toBe(1);
+
+    const whole = await search();
+    expect(whole.found?.valid).toBe(true);
   });
 
   it('when an upload is not an image, then readSide reports it and does not throw', async () => {

@@ -156,6 +156,15 @@ export const DEFAULT_SIDE_WORK: SideWorkLimits = {
   deblur_megapixels: 6,
 };
 
+/**
+ * The OCR pass's safety cap on a photo the recapture model judged a screen or a print. The legacy engine
+ * spends 5–50 s on a screen's moiré read as text (seed 7's s7-000018 back: 23 s in its MRZ search, the
+ * benchmark's p99), and such a photo is refused whatever it shows (`document_screen_detected`), so its
+ * reading only informs; an ordinary zone pass takes 0.1–0.4 s. Wall-clock, like every safety cap: on a
+ * machine loaded far beyond its cores it may cut a pass that would have read, on a photo refused anyway.
+ */
+export const RECAPTURE_OCR_TIMEOUT_MS = 2_000;
+
 /** Generous: an ordinary side takes 0.3–3 s of CPU; this only ends pathological searches. */
 export const DEFAULT_SIDE_SAFETY_CAP_MS = 30_000;
 
@@ -330,6 +339,7 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   const mrzSearch = await searchMrz(raster, {
     angles: mrzAngles(skew, skewEstimate.axis, knownAngle),
     budget: new WorkBudget(limits.mrz_ocr_passes, clock),
+    ocrTimeoutMs: quality.screen.detected ? RECAPTURE_OCR_TIMEOUT_MS : undefined,
   });
   const mrz = mrzSearch.found;
   const mrzType = mrz === null ? null : documentTypeOfMrz(mrz.data);

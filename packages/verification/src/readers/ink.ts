@@ -16,6 +16,12 @@ export interface InkOptions {
   drop?: number;
   /** Share of the contrast above the 5th percentile that the wider surroundings must reach to be paper. */
   paper?: number;
+  /**
+   * Or the share that the wider surroundings' pixels not darker than their own surroundings (the paper
+   * between strokes) must reach: higher than `paper`, as the brighter half of a noisy dark table's
+   * pixels stands above its mean.
+   */
+  background?: number;
 }
 
 export function percentiles(data: Uint8Array, low: number, high: number): { low: number; high: number } {
@@ -41,6 +47,7 @@ export function inkMask(raster: GreyRaster, options: InkOptions): Uint8Array {
   // Noise (sensor noise in a dim photo is σ ≈ 10 grey levels) must not pass for ink.
   const minDrop = Math.max(12, contrast * (options.drop ?? 0.18));
   const minPaper = low + contrast * (options.paper ?? 0.3);
+  const minBackground = low + contrast * (options.background ?? 0.5);
 
   const stride = width + 1;
   // Two integral images: of the grey values, and of the values and count of the pixels at least as bright
@@ -86,18 +93,24 @@ export function inkMask(raster: GreyRaster, options: InkOptions): Uint8Array {
       backgroundCount[(y + 1) * stride + x + 1] = (backgroundCount[y * stride + x + 1] ?? 0) + rowCount;
     }
   }
-  // Paper is judged over a wider box than the ink, and from the pixels that are not darker than their
-  // surroundings: the box's plain mean, inside three lines of bold MRZ characters, fell below any paper
-  // threshold where the digits are densest (s7-000046: half of a 2009 front's zone lost), while on a dark
-  // table even the brighter half of the pixels stays dark.
+  // Paper is judged over a wider box than the ink: its mean, or where bold characters pull that under
+  // (inside three lines of dense MRZ digits: s7-000046 lost half of a 2009 front's zone), the mean of its
+  // pixels not darker than their surroundings, at a higher share. That one alone let a dim photo's noisy
+  // dark table in (its brighter half stands above its mean: s99-000007's back joined to the table); at
+  // 0.4 and 0.5 of the contrast both photos give their zones at either of the first two turns, at 0.6 the
+  // first at one turn only (2026-11-26).
   const paperRadius = radius * 4;
   const mask = new Uint8Array(width * height);
   for (let y = 0; y < height; y += 1) {
     for (let x = 0; x < width; x += 1) {
       const value = data[y * width + x] ?? 255;
       if ((means[y * width + x] ?? 0) - value < minDrop) continue;
+      if (boxSum(integral, x, y, paperRadius) / boxArea(x, y, paperRadius) >= minPaper) {
+        mask[y * width + x] = 1;
+        continue;
+      }
       const count = boxSum(backgroundCount, x, y, paperRadius);
-      if (count > 0 && boxSum(backgroundSum, x, y, paperRadius) / count >= minPaper) mask[y * width + x] = 1;
+      if (count > 0 && boxSum(backgroundSum, x, y, paperRadius) / count >= minBackground) mask[y * width + x] = 1;
     }
   }
   return mask;

@@ -144,6 +144,8 @@ export interface MrzSearchOptions {
    * valid read's names is made whatever is left).
    */
   budget: WorkBudget;
+  /** The safety cap of one OCR pass (`recognise`'s default otherwise). */
+  ocrTimeoutMs?: number;
 }
 
 interface ZoneCrop extends PixelRegion {
@@ -327,8 +329,8 @@ function edgeDistance(block: { top: number; bottom: number }, flipped: boolean, 
   return flipped ? block.top : height - block.bottom;
 }
 
-async function ocrMrz(png: Buffer) {
-  return recognise(png, { whitelist: MRZ_WHITELIST, mode: 'block' }).catch((error: unknown) => {
+async function ocrMrz(png: Buffer, timeoutMs: number | undefined) {
+  return recognise(png, { whitelist: MRZ_WHITELIST, mode: 'block', timeoutMs }).catch((error: unknown) => {
     if (error instanceof OcrTimeoutError) return null;
     throw error;
   });
@@ -512,7 +514,7 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
         if (image === null) return null;
         attempts += 1;
         options.budget.spend(1);
-        const result = { image, ocr: await ocrMrz(image.png) };
+        const result = { image, ocr: await ocrMrz(image.png, options.ocrTimeoutMs) };
         readByVariant.set(variant.name, result);
         if (result.ocr !== null) {
           const texts = result.ocr.lines.map((line) => line.text);
