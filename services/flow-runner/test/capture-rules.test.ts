@@ -135,6 +135,21 @@ describe('a passport data page', () => {
     expect(captureProblems(misread)[0]).toBe('blurry');
   });
 
+  test('when a zone that says no document type fails its checks in a sharp photo, then it is taken again, the zone named', () => {
+    // s7-000036: glare over the names line only, too small for the photo's glare measure; the zone read
+    // as a TD2 starting `ARGAGUIRRE` (its `P<` lost) and the passport was rejected at once.
+    const misread = reading({
+      detected_type: null,
+      mrz: zone({ format: 'TD2', valid: false, names_second_read: null }),
+      mrz_fields: PASSPORT_FIELDS,
+      problems: ['barcode_not_found'],
+    });
+
+    const problems = captureProblems(misread);
+    expect(problems).not.toEqual([]);
+    expect(hintOf(problems)).toBe('mrz_not_found');
+  });
+
   test('when a side was identified by its barcode, then its zone does not matter', () => {
     const card = reading({
       detected_type: 'dni',

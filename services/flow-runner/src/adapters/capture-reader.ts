@@ -54,15 +54,21 @@ export function captureProblems(reading: StoredSideReading): CaptureProblem[] {
 /**
  * A side identified by its MRZ alone (no barcode read) whose zone says more about the photo than about
  * the document is taken again: a zone failing its check digits in a blurred, glared or dark photo (a TD3
- * read as a TD2 when blur ate the start of its lines), or a passport's zone read without its names
- * (withheld: read too uncertainly; a passport has nothing else that names its holder). The step then
- * fails as `document_unreadable` only once the attempts run out. A zone that fails its checks in a good
- * photo is judged as it is (`document_mrz_invalid`): a wrong check digit reads the same on a retake.
+ * read as a TD2 when blur ate the start of its lines), a zone failing its checks that does not even say
+ * which document it is (no document code read: s7-000036, a passport whose names line lay under a glare
+ * too small for the photo's glare measure, read as a TD2 starting `ARGAGUIRRE`), or a passport's zone
+ * read without its names (withheld: read too uncertainly; a passport has nothing else that names its
+ * holder). The step then fails as `document_unreadable` only once the attempts run out. A zone of a
+ * known document that fails its checks in a good photo is judged as it is (`document_mrz_invalid`): a
+ * wrong check digit printed reads the same on a retake.
  */
 function zoneToRetake(reading: StoredSideReading): boolean {
   if (reading.mrz === null || reading.barcode_fields !== null) return false;
   if (reading.detected_type === 'passport' && reading.mrz.names_withheld) return true;
-  return !reading.mrz.valid && PHOTO_QUALITY.some((problem) => (reading.problems as CaptureProblem[]).includes(problem));
+  if (reading.mrz.valid) return false;
+  return (
+    reading.detected_type === null || PHOTO_QUALITY.some((problem) => (reading.problems as CaptureProblem[]).includes(problem))
+  );
 }
 
 /** Argentina's calendar day: document expiry is judged on the holder's date, not UTC's. */
