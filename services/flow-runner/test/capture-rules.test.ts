@@ -162,6 +162,17 @@ describe('a passport data page', () => {
     expect(captureProblems(card)).toEqual([]);
   });
 
+  test('when the passport is the only document the step offers, so none was chosen, then the hint is its zone too', () => {
+    const step = DocumentStepSchema.parse({ id: 'doc', type: 'document_ar', documents: ['passport'], maxAttempts: 3 });
+    const state: StepState = {
+      status: 'pending',
+      document: { captures: { front: { artefactId: 'art_4', status: 'reading', attempts: 1 } } },
+    };
+
+    applyCaptureReading(step, state, 'art_4', ['barcode_not_found', 'mrz_not_found']);
+    expect(state.document?.captures.front?.problem).toBe('mrz_not_found');
+  });
+
   test('when nothing was read on a photo sent for a passport, then the hint is its zone, not a barcode', () => {
     const step = DocumentStepSchema.parse({ id: 'doc', type: 'document_ar', documents: ['passport'], maxAttempts: 3 });
     const state: StepState = {

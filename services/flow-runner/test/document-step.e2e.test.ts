@@ -146,6 +146,22 @@ describe('the document step without JavaScript', () => {
     expect((await getSession(tenant.testKey, session.id)).status).toBe('in_progress');
   });
 
+  test('when a passport zone under a small glare reads as no document at all, then the person is asked for another photo of the lines', async () => {
+    // The benchmark's s7-000036: glare over the names line only (1.7% of the photo, under the glare
+    // limit) turned the zone into an invalid TD2 without its `P<`, which rejected the session at once.
+    const pages = await generateDocumentImages(36, { ...DEFAULT_GENERATE_OPTIONS, seed: 7 });
+    const front = pages.find((page) => page.label.side === 'front')!;
+    expect(front.label.degradation.profile).toBe('glare');
+    const { tenant, session, person } = await startDocumentFlow(['passport']);
+
+    await upload(person, front.image);
+    const page = await waitForReading(person, session.id);
+
+    expect(page.text).toContain('No se leen las líneas de abajo del documento');
+    expect(page.text).toContain('Te quedan 2 intentos para esta foto.');
+    expect((await getSession(tenant.testKey, session.id)).status).toBe('in_progress');
+  });
+
   test('when a file is not a photo, is HEIC, or is empty, then the person is told what to send and no attempt is used', async () => {
     const { person } = await startDocumentFlow(['passport']);
     const formPage = person.last!;

@@ -102,15 +102,9 @@ function variantPipeline(raster: GreyRaster, options: VariantOptions): sharp.Sha
   return pipeline;
 }
 
-/** The variant's pixels, stretched last where asked (sharp would stretch after every other step too). */
-async function render(raster: GreyRaster, options: VariantOptions): Promise<GreyRaster> {
-  const { data, info } = await variantPipeline(raster, options).greyscale().raw().toBuffer({ resolveWithObject: true });
-  return { data: options.normalise === true ? stretchLuminance(data) : data, width: info.width, height: info.height };
-}
-
 /** The pipeline a variant's output is encoded from: its pixels, rendered first when they are stretched. */
 async function outputPipeline(raster: GreyRaster, options: VariantOptions): Promise<sharp.Sharp> {
-  return options.normalise === true ? fromRaster(await render(raster, options)) : variantPipeline(raster, options);
+  return options.normalise === true ? fromRaster(await greyVariant(raster, options)) : variantPipeline(raster, options);
 }
 
 /** A crop/scale of the raster as RGBA pixels (what zxing-wasm takes as ImageData). */
@@ -130,7 +124,9 @@ export async function rgbaVariant(
 
 /** A crop/scale of the raster as a greyscale raster. */
 export async function greyVariant(raster: GreyRaster, options: VariantOptions = {}): Promise<GreyRaster> {
-  return render(raster, options);
+  const { data, info } = await variantPipeline(raster, options).greyscale().raw().toBuffer({ resolveWithObject: true });
+  // Stretched last, as sharp would after every other step.
+  return { data: options.normalise === true ? stretchLuminance(data) : data, width: info.width, height: info.height };
 }
 
 /** A crop/scale of the raster as a PNG (what the OCR engine takes). */

@@ -14,9 +14,10 @@ import { computeMrzCheckDigit, parseMrz, type MrzData, type MrzFormat } from '..
  * letter where only digits may stand (dates, check digits) the digit (O/Q/D→0, I/L→1, Z→2, S→5, B→8,
  * G→6). Fields that may hold both (document and personal numbers, optional data) are not touched, with
  * three exceptions: the Argentine DNI's number is digits only, an Argentine passport's number of the
- * current series ends in six digits, and a lone '0' inside optional data's filler run is a misread '<'. An issuing state or nationality that is no state
- * code becomes the one code a single look-alike letter makes of it (`O<<` → `D<<`). Check digits still
- * decide: a repair that makes a wrong read pass is as unlikely as the same misread passing without it.
+ * current series ends in six digits, and a lone '0' inside optional data's filler run is a misread
+ * '<'. An issuing state or nationality that is no state code becomes the one code a single look-alike
+ * letter makes of it (`O<<` → `D<<`). Check digits still decide: a repair that makes a wrong read pass
+ * is as unlikely as the same misread passing without it.
  */
 export interface MrzCandidate {
   lines: string[];

@@ -106,7 +106,7 @@ export function reasonOfProblem(problem: CaptureProblem | undefined): ReasonCode
  * What the person is told of a refused photo, for the document they chose: a passport has no barcode,
  * so a passport photo whose reading missed one (nothing read, or a zone to take again) misses its zone.
  */
-function hintFor(type: DocumentProgress['type'], problem: CaptureProblem): CaptureProblem {
+function hintFor(type: DocumentKind | null, problem: CaptureProblem): CaptureProblem {
   return type === 'passport' && problem === 'barcode_not_found' ? 'mrz_not_found' : problem;
 }
 
@@ -131,7 +131,8 @@ export function applyCaptureReading(
     delete progress.captures[side].problem;
     return currentSide(step, progress) === null ? { kind: 'complete' } : { kind: 'stay' };
   }
-  const problem = hintFor(progress.type, problems[0]!);
+  // The type the step stands for: chosen by the person, or the only one offered (never stored then).
+  const problem = hintFor(documentTypeOf(step, progress), problems[0]!);
   progress.captures[side] = { ...capture, status: 'refused', problem };
   if (capture.attempts >= step.maxAttempts) return { kind: 'failed', reason: reasonOfProblem(problem) };
   return { kind: 'stay' };
