@@ -6,8 +6,9 @@
 //    (screen replay, tilted print, still photo, swapped face), plus each person's document portrait,
 //    into bench/results/faces-corpus/ (reused by later runs with the same seed).
 // 2. A child process (so its memory is the face step's alone) runs the service's code path on them:
-//    `checkLiveness` (@idv/faces) on each sequence with the challenge it answers, and for live
-//    sequences the face step's document comparison (`detectFaces` on the portrait, `compareFaces`).
+//    `judgeFaceStep` (@idv/faces) on each sequence with the challenge it answers, its images spread over
+//    a pool of `--threads` worker threads as the service's FacePool spreads them, and for live sequences
+//    the face step's document comparison (the portrait against the reference frame).
 // 3. Prints liveness true-accept and attack-accept rates per kind, face-match FAR/FRR over every pair
 //    with the threshold in use, the signals behind each threshold, time and CPU per face step, peak
 //    memory and the machine yardstick; writes everything to bench/results/faces-s<seed>-n<count>.json.
@@ -32,6 +33,9 @@ const { values: args } = parseArgs({
     count: { type: 'string', default: '110' },
     child: { type: 'string' },
     'key-frames': { type: 'string', default: 'on' },
+    // The face threads one attempt's images are spread over, as the service's FACE_THREADS (default 2);
+    // 0: the whole attempt in the process's own thread, one image after another.
+    threads: { type: 'string', default: '2' },
     'generate-only': { type: 'boolean', default: false },
     dump: { type: 'boolean', default: false },
   },
@@ -87,10 +91,31 @@ async function child(dir) {
   // 11's screen f11-0076 was refused in one run and accepted in the next, 2026-11-26).
   const keyFrameKey = createHash('sha256').update('bench/faces key frames').digest();
   const faces = require(path.join(FACES_PKG, 'dist/index.js'));
+  const threads = Number(args.threads);
   const rssMb = () => Math.round(process.memoryUsage().rss / 1048576);
   const before = rssMb();
   const loadStarted = performance.now();
-  await faces.faceEngine();
+  let work = faces.IN_THREAD;
+  let pool = null;
+  if (threads > 0) {
+    // The service's pool: piscina (a dependency of the flow-runner) over @idv/faces' worker.
+    const { Piscina } = createRequire(path.join(ROOT, 'services/flow-runner/package.json'))('piscina');
+    pool = new Piscina({
+      filename: path.join(FACES_PKG, 'dist/worker.js'),
+      minThreads: threads,
+      maxThreads: threads,
+      idleTimeout: Number.POSITIVE_INFINITY,
+    });
+    work = faces.pooledFrameWork((task) => pool.run(task));
+    // Every thread loads its models on its first task: one portrait each, all at once, before timing.
+    const sample = fs.readFileSync(path.join(dir, 'portrait-0.jpg'));
+    await work.detectFaces(
+      Array.from({ length: threads }, () => sample),
+      {},
+    );
+  } else {
+    await faces.faceEngine();
+  }
   const loadMs = Math.round(performance.now() - loadStarted);
   const loaded = rssMb();
   let peak = loaded;
@@ -115,25 +140,24 @@ async function child(dir) {
     const sourceIndex = label.identityIndex;
     const cpu = process.cpuUsage();
     const started = performance.now();
-    const outcome = await faces.checkLiveness({
-      challenge,
-      nonce: challenge.nonce,
-      attemptId: label.id,
-      receivedAt: issuedAt + (label.frames.at(-1)?.atMs ?? 0) + 200,
-      frames,
-      context: { nonceAlreadyUsed: false },
-      embed: keyFramesMode === 'off' ? 'all' : 'key_frames',
-      keyFrameKey,
-    });
-    const livenessMs = performance.now() - started;
-    // The face step's second half, as the service's worker does it in the same task: the document's
-    // portrait (which must read frontal) against the passed attempt's reference frame.
+    const { liveness: outcome, document: match } = await faces.judgeFaceStep(
+      {
+        challenge,
+        nonce: challenge.nonce,
+        attemptId: label.id,
+        receivedAt: issuedAt + (label.frames.at(-1)?.atMs ?? 0) + 200,
+        frames,
+        context: { nonceAlreadyUsed: false },
+        embed: keyFramesMode === 'off' ? 'all' : 'key_frames',
+        keyFrameKey,
+        // The face step's second half, as the service does it: the document's portrait (which must read
+        // frontal) against the passed attempt's reference frame.
+        ...(label.kind === 'live' ? { portrait: fs.readFileSync(path.join(dir, `portrait-${sourceIndex}.jpg`)) } : {}),
+      },
+      work,
+    );
     const reference = outcome.verdict.referenceFrame;
     const referenceEmbedding = reference === null ? null : (outcome.frames[reference]?.faces[0]?.embedding ?? null);
-    const match =
-      label.kind === 'live'
-        ? await faces.compareReferenceWithPortrait(outcome, fs.readFileSync(path.join(dir, `portrait-${sourceIndex}.jpg`)))
-        : null;
     const stepMs = performance.now() - started;
     const used = process.cpuUsage(cpu);
     peak = Math.max(peak, rssMb());
@@ -154,7 +178,7 @@ async function child(dir) {
             spoof: frame.spoof,
             faces: frame.faces.every((face) => face.embedding !== null)
               ? frame.faces
-              : (await faces.detectFaces(frames[position].image)).faces,
+              : (await work.detectFaces([frames[position].image], {}))[0].faces,
           })),
         ),
       });
@@ -188,16 +212,16 @@ async function child(dir) {
       })),
       referenceEmbedding: label.kind === 'live' ? referenceEmbedding : null,
       match,
-      ms: { liveness: Math.round(livenessMs), step: Math.round(stepMs) },
+      ms: { step: Math.round(stepMs) },
       cpuMs: Math.round((used.user + used.system) / 1000),
     });
   }
   const selfies = {};
   for (let source = 0; fs.existsSync(path.join(dir, `selfie-${source}.jpg`)); source += 1) {
-    const [selfie, portrait] = await Promise.all([
-      faces.detectFaces(fs.readFileSync(path.join(dir, `selfie-${source}.jpg`))),
-      faces.detectFaces(fs.readFileSync(path.join(dir, `portrait-${source}.jpg`))),
-    ]);
+    const [selfie, portrait] = await work.detectFaces(
+      [fs.readFileSync(path.join(dir, `selfie-${source}.jpg`)), fs.readFileSync(path.join(dir, `portrait-${source}.jpg`))],
+      {},
+    );
     selfies[source] = {
       selfie: selfie.faces[0]?.embedding ?? null,
       selfiePose: selfie.faces[0]?.pose ?? null,
@@ -210,6 +234,7 @@ async function child(dir) {
     fs.writeFileSync(file, JSON.stringify({ seed, count, sequences: dumped, selfies }));
     console.log(`frames with embeddings: ${path.relative(ROOT, file)}`);
   }
+  await pool?.close();
   const usage = process.resourceUsage();
   const message = {
     selfies,
@@ -253,6 +278,8 @@ const evaluation = await new Promise((resolve, reject) => {
       dir,
       '--key-frames',
       args['key-frames'],
+      '--threads',
+      args.threads,
       ...(args.dump ? ['--dump'] : []),
     ],
     {
@@ -506,7 +533,11 @@ const framesPer = percentile(
   live.map((result) => result.frames.length),
   50,
 );
-console.log('\n## Time per face step (live sequences: liveness of', framesPer, 'frames at 480×640 + document comparison)\n');
+console.log(
+  '\n## Time per face step (live sequences: liveness of',
+  framesPer,
+  `frames at 480×640 + document comparison; ${Number(args.threads) > 0 ? `images spread over ${args.threads} face threads` : 'one thread'})\n`,
+);
 console.log(
   `wall ms p50 ${percentile(stepMs, 50)} / p99 ${percentile(stepMs, 99)}; CPU ms p50 ${percentile(stepCpu, 50)} / p99 ${percentile(stepCpu, 99)}; every sequence CPU p50 ${percentile(allCpu, 50)}`,
 );
@@ -527,7 +558,7 @@ console.log(
   )}; frames embedded ${pct(live.flatMap((result) => result.frames).filter((frame) => frame.embedded).length, live.flatMap((result) => result.frames).length)}`,
 );
 console.log(
-  `memory (face process alone): ${evaluation.memory.beforeMb} MiB before the models, ${evaluation.memory.loadedMb} loaded (in ${evaluation.loadMs} ms), peak RSS ${evaluation.memory.maxRssMb} MiB`,
+  `memory (face process alone, ${Number(args.threads) > 0 ? `${args.threads} face threads` : 'models in its own thread'}): ${evaluation.memory.beforeMb} MiB before the models, ${evaluation.memory.loadedMb} loaded (in ${evaluation.loadMs} ms), peak RSS ${evaluation.memory.maxRssMb} MiB`,
 );
 const yardstick = await machineReference();
 console.log(
@@ -542,6 +573,7 @@ fs.writeFileSync(
       seed,
       count,
       keyFrames: args['key-frames'],
+      threads: Number(args.threads),
       perKind,
       poseStats,
       consistency: { live: liveSims, swap: swapSims },

@@ -18,3 +18,4 @@ export * from './liveness';
 export * from './spoof';
 export * from './pipeline';
 export type { FaceTask, FaceTaskResult } from './worker';
+export { pooledFrameWork, type FrameWork, type FrameTask, type FrameTaskResult } from './frame-work';

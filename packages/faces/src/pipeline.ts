@@ -5,6 +5,7 @@ import { compareFaces, FACE_MATCH_THRESHOLD, type FaceComparison } from './compa
 import { decodeImage, type RgbImage } from './decode';
 import { faceEngine, type DetectedFace, type DetectOptions, type FaceAnalysis } from './engine';
 import { asFaceError, FaceError } from './errors';
+import { refusalAt, type FrameWork } from './frame-work';
 import { FRAME_LIMITS } from './limits';
 import { spoofFeatures, type SpoofFeatures } from './spoof';
 import {
@@ -13,6 +14,7 @@ import {
   keyFrames,
   type FrameRecapture,
   type LivenessContext,
+  type LivenessFrame,
   type LivenessVerdict,
 } from './liveness';
 
@@ -95,23 +97,17 @@ function compareWithSecond(
 /**
  * A passed attempt's reference frame (its embedding, taken by `checkLiveness`) against the document's
  * portrait, as `compareFaceImages` with `documentPortrait` compares them, without detecting the frame a
- * second time. Null when the attempt did not pass. A portrait the models refuse is a `FaceError` with
- * `frameIndex` 1, as the second image of a comparison.
+ * second time. Null when the attempt did not pass.
  */
-export async function compareReferenceWithPortrait(
+function compareReferenceWithPortrait(
   outcome: LivenessOutcome,
-  portrait: Buffer,
-  threshold: number = FACE_MATCH_THRESHOLD,
-): Promise<FaceComparisonOutcome | null> {
+  portrait: ImageFaces,
+  threshold: number,
+): FaceComparisonOutcome | null {
   const { verdict, frames } = outcome;
   if (!verdict.passed || verdict.referenceFrame === null) return null;
   const reference = frames[verdict.referenceFrame];
-  // A portrait's antispoof and liveness scores decide nothing: only its embedding and pose are read.
-  const found = await detectFaces(portrait, { scores: false }).catch((error: unknown) => {
-    const failure = asFaceError(error, 'inference_failed');
-    throw new FaceError(failure.code, failure.detail, 1);
-  });
-  return compareWithSecond(reference?.faces[0]?.embedding, reference?.faces.length ?? 0, found, threshold, true);
+  return compareWithSecond(reference?.faces[0]?.embedding, reference?.faces.length ?? 0, portrait, threshold, true);
 }
 
 export interface FrameInput {
@@ -140,21 +136,35 @@ function checkFrameLimits(frames: readonly FrameInput[]): void {
     throw new FaceError('too_many_frames', `${total} bytes in all, at most ${FRAME_LIMITS.maxTotalBytes}`);
 }
 
-async function decodeFrame(image: Buffer, index: number): Promise<RgbImage> {
+/** One frame: faces and recapture. Errors name the frame. `embed: false` leaves `embedding` null. */
+export async function analyseFrame(image: Buffer, index: number, options: { embed?: boolean } = {}): Promise<AnalysedFrame> {
   try {
-    return await decodeImage(image);
+    const started = performance.now();
+    const decoded = await decodeImage(image);
+    return await analyseDecoded(decoded, index, performance.now() - started, options.embed ?? true);
   } catch (error) {
-    const failure = asFaceError(error, 'inference_failed');
-    throw new FaceError(failure.code, failure.detail, index);
+    throw refusalAt(error, index);
   }
 }
 
-/** One frame: faces and recapture. Input errors name the frame. `embed: false` leaves `embedding` null. */
-export async function analyseFrame(image: Buffer, index: number, options: { embed?: boolean } = {}): Promise<AnalysedFrame> {
-  const started = performance.now();
-  const decoded = await decodeFrame(image, index);
-  return analyseDecoded(decoded, index, performance.now() - started, options.embed ?? true);
-}
+/**
+ * This thread's models, one image after another: the first refusal stops the pass, so no CPU goes to the
+ * later frames of an attempt already refused. The CLI's, and a worker thread's judging a whole attempt.
+ */
+export const IN_THREAD: FrameWork = {
+  parallel: false,
+  async analyseFrames(images, { embed }) {
+    const frames: AnalysedFrame[] = [];
+    for (const [index, image] of images.entries()) frames.push(await analyseFrame(image, index, { embed }));
+    return frames;
+  },
+  async detectFaces(images, options) {
+    const found: ImageFaces[] = [];
+    for (const [index, image] of images.entries())
+      found.push(await detectFaces(image, options).catch((error: unknown) => Promise.reject(refusalAt(error, index))));
+    return found;
+  },
+};
 
 async function analyseDecoded(decoded: RgbImage, index: number, decode: number, embed: boolean): Promise<AnalysedFrame> {
   const faces = await facesOf(decoded, 0, { embed });
@@ -238,8 +248,11 @@ export interface LivenessOutcome {
   frames: AnalysedFrame[];
 }
 
-/** Limits, every frame through the models, then the pure verdict. Throws only `FaceError`. */
-export async function checkLiveness(request: LivenessRequest): Promise<LivenessOutcome> {
+/**
+ * Limits, every frame through the models (`work`: this thread, or a pool's threads), then the pure
+ * verdict. Throws only `FaceError`, naming the frame it is about.
+ */
+export async function checkLiveness(request: LivenessRequest, work: FrameWork = IN_THREAD): Promise<LivenessOutcome> {
   const stale = freshnessFailure(request.challenge, { ...request, frameCount: request.frames.length }, request.context);
   // A stale or replayed nonce is judged without spending a second of CPU on its frames.
   if (stale !== null) {
@@ -247,53 +260,86 @@ export async function checkLiveness(request: LivenessRequest): Promise<LivenessO
     return { verdict: judgeLiveness(request.challenge, { ...request, frames: unread }, request.context), frames: [] };
   }
   checkFrameLimits(request.frames);
-  const frames: AnalysedFrame[] = [];
+  const images = request.frames.map((frame) => frame.image);
   const embedAll = request.embed === 'all';
-  const decoded: RgbImage[] = [];
-  for (const [index, frame] of request.frames.entries()) {
-    const started = performance.now();
-    const image = await decodeFrame(frame.image, index);
-    // Kept for the embedding pass: a 640 px frame is about 1 MB of RGB, 30 frames at most.
-    if (!embedAll) decoded.push(image);
-    frames.push(await analyseDecoded(image, index, performance.now() - started, embedAll));
-  }
-  if (!embedAll) {
-    const pick = request.randomInt ?? keyFramePicker(request.nonce, request.keyFrameKey);
-    const seen = frames.map((analysed, index) => ({
+  const frames = await work.analyseFrames(images, { embed: embedAll });
+  const seen = (): LivenessFrame[] =>
+    frames.map((analysed, index) => ({
       atMs: request.frames[index]?.atMs ?? Number.NaN,
       faces: analysed.faces,
       recapture: analysed.recapture,
       spoof: analysed.spoof,
     }));
-    for (const index of keyFrames(seen, request.challenge, pick)) {
-      const image = decoded[index];
+  if (!embedAll) {
+    const pick = request.randomInt ?? keyFramePicker(request.nonce, request.keyFrameKey);
+    const chosen = keyFrames(seen(), request.challenge, pick);
+    // The first pass took the scores: this one only adds the embeddings (decoding the frame again, ~1%).
+    const embedded = await work
+      .detectFaces(
+        chosen.map((index) => images[index] as Buffer),
+        { embed: true, scores: false },
+      )
+      .catch((error: unknown) => {
+        const failure = asFaceError(error, 'inference_failed');
+        throw new FaceError(failure.code, failure.detail, chosen[failure.frameIndex ?? 0]);
+      });
+    for (const [position, index] of chosen.entries()) {
       const analysed = frames[index];
-      if (image === undefined || analysed === undefined) continue;
-      const started = performance.now();
-      // The first pass took the scores: this one only adds the embeddings.
-      const embedded = await facesOf(image, 0, { embed: true, scores: false });
+      const found = embedded[position];
+      if (analysed === undefined || found === undefined) continue;
       // Same image, same detector: the faces line up; only the embeddings are taken from this pass.
-      analysed.faces = analysed.faces.map((face, position) => ({
-        ...face,
-        embedding: embedded.faces[position]?.embedding ?? null,
-      }));
-      analysed.ms.faces += Math.round(performance.now() - started);
+      analysed.faces = analysed.faces.map((face, at) => ({ ...face, embedding: found.faces[at]?.embedding ?? null }));
+      analysed.ms.faces += found.decodeMs + found.ms;
     }
   }
   const verdict = judgeLiveness(
     request.challenge,
-    {
-      nonce: request.nonce,
-      attemptId: request.attemptId,
-      receivedAt: request.receivedAt,
-      frames: frames.map((analysed, index) => ({
-        atMs: request.frames[index]?.atMs ?? Number.NaN,
-        faces: analysed.faces,
-        recapture: analysed.recapture,
-        spoof: analysed.spoof,
-      })),
-    },
+    { nonce: request.nonce, attemptId: request.attemptId, receivedAt: request.receivedAt, frames: seen() },
     request.context,
   );
   return { verdict, frames };
+}
+
+export interface FaceStepOutcome {
+  liveness: LivenessOutcome;
+  /** The comparison with the document's portrait; null without one, or when the attempt did not pass. */
+  document: FaceComparisonOutcome | null;
+}
+
+/**
+ * A face attempt whole: its liveness, and when it passed and a document portrait is given, the
+ * portrait's largest face (which must read frontal, `compareFaceImages`' `documentPortrait`) against the
+ * reference frame at `threshold`. With a pool (`work.parallel`) the portrait is detected beside the
+ * frames' first pass and serves only a passed attempt; in one thread it is detected only then. A
+ * portrait the models refuse is a `FaceError` with `frameIndex` 1, the second image of a comparison.
+ */
+export async function judgeFaceStep(
+  request: LivenessRequest & { portrait?: Buffer; threshold?: number },
+  work: FrameWork = IN_THREAD,
+): Promise<FaceStepOutcome> {
+  const portrait = request.portrait;
+  const detectPortrait = async (): Promise<ImageFaces> => {
+    const [found] = await work.detectFaces([portrait as Buffer], { scores: false }).catch((error: unknown) => {
+      const failure = asFaceError(error, 'inference_failed');
+      throw new FaceError(failure.code, failure.detail, 1);
+    });
+    if (found === undefined) throw new FaceError('inference_failed', 'no answer for the portrait', 1);
+    return found;
+  };
+  // Settled at once: a portrait refused while the attempt fails anyway is no error of the step.
+  const early =
+    portrait !== undefined && work.parallel
+      ? detectPortrait().then(
+          (faces) => ({ faces }),
+          (error: unknown) => ({ error }),
+        )
+      : null;
+  const liveness = await checkLiveness(request, work);
+  if (portrait === undefined || !liveness.verdict.passed) {
+    await early;
+    return { liveness, document: null };
+  }
+  const found = early === null ? { faces: await detectPortrait() } : await early;
+  if ('error' in found) throw found.error;
+  return { liveness, document: compareReferenceWithPortrait(liveness, found.faces, request.threshold ?? FACE_MATCH_THRESHOLD) };
 }

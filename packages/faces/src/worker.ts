@@ -1,12 +1,14 @@
 import type { LivenessChallenge } from './challenge';
 import { FACE_MATCH_THRESHOLD } from './compare';
+import type { DetectOptions } from './engine';
 import { asFaceError, type SerialisedFaceError } from './errors';
 import type { LivenessContext } from './liveness';
 import {
-  checkLiveness,
+  analyseFrame,
   compareFaceImages,
-  compareReferenceWithPortrait,
   detectFaces,
+  judgeFaceStep,
+  type AnalysedFrame,
   type FaceComparisonOutcome,
   type ImageFaces,
   type LivenessOutcome,
@@ -17,11 +19,16 @@ import {
  * a default export taking one serialisable task and returning a serialisable result. The models load on
  * a thread's first task and serve every task after. Input problems come back as `{ ok: false, error }`
  * (a thrown error loses its class crossing the thread boundary); only a bug rejects.
+ *
+ * `face_frame` and `face_detect` with options are a face attempt's images one by one, as
+ * `pooledFrameWork` spreads them over a pool (src/frame-work.ts); `face_liveness` is a whole attempt in
+ * one thread.
  */
 export type ImageBytes = Buffer | Uint8Array;
 
 export type FaceTask =
-  | { kind: 'face_detect'; image: ImageBytes }
+  | { kind: 'face_detect'; image: ImageBytes; options?: DetectOptions }
+  | { kind: 'face_frame'; image: ImageBytes; index: number; embed: boolean }
   | { kind: 'face_compare'; a: ImageBytes; b: ImageBytes; threshold?: number; documentPortrait?: boolean }
   | {
       kind: 'face_liveness';
@@ -35,13 +42,14 @@ export type FaceTask =
       keyFrameKey?: ImageBytes;
       /**
        * The document's portrait: a passed attempt's reference frame is compared with it in the same task
-       * (`compareReferenceWithPortrait`), so the frame is not detected a second time.
+       * (`judgeFaceStep`), so the frame is not detected a second time.
        */
       portrait?: ImageBytes;
     };
 
 export type FaceTaskResult =
   | { ok: true; kind: 'face_detect'; faces: ImageFaces }
+  | { ok: true; kind: 'face_frame'; frame: AnalysedFrame }
   | { ok: true; kind: 'face_compare'; comparison: FaceComparisonOutcome }
   | {
       ok: true;
@@ -59,7 +67,9 @@ function asBuffer(bytes: ImageBytes): Buffer {
 async function run(task: FaceTask): Promise<FaceTaskResult> {
   switch (task.kind) {
     case 'face_detect':
-      return { ok: true, kind: task.kind, faces: await detectFaces(asBuffer(task.image)) };
+      return { ok: true, kind: task.kind, faces: await detectFaces(asBuffer(task.image), task.options) };
+    case 'face_frame':
+      return { ok: true, kind: task.kind, frame: await analyseFrame(asBuffer(task.image), task.index, { embed: task.embed }) };
     case 'face_compare':
       return {
         ok: true,
@@ -69,7 +79,7 @@ async function run(task: FaceTask): Promise<FaceTaskResult> {
         }),
       };
     case 'face_liveness': {
-      const outcome = await checkLiveness({
+      const { liveness: outcome, document } = await judgeFaceStep({
         challenge: task.challenge,
         nonce: task.nonce,
         attemptId: task.attemptId,
@@ -77,8 +87,8 @@ async function run(task: FaceTask): Promise<FaceTaskResult> {
         frames: task.frames.map((frame) => ({ image: asBuffer(frame.image), atMs: frame.atMs })),
         context: task.context,
         ...(task.keyFrameKey === undefined ? {} : { keyFrameKey: asBuffer(task.keyFrameKey) }),
+        ...(task.portrait === undefined ? {} : { portrait: asBuffer(task.portrait) }),
       });
-      const document = task.portrait === undefined ? null : await compareReferenceWithPortrait(outcome, asBuffer(task.portrait));
       return { ok: true, kind: task.kind, outcome, document };
     }
   }

@@ -5,7 +5,8 @@ import { decodeImage } from '../src/decode';
 import { faceEngine } from '../src/engine';
 import { FaceError } from '../src/errors';
 import { IMAGE_LIMITS } from '../src/limits';
-import { checkLiveness, compareFaceImages, detectFaces } from '../src/pipeline';
+import { pooledFrameWork, type FrameTask, type FrameTaskResult } from '../src/frame-work';
+import { checkLiveness, compareFaceImages, detectFaces, judgeFaceStep } from '../src/pipeline';
 import { demoPhoto, faceCrop, plainImage } from './images';
 
 // The models on real photos: one load (≈ 1–2 s) and about fifteen faces. On a shared 2-core machine a
@@ -123,20 +124,26 @@ describe('compareFaceImages', () => {
   });
 });
 
-describe('checkLiveness on real frames', () => {
+/** A left-then-right challenge issued for `attemptId`, and the request that answers it with `frames`. */
+function leftRightAttempt(attemptId: string, nonce: string) {
   const now = 1_800_000_000_000;
   const challenge = {
-    ...createChallenge({ attemptId: 'att_1', now, windowMs: 20_000, holdMs: 300, nonce: 'n1' }),
+    ...createChallenge({ attemptId, now, windowMs: 20_000, holdMs: 300, nonce }),
     steps: ['left' as const, 'right' as const],
   };
-  const request = (frames: { image: Buffer; atMs: number }[]) => ({
+  return (frames: { image: Buffer; atMs: number }[]) => ({
     challenge,
-    nonce: 'n1',
-    attemptId: 'att_1',
+    nonce,
+    attemptId,
     receivedAt: now + 5_000,
     frames,
     context: { nonceAlreadyUsed: false },
+    keyFrameKey: Buffer.alloc(32, 7),
   });
+}
+
+describe('checkLiveness on real frames', () => {
+  const request = leftRightAttempt('att_1', 'n1');
 
   it('when the person turns left then right (her photo, then mirrored), then the attempt passes', async () => {
     const [left, right] = [await faceCrop('turned'), await faceCrop('turned', { mirror: true })];
@@ -204,5 +211,87 @@ describe('the worker entry', () => {
     const result = await runFaceTask({ kind: 'face_compare', a: crop, b: crop });
 
     expect(result).toMatchObject({ ok: true, kind: 'face_compare', comparison: { similarity: 1, match: true } });
+  });
+});
+
+describe('one attempt spread over a pool (pooledFrameWork)', () => {
+  const request = leftRightAttempt('att_2', 'n2');
+  // What a pool's thread runs for each task (the worker entry), here answered out of order: the last
+  // task sent first, as threads of unequal speed would.
+  const sent: FrameTask['kind'][] = [];
+  const shuffledPool = pooledFrameWork(async (task: FrameTask) => {
+    sent.push(task.kind);
+    await new Promise((resolve) => setTimeout(resolve, task.kind === 'face_frame' ? 50 - task.index * 10 : 0));
+    return (await runFaceTask(task)) as FrameTaskResult;
+  });
+
+  it('when an attempt is judged over the pool, then its frames, verdict and document comparison are those of one thread', async () => {
+    const [left, right] = [await faceCrop('turned'), await faceCrop('turned', { mirror: true })];
+    const frames = [left, left, right, right].map((image, index) => ({ image, atMs: 400 + index * 400 }));
+    const portrait = await faceCrop('left');
+    sent.length = 0;
+
+    const [alone, pooled] = [
+      await judgeFaceStep({ ...request(frames), portrait }),
+      await judgeFaceStep({ ...request(frames), portrait }, shuffledPool),
+    ];
+
+    expect(pooled.liveness.verdict).toEqual(alone.liveness.verdict);
+    expect(pooled.liveness.verdict.passed).toBe(true);
+    expect(pooled.document).toEqual(alone.document);
+    expect(pooled.document?.similarity).not.toBeNull();
+    const facesOf = (outcome: typeof alone) => outcome.liveness.frames.map((frame) => frame.faces);
+    expect(facesOf(pooled)).toEqual(facesOf(alone));
+    // Four frames, the portrait beside them, then the key frames' embeddings.
+    expect(sent.filter((kind) => kind === 'face_frame')).toHaveLength(4);
+    expect(sent.filter((kind) => kind === 'face_detect').length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('when two frames cannot be decoded, then the error names the first of them, as in one thread', async () => {
+    const face = await faceCrop('turned');
+    const frames = [face, Buffer.from('garbage'), face, await plainImage(1, 1)].map((image, index) => ({
+      image,
+      atMs: 400 + index * 400,
+    }));
+
+    await expect(checkLiveness(request(frames), shuffledPool)).rejects.toMatchObject({
+      code: 'image_unsupported',
+      frameIndex: 1,
+    });
+    await expect(checkLiveness(request(frames))).rejects.toMatchObject({ code: 'image_unsupported', frameIndex: 1 });
+  });
+
+  it('when the attempt fails, then a portrait the models refuse is no error of the step', async () => {
+    const still = await faceCrop('turned');
+    const frames = [0, 1, 2].map((index) => ({ image: still, atMs: 400 + index * 400 }));
+
+    const outcome = await judgeFaceStep({ ...request(frames), portrait: Buffer.from('garbage') }, shuffledPool);
+
+    expect(outcome.liveness.verdict).toMatchObject({ passed: false, reason: 'liveness_challenge_failed' });
+    expect(outcome.document).toBeNull();
+  });
+
+  it('when the attempt passes and the portrait is refused, then the error is the second image’s', async () => {
+    const [left, right] = [await faceCrop('turned'), await faceCrop('turned', { mirror: true })];
+    const frames = [left, left, right, right].map((image, index) => ({ image, atMs: 400 + index * 400 }));
+
+    await expect(judgeFaceStep({ ...request(frames), portrait: Buffer.from('garbage') }, shuffledPool)).rejects.toMatchObject({
+      code: 'image_unsupported',
+      frameIndex: 1,
+    });
+  });
+
+  it('when a task of the pool fails (a thread that died), then it is an engine failure naming the frame', async () => {
+    const failing = pooledFrameWork(async (task: FrameTask) => {
+      if (task.kind === 'face_frame' && task.index === 2) throw new Error('worker exited');
+      return (await runFaceTask(task)) as FrameTaskResult;
+    });
+    const face = await faceCrop('turned');
+    const frames = [0, 1, 2].map((index) => ({ image: face, atMs: 400 + index * 400 }));
+
+    const failure = await checkLiveness(request(frames), failing).catch((error: unknown) => error);
+
+    expect(failure).toBeInstanceOf(FaceError);
+    expect(failure).toMatchObject({ code: 'inference_failed', frameIndex: 2, isInputError: false });
   });
 });

@@ -38,11 +38,12 @@ export const configSchema = baseEnvSchema
     /** Heap limit of each verification thread (MB): bounds one job's memory. */
     VERIFICATION_MAX_HEAP_MB: z.coerce.number().int().min(64).max(8192).default(512),
     /**
-     * Worker threads judging face attempts (each holds one copy of the face models, ≈ 150–260 MB);
-     * 0 leaves face jobs to other replicas. A pool of its own beside the document readers' (docs/decisions.md).
+     * Worker threads judging face attempts (each holds one copy of the face models, ≈ 150–260 MB); one
+     * attempt's frames are spread over all of them. 0 leaves face jobs to other replicas. A pool of its
+     * own beside the document readers' (docs/decisions.md).
      */
-    FACE_THREADS: z.coerce.number().int().min(0).max(32).default(1),
-    /** Heap limit of each face thread (MB): bounds one attempt's memory (30 frames at most). */
+    FACE_THREADS: z.coerce.number().int().min(0).max(32).default(2),
+    /** Heap limit of each face thread (MB): bounds the memory of the image it is working on. */
     FACE_MAX_HEAP_MB: z.coerce.number().int().min(128).max(8192).default(768),
     /** Test mode's sample documents (catalog.json and images). */
     SAMPLES_DIR: z.string().optional(),

@@ -145,8 +145,9 @@ runMain(SERVICE, async () => {
     await broker.consume({
       queue: 'flow-runner.face-checks',
       bindings: [DOMAIN_EVENTS.faceFramesStored],
-      // One attempt per thread at a time and one waiting each; the rest stay in the durable queue.
-      prefetch: config.FACE_THREADS * 2,
+      // The pool judges one attempt at a time over all its threads (FacePool): one judged, one ready;
+      // the rest stay in the durable queue for whichever replica is free first.
+      prefetch: 2,
       handler: async (event) => {
         const job = FaceFramesStoredDataSchema.safeParse(event.data);
         if (!job.success) return 'dead';

@@ -1,16 +1,25 @@
-import path from 'node:path';
-import type { FaceComparisonOutcome, LivenessChallenge, LivenessVerdict, SerialisedFaceError } from '@idv/faces';
+import {
+  FaceError,
+  judgeFaceStep,
+  pooledFrameWork,
+  type FaceComparisonOutcome,
+  type FrameTask,
+  type FrameTaskResult,
+  type FrameWork,
+  type LivenessChallenge,
+  type LivenessVerdict,
+  type SerialisedFaceError,
+} from '@idv/faces';
 import { Piscina } from 'piscina';
-import type { FacePoolResult } from './face-worker';
 
 export interface FacePoolOptions {
   /** Worker threads, each holding one copy of the face models (≈ 150 MB loaded, ≈ 260 MB peak). */
   threads: number;
-  /** Heap limit of each thread (MB): bounds one job's memory. */
+  /** Heap limit of each thread (MB): bounds one image's memory. */
   maxHeapMb: number;
   /**
    * The secret each attempt's key frames are drawn with (`keyFramePicker` of @idv/faces): the same on
-   * every thread and replica, so an attempt re-judged elsewhere (a redelivered job) gets the same verdict.
+   * every replica, so an attempt re-judged elsewhere (a redelivered job) gets the same verdict.
    */
   keyFrameKey: Buffer;
 }
@@ -27,27 +36,36 @@ export class FaceInputRefused extends Error {
  * The face models in a pool of worker threads of their own, beside the document readers' pool: a face
  * attempt is seconds of CPU, and neither kind of job should wait behind the other's queue; each is
  * sized by its own setting (docs/decisions.md).
+ *
+ * One attempt's images are spread over every thread (`pooledFrameWork`): its verdict comes when its
+ * frames are done, not after nine frames in a row on one core. Attempts take the pool one at a time, so
+ * an attempt's second pass (its key frames) never waits behind the next attempt's frames; the pool is
+ * as busy as before and each verdict comes as early as the cores allow (docs/faces.md, "One attempt over
+ * every face thread").
  */
 export class FacePool {
   private readonly pool: Piscina;
   private readonly keyFrameKey: Buffer;
+  private readonly work: FrameWork;
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(options: FacePoolOptions) {
     this.keyFrameKey = options.keyFrameKey;
     this.pool = new Piscina({
-      filename: path.join(__dirname, 'face-worker.js'),
+      filename: require.resolve('@idv/faces/dist/worker.js'),
       minThreads: options.threads,
       maxThreads: options.threads,
       idleTimeout: Number.POSITIVE_INFINITY,
       resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
     });
+    this.work = pooledFrameWork((task: FrameTask) => this.pool.run(task) as Promise<FrameTaskResult>);
   }
 
   /**
    * Liveness of one attempt's frames, and with `portrait` the comparison of its reference frame with the
-   * document's portrait (its largest face, which must be frontal, at the threshold in use) in the same
-   * task: the verdicts only (the frames' analyses stay in the thread). `document` is null without a
-   * portrait or when the attempt did not pass.
+   * document's portrait (its largest face, which must be frontal, at the threshold in use): the verdicts
+   * only. Embeddings live in this process for the length of the call and go nowhere else. `document` is
+   * null without a portrait or when the attempt did not pass.
    */
   async liveness(input: {
     challenge: LivenessChallenge;
@@ -57,15 +75,17 @@ export class FacePool {
     frames: { image: Buffer; atMs: number }[];
     portrait?: Buffer;
   }): Promise<{ verdict: LivenessVerdict; document: FaceComparisonOutcome | null }> {
-    const result = (await this.pool.run({
-      kind: 'face_liveness',
-      ...input,
-      context: { nonceAlreadyUsed: false },
-      keyFrameKey: this.keyFrameKey,
-    })) as FacePoolResult;
-    if (!result.ok) throw new FaceInputRefused(result.error);
-    if (result.kind !== 'face_liveness') throw new Error('the face worker answered another task');
-    return { verdict: result.outcome.verdict, document: result.document };
+    const judged = this.turn.then(() =>
+      judgeFaceStep({ ...input, context: { nonceAlreadyUsed: false }, keyFrameKey: this.keyFrameKey }, this.work),
+    );
+    this.turn = judged.catch(() => undefined);
+    try {
+      const { liveness, document } = await judged;
+      return { verdict: liveness.verdict, document };
+    } catch (error) {
+      if (error instanceof FaceError && error.isInputError) throw new FaceInputRefused(error.toJSON());
+      throw error;
+    }
   }
 
   get queued(): number {
