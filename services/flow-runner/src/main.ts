@@ -19,6 +19,7 @@ import { EngineCapturePorts } from './adapters/capture-ports';
 import { CaptureReader } from './adapters/capture-reader';
 import { FaceJudge } from './adapters/face-judge';
 import { FacePool } from './adapters/face-pool';
+import { verificationMetrics } from './adapters/verification-metrics';
 import { FaceSampleCatalog } from './adapters/face-samples';
 import { ChannelCodeSender, SmtpMailer, WhatsappSender } from './adapters/code-sender';
 import { RetentionRepository } from './adapters/retention.repository';
@@ -62,6 +63,7 @@ runMain(SERVICE, async () => {
       ? new FacePool({ threads: config.FACE_THREADS, maxHeapMb: config.FACE_MAX_HEAP_MB, keyFrameKey: faceKeyFrameKey(config) })
       : null;
   if (facePool) lifecycle.onStop('face-pool', () => facePool.close());
+  const work = verificationMetrics(metrics, { verification, face: facePool });
   const broker = connectBroker(runtime, { url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE });
   await startOutboxRelay(runtime, { pool, broker, schema: SCHEMA });
 
@@ -126,7 +128,7 @@ runMain(SERVICE, async () => {
   lifecycle.onStop('registry-checks', () => runner.stop());
 
   if (verification) {
-    const reader = new CaptureReader({ artefacts, pool: verification, flows, logger });
+    const reader = new CaptureReader({ artefacts, pool: verification, flows, logger, metrics: work });
     await broker.consume({
       queue: 'flow-runner.capture-readings',
       bindings: [DOMAIN_EVENTS.captureStored],
@@ -141,7 +143,7 @@ runMain(SERVICE, async () => {
     });
   }
   if (facePool) {
-    const judge = new FaceJudge({ artefacts, pool: facePool, flows, logger });
+    const judge = new FaceJudge({ artefacts, pool: facePool, flows, logger, metrics: work });
     await broker.consume({
       queue: 'flow-runner.face-checks',
       bindings: [DOMAIN_EVENTS.faceFramesStored],

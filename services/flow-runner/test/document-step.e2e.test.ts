@@ -209,6 +209,11 @@ describe('the document step without JavaScript', () => {
     expect(statusOf(page)).toBe('rejected');
     const resolved = await getSession(tenant.testKey, session.id);
     expect(resolved.result.reason_codes).toEqual(['document_unreadable']);
+    // What an SRE sees: each read counted with the problem the person was told, and its time.
+    const metrics = await (await fetch(`${flowUrl()}/metrics`)).text();
+    expect(metrics).toMatch(/^flow_document_sides_read_total\{[^}]*side="front"[^}]*outcome="no_document"[^}]*\} [3-9]/m);
+    expect(metrics).toMatch(/^flow_document_read_duration_seconds_count\{[^}]*side="front"[^}]*\} [3-9]/m);
+    expect(metrics).toMatch(/^flow_worker_tasks_queued\{[^}]*pool="verification"[^}]*\} \d/m);
   });
 
   test('when a capture is stored, then it is encrypted at rest and only its latest version is kept', async () => {

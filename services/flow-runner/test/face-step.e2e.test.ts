@@ -165,6 +165,10 @@ describe('the face step', () => {
     expect(stored).not.toContain('embedding');
     expect(stored).not.toMatch(/(-?\d+\.\d+,){50}/);
     expect(JSON.parse(await flowState(session.id)).steps.face.face.evidence[0]).toMatchObject({ method: 'camera', passed: true });
+    const metrics = await (await fetch(`${flowUrl()}/metrics`)).text();
+    expect(metrics).toMatch(/^flow_face_attempts_judged_total\{[^}]*outcome="passed"[^}]*\} [1-9]/m);
+    expect(metrics).toMatch(/^flow_face_judgement_duration_seconds_count\{[^}]*\} [1-9]/m);
+    expect(metrics).toMatch(/^flow_worker_tasks_queued\{[^}]*pool="face"[^}]*\} \d/m);
   });
 
   test('when attempts fail, then each says what to change, and the last one’s reason rejects the session', async () => {

@@ -4,6 +4,7 @@ import type { SideReading } from '@idv/verification';
 import type { ArtefactStore } from '../domain/artefacts';
 import type { FlowService } from '../domain/flow-service';
 import type { CaptureProblem } from '../domain/steps/document';
+import type { VerificationMetrics } from './verification-metrics';
 import type { VerificationPool } from './verification-pool';
 
 /**
@@ -83,7 +84,15 @@ export function todayInArgentina(now: Date = new Date()): string {
  * rather than a job retried forever; a failure of the database is thrown and the job is retried.
  */
 export class CaptureReader {
-  constructor(private readonly deps: { artefacts: ArtefactStore; pool: VerificationPool; flows: FlowService; logger: Logger }) {}
+  constructor(
+    private readonly deps: {
+      artefacts: ArtefactStore;
+      pool: VerificationPool;
+      flows: FlowService;
+      logger: Logger;
+      metrics: Pick<VerificationMetrics, 'sidesRead' | 'readDuration'>;
+    },
+  ) {}
 
   async handle(job: CaptureStoredData): Promise<void> {
     const { artefacts, pool, flows, logger } = this.deps;
@@ -93,6 +102,7 @@ export class CaptureReader {
     if (!reading) {
       if (artefact.kind !== 'front' && artefact.kind !== 'back' && artefact.kind !== 'front_angle') return;
       let read: SideReading;
+      const stopTimer = this.deps.metrics.readDuration.startTimer({ side: artefact.kind });
       try {
         read = await pool.readSide(artefact.bytes, {
           side: artefact.kind,
@@ -100,11 +110,16 @@ export class CaptureReader {
           today: todayInArgentina(),
         });
       } catch (error) {
+        stopTimer();
+        this.deps.metrics.sidesRead.inc({ side: artefact.kind, outcome: 'engine_failed' });
         logger.error({ err: error, artefact_id: job.artefact_id }, 'the verification engine failed on a capture');
         await flows.applyReading(job.session_id, job.step_id, job.artefact_id, ['unreadable_image']);
         return;
       }
+      stopTimer();
       reading = toStoredReading(read);
+      // Counted when read, not when a redelivered job reuses the stored reading.
+      this.deps.metrics.sidesRead.inc({ side: artefact.kind, outcome: captureProblems(reading)[0] ?? 'accepted' });
       // Before the reading: a stored reading with `has_face_crop` always has its portrait beside it.
       if (read.face_crop !== null && artefact.kind === 'front') {
         await artefacts.store({

@@ -6,6 +6,16 @@ import type { FlowService } from '../domain/flow-service';
 import type { FaceFrameSet, FaceJudgement } from '../domain/steps/face';
 import { FaceInputRefused, type FacePool } from './face-pool';
 import { portraitIdOf, type StoredSideReading } from './capture-reader';
+import type { VerificationMetrics } from './verification-metrics';
+
+/** A judgement as one closed label: what the person was told, or why nothing could be judged. */
+function outcomeOf(judgement: FaceJudgement): string {
+  if (judgement.kind === 'unjudged') return judgement.problem;
+  if (!judgement.liveness.passed) return judgement.liveness.reason ?? 'liveness_failed';
+  if (judgement.document?.kind === 'missing') return 'face_document_photo_missing';
+  if (judgement.document?.kind === 'compared' && !judgement.document.match) return 'face_mismatch';
+  return 'passed';
+}
 
 /**
  * The durable job of one face attempt: judge its frames in the face pool (once: a redelivered job
@@ -15,7 +25,15 @@ import { portraitIdOf, type StoredSideReading } from './capture-reader';
  * database failure is thrown and the job is retried.
  */
 export class FaceJudge {
-  constructor(private readonly deps: { artefacts: ArtefactStore; pool: FacePool; flows: FlowService; logger: Logger }) {}
+  constructor(
+    private readonly deps: {
+      artefacts: ArtefactStore;
+      pool: FacePool;
+      flows: FlowService;
+      logger: Logger;
+      metrics: Pick<VerificationMetrics, 'facesJudged' | 'judgeDuration'>;
+    },
+  ) {}
 
   async handle(job: FaceFramesStoredData): Promise<void> {
     const { artefacts, flows } = this.deps;
@@ -23,7 +41,11 @@ export class FaceJudge {
     if (!artefact || artefact.kind !== 'face_frames') return;
     let judgement = (await artefacts.reading(job.artefact_id)) as FaceJudgement | null;
     if (!judgement) {
+      const stopTimer = this.deps.metrics.judgeDuration.startTimer();
       judgement = await this.judge(artefact.sessionId, job.artefact_id, decodeFaceFrames(artefact.bytes));
+      stopTimer();
+      // Counted when judged, not when a redelivered job reuses the stored judgement.
+      this.deps.metrics.facesJudged.inc({ outcome: outcomeOf(judgement) });
       await artefacts.saveReading(job.artefact_id, judgement);
       // Two deliveries racing: the first stored judgement is the one.
       judgement = ((await artefacts.reading(job.artefact_id)) as FaceJudgement | null) ?? judgement;
