@@ -9,7 +9,10 @@
 // and writes them to docs/flow-runner.md between the bench markers. BENCH_READERS (default 0) more
 // persons go through a DNI document step at the same time, uploading the test-mode sample's three
 // photos again and again, so that the flow pages are measured while documents are being read (their
-// figures go between the bench:flow-reading markers instead). BENCH_NODE_OPTIONS passes extra
+// figures go between the bench:flow-reading markers instead). BENCH_FACES (default 0) more persons go
+// through a face_liveness step the same way, sending the test-mode live sample's frames for each
+// challenge, so that the pages are measured while faces are judged (bench:flow-faces markers; both may
+// run at once, then bench:flow-verification). BENCH_NODE_OPTIONS passes extra
 // NODE_OPTIONS to the flow-runner only (e.g. `--require` of a profiler).
 import { fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -27,6 +30,9 @@ const { Agent, FormData, request } = require('undici');
 const PERSONS = Number(process.env.BENCH_PERSONS ?? 30);
 const FLOWS = Number(process.env.BENCH_FLOWS ?? 1500);
 const READERS = Number(process.env.BENCH_READERS ?? 0);
+const FACES = Number(process.env.BENCH_FACES ?? 0);
+const FACE_SAMPLES = path.join(ROOT, 'services', 'flow-runner', 'assets', 'face-samples');
+const FACE_CONFIG = { steps: [{ id: 'face', type: 'face_liveness' }], options: { webhookEvents: [] } };
 const SAMPLES = path.join(ROOT, 'services', 'flow-runner', 'assets', 'samples');
 const DOCUMENT_CONFIG = { steps: [{ id: 'doc', type: 'document_ar', documents: ['dni'] }], options: { webhookEvents: [] } };
 const DOC = path.join(ROOT, 'docs', 'flow-runner.md');
@@ -144,13 +150,28 @@ class Person {
     return res;
   }
   /** A photo sent as a browser without JavaScript sends it: one multipart form per side. */
-  async upload(step, bytes) {
+  upload(step, bytes) {
+    return this.postMultipart(step, ['_csrf', 'step', 'side'], (form) => {
+      form.set('action', 'upload');
+      form.set('capture', new Blob([bytes], { type: 'image/jpeg' }), 'foto.jpg');
+    });
+  }
+  /** A face attempt's frames as the camera page posts them: multipart `frame` files, their times, the nonce. */
+  uploadFrames(step, nonce, frames) {
+    return this.postMultipart(step, ['_csrf', 'step'], (form) => {
+      form.set('action', 'frames');
+      form.set('nonce', nonce);
+      form.set('at_ms', frames.map((frame) => frame.atMs).join(','));
+      frames.forEach((frame, index) =>
+        form.append('frame', new Blob([frame.bytes], { type: 'image/jpeg' }), `frame-${index}.jpg`),
+      );
+    });
+  }
+  /** The page's multipart form: its hidden `fields` copied, the rest filled by `fill`, timed as `step`. */
+  async postMultipart(step, fields, fill) {
     const form = new FormData();
-    for (const name of ['_csrf', 'step', 'side']) {
-      form.set(name, new RegExp(`name="${name}" value="([^"]+)"`).exec(this.page)?.[1] ?? '');
-    }
-    form.set('action', 'upload');
-    form.set('capture', new Blob([bytes], { type: 'image/jpeg' }), 'foto.jpg');
+    for (const name of fields) form.set(name, new RegExp(`name="${name}" value="([^"]+)"`).exec(this.page)?.[1] ?? '');
+    fill(form);
     const action = /<form method="post" action="([^"]+)"/.exec(this.page)?.[1];
     const headers = { 'accept-language': 'es-AR', cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
     const started = performance.now();
@@ -158,7 +179,7 @@ class Person {
     const text = await response.body.text();
     record(step, performance.now() - started);
     if (response.statusCode === 303) return this.get(response.headers.location);
-    if (response.statusCode !== 200) throw new Error(`upload: ${response.statusCode} ${text.slice(0, 300)}`);
+    if (response.statusCode !== 200) throw new Error(`${step}: ${response.statusCode} ${text.slice(0, 300)}`);
     this.page = text;
   }
   /** Reloads the progress page as its meta refresh would, each view timed. */
@@ -249,9 +270,11 @@ async function main() {
     await Promise.all(creators);
 
     const flowUrl = stack.url('flow-runner');
-    const documents = { read: 0, failed: 0, times: [] };
+    const documents = { done: 0, failed: 0, times: [] };
     let flowsDone = false;
     const readers = READERS > 0 ? startReaders(flowUrl, documents, () => flowsDone) : null;
+    const faces = { done: 0, failed: 0, times: [] };
+    const facePersons = FACES > 0 ? startFacePersons(flowUrl, faces, () => flowsDone) : null;
     const cpuBefore = await cpuSeconds(stack);
     let next = 0;
     let completed = 0;
@@ -290,6 +313,7 @@ async function main() {
     const seconds = (performance.now() - started) / 1000;
     flowsDone = true;
     await readers;
+    await facePersons;
     const cpuAfter = await cpuSeconds(stack);
     const cpuPerFlow = Object.entries(cpuAfter)
       .map(([name, value]) => `${name} ${(((value - (cpuBefore[name] ?? 0)) * 1000) / Math.max(1, completed)).toFixed(1)}`)
@@ -299,7 +323,7 @@ async function main() {
       return { step, n: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
     });
     const submissions = [...latencies]
-      .filter(([step]) => !['open link', 'upload', 'progress page'].includes(step))
+      .filter(([step]) => !['open link', 'upload', 'face frames', 'progress page'].includes(step))
       .flatMap(([, v]) => v)
       .sort((a, b) => a - b);
     const flowSorted = flowTimes.sort((a, b) => a - b);
@@ -326,10 +350,20 @@ async function main() {
         ? [
             `Meanwhile ${READERS} more persons went through a DNI document step again and again (front, back, angled front of the`,
             `test-mode sample, read by the flow-runner's worker pool of VERIFICATION_THREADS=${process.env.VERIFICATION_THREADS ?? 1}):`,
-            `${documents.read} documents read (${documents.failed} failed), median ${percentile(
+            `${documents.done} documents read (${documents.failed} failed), median ${percentile(
               documents.times.sort((a, b) => a - b),
               50,
             ).toFixed(0)} ms from the last upload to the verdict.`,
+          ]
+        : []),
+      ...(FACES > 0
+        ? [
+            `Meanwhile ${FACES} more persons went through a face step again and again (the test-mode live sample's six frames`,
+            `for each challenge, judged by the flow-runner's face pool of FACE_THREADS=${process.env.FACE_THREADS ?? 2}):`,
+            `${faces.done} attempts judged (${faces.failed} failed), median ${percentile(
+              faces.times.sort((a, b) => a - b),
+              50,
+            ).toFixed(0)} ms from the frames' upload to the verdict page.`,
           ]
         : []),
       '',
@@ -345,7 +379,14 @@ async function main() {
 
     try {
       const doc = readFileSync(DOC, 'utf8');
-      const marker = READERS > 0 ? 'bench:flow-reading' : 'bench:flow';
+      const marker =
+        READERS > 0 && FACES > 0
+          ? 'bench:flow-verification'
+          : READERS > 0
+            ? 'bench:flow-reading'
+            : FACES > 0
+              ? 'bench:flow-faces'
+              : 'bench:flow';
       const begin = `<!-- ${marker}:begin -->`;
       const end = `<!-- ${marker}:end -->`;
       const a = doc.indexOf(begin);
@@ -365,14 +406,14 @@ async function main() {
 }
 
 /**
- * Persons reading documents until the measured flows are done: each opens a session of a DNI project,
- * consents, and sends the sample's front, back and angled front, waiting on the progress page after each.
+ * `count` persons going through `config`'s flow again and again until the measured flows are done: each
+ * opens a new live session, consents, and runs `journey`, which returns the time from its last upload
+ * to the verdict; `tally` counts the flows that ended approved and those that did not.
  */
-async function startReaders(flowUrl, documents, done) {
-  const photos = ['front', 'back', 'front_angle'].map((side) => readFileSync(path.join(SAMPLES, `dni-ok-${side}.jpg`)));
-  const tenant = await testkit.buildTenant({ config: DOCUMENT_CONFIG, modes: ['live'], tokens: 10_000 });
+async function startBackgroundPersons(flowUrl, { config, count, tally, what }, done, journey) {
+  const tenant = await testkit.buildTenant({ config, modes: ['live'], tokens: 10_000 });
   return Promise.all(
-    Array.from({ length: READERS }, async () => {
+    Array.from({ length: count }, async () => {
       while (!done()) {
         try {
           const created = await testkit.api('POST', '/v1/verification-sessions', {
@@ -382,24 +423,61 @@ async function startReaders(flowUrl, documents, done) {
           if (created.status !== 201) throw new Error(`create: ${created.status}`);
           const person = new Person(flowUrl);
           await person.get(created.body.url);
-          const page = `/s/${created.body.id}`;
           await person.submit('consent', { action: 'accept' });
-          let lastUpload = 0;
-          for (const photo of photos) {
-            lastUpload = performance.now();
-            await person.upload('upload', photo);
-            await person.awaitReading(page);
-          }
-          if (!person.page.includes('data-page="approved"')) throw new Error('the document flow did not end approved');
-          documents.read++;
-          documents.times.push(performance.now() - lastUpload);
+          const ms = await journey(person, `/s/${created.body.id}`);
+          if (!person.page.includes('data-page="approved"')) throw new Error(`the ${what} flow did not end approved`);
+          tally.done++;
+          tally.times.push(ms);
         } catch (error) {
-          documents.failed++;
-          if (documents.failed <= 5) process.stderr.write(`document flow failed: ${error.message}\n`);
+          tally.failed++;
+          if (tally.failed <= 5) process.stderr.write(`${what} flow failed: ${error.message}\n`);
         }
       }
     }),
   );
+}
+
+/** Persons reading documents: the sample's front, back and angled front, waiting on the progress page after each. */
+function startReaders(flowUrl, tally, done) {
+  const photos = ['front', 'back', 'front_angle'].map((side) => readFileSync(path.join(SAMPLES, `dni-ok-${side}.jpg`)));
+  const options = { config: DOCUMENT_CONFIG, count: READERS, tally, what: 'document' };
+  return startBackgroundPersons(flowUrl, options, done, async (person, page) => {
+    let lastUpload = 0;
+    for (const photo of photos) {
+      lastUpload = performance.now();
+      await person.upload('upload', photo);
+      await person.awaitReading(page);
+    }
+    return performance.now() - lastUpload;
+  });
+}
+
+/**
+ * Persons proving liveness: an attempt started, as long a wait as the poses take, the live sample's
+ * frames in the challenge's order (two a pose, the hold apart), then the progress page until the verdict.
+ */
+function startFacePersons(flowUrl, tally, done) {
+  const catalog = JSON.parse(readFileSync(path.join(FACE_SAMPLES, 'catalog.json'), 'utf8'));
+  const live = catalog.find((entry) => entry.id === 'face-live');
+  const frameBytes = Object.fromEntries(
+    Object.entries(live.poses).map(([pose, files]) => [pose, files.map((file) => readFileSync(path.join(FACE_SAMPLES, file)))]),
+  );
+  const options = { config: FACE_CONFIG, count: FACES, tally, what: 'face' };
+  return startBackgroundPersons(flowUrl, options, done, async (person, page) => {
+    await person.submit('face start', { action: 'start' });
+    const nonce = /data-nonce="([^"]+)"/.exec(person.page)?.[1];
+    const steps = /data-steps="([^"]+)"/.exec(person.page)?.[1]?.split(',') ?? [];
+    const gap = Number(/data-hold-ms="(\d+)"/.exec(person.page)?.[1] ?? 300) + 10;
+    // The frames' times must fit in what the server saw elapse since the challenge.
+    await new Promise((resolve) => setTimeout(resolve, steps.length * 2 * gap + 150));
+    const frames = steps.flatMap((pose, index) =>
+      frameBytes[pose].map((bytes, frame) => ({ bytes, atMs: index * 2 * gap + frame * gap })),
+    );
+    const sent = performance.now();
+    await person.uploadFrames('face frames', nonce, frames);
+    await person.awaitReading(page);
+    return performance.now() - sent;
+  });
 }
 
 main().then(
