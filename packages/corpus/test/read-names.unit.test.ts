@@ -64,6 +64,18 @@ describe('the MRZ names a photo gives back', () => {
     expect(reading.mrz_fields?.surname).toBe('CASTANEDA');
   }, 60_000);
 
+  it('when a keystoned zone cuts the names line alike in the plain and the wide crop, then the straightened zone checks them and reads them right', async () => {
+    // Seed 42's document 23 (perspective, a 2012 DNI's back): its lines converge by 0.82°, both crops cut
+    // the names line's bottom and read `RHT7<<70F`, which counted as names read twice; the second engine
+    // disagreed and they were withheld (bench/documents, 2026-11-26).
+    const { page, reading } = await readCorpusSide(42, 23, 'back', 'dni');
+    expect(page.label.degradation.profile).toBe('perspective');
+
+    expect(reading.mrz).toMatchObject({ valid: true, names_withheld: false });
+    expect(reading.mrz?.lines[2]).toBe('RUIZ<<ZOE<<<<<<<<<<<<<<<<<<<<<');
+    expect(reading.mrz_fields?.surname).toBe('RUIZ');
+  }, 60_000);
+
   it('when weakly read names are misread and the second engine reads other words, then they are withheld', async () => {
     // Seed 42's document 34 (blur, a 2012 DNI's back): its TD1 names misread, weakest letter at 73.
     const { reading } = await readCorpusSide(42, 34, 'back', 'dni');
