@@ -76,6 +76,20 @@ describe('the MRZ names a photo gives back', () => {
     expect(reading.mrz_fields?.surname).toBe('RUIZ');
   }, 60_000);
 
+  it('when a glare lifts part of the zone to grey, then the light binarisation gives the strokes back and the zone is read whole', async () => {
+    // Seed 99's document 6 (glare, a 2012 DNI's back): `1000000` and `59F` under the reflection were read
+    // as `1P JO` and a gap by every other variant (bench/documents, 2026-11-26).
+    const { page, reading } = await readCorpusSide(99, 6, 'back', 'dni');
+    expect(page.label.degradation.profile).toBe('glare');
+
+    expect(reading.mrz).toMatchObject({ valid: true, names_withheld: false });
+    expect(reading.mrz?.lines).toEqual([
+      'IDARG1000000<<7<<<<<<<<<<<<<<<',
+      '3808159F3008281ARG<<<<<<<<<<<0',
+      'VILLA<REAL<RAMIREZ<<MARTINA<<<',
+    ]);
+  }, 60_000);
+
   it('when weakly read names are misread and the second engine reads other words, then they are withheld', async () => {
     // Seed 42's document 34 (blur, a 2012 DNI's back): its TD1 names misread, weakest letter at 73.
     const { reading } = await readCorpusSide(42, 34, 'back', 'dni');

@@ -94,7 +94,7 @@ const ANALYSIS_WIDTH = 1000;
 const LOCATOR_BLUR = 1;
 
 interface OcrVariant {
-  name: 'plain' | 'binarised' | 'wide' | 'rectified' | 'deblurred' | 'deblurred_stronger';
+  name: 'plain' | 'binarised' | 'binarised_light' | 'wide' | 'rectified' | 'deblurred' | 'deblurred_stronger';
   /** Width of the zone's crop for OCR: OCR-B characters then stand 20–40 px tall. */
   width: number;
   threshold?: number;
@@ -107,6 +107,10 @@ interface OcrVariant {
 const PLAIN: OcrVariant = { name: 'plain', width: 1200 };
 const BINARISED: OcrVariant = { name: 'binarised', width: 1200, threshold: 110 };
 const WIDE: OcrVariant = { name: 'wide', width: 1600 };
+// A glare over the zone lifts the ink it covers to a grey of 150–200 while the paper around stays white
+// (s99-000006: `1000000` and `59F` under a reflection read as `1P JO` and a gap by every other variant);
+// pixels darker than 200 become ink, which gives them back their strokes.
+const BINARISED_LIGHT: OcrVariant = { name: 'binarised_light', width: 1200, threshold: 200 };
 const RECTIFIED: OcrVariant = { name: 'rectified', width: 1200 };
 // Last, on a zone blurred beyond a sharp photo's edge width (`MIN_DEBLUR_SIGMA`): the blur undone in
 // both directions (a Gaussian is separable), at the estimated σ and at a stronger one; each checks the
@@ -470,6 +474,7 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
         ...(rectified === null ? [] : [RECTIFIED]),
         BINARISED,
         WIDE,
+        BINARISED_LIGHT,
         DEBLURRED,
         DEBLURRED_STRONGER,
       ];
