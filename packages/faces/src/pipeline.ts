@@ -279,9 +279,9 @@ export async function checkLiveness(request: LivenessRequest, work: FrameWork = 
         chosen.map((index) => images[index] as Buffer),
         { embed: true, scores: false },
       )
+      // A refusal names its place among the key frames; the attempt's frame is the one to name.
       .catch((error: unknown) => {
-        const failure = asFaceError(error, 'inference_failed');
-        throw new FaceError(failure.code, failure.detail, chosen[failure.frameIndex ?? 0]);
+        throw refusalAt(error, chosen[asFaceError(error, 'inference_failed').frameIndex ?? 0] ?? 0);
       });
     for (const [position, index] of chosen.entries()) {
       const analysed = frames[index];
@@ -320,8 +320,7 @@ export async function judgeFaceStep(
   const portrait = request.portrait;
   const detectPortrait = async (): Promise<ImageFaces> => {
     const [found] = await work.detectFaces([portrait as Buffer], { scores: false }).catch((error: unknown) => {
-      const failure = asFaceError(error, 'inference_failed');
-      throw new FaceError(failure.code, failure.detail, 1);
+      throw refusalAt(error, 1);
     });
     if (found === undefined) throw new FaceError('inference_failed', 'no answer for the portrait', 1);
     return found;

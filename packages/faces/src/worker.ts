@@ -1,17 +1,13 @@
-import type { LivenessChallenge } from './challenge';
 import { FACE_MATCH_THRESHOLD } from './compare';
 import type { DetectOptions } from './engine';
 import { asFaceError, type SerialisedFaceError } from './errors';
-import type { LivenessContext } from './liveness';
 import {
   analyseFrame,
   compareFaceImages,
   detectFaces,
-  judgeFaceStep,
   type AnalysedFrame,
   type FaceComparisonOutcome,
   type ImageFaces,
-  type LivenessOutcome,
 } from './pipeline';
 
 /**
@@ -21,43 +17,20 @@ import {
  * (a thrown error loses its class crossing the thread boundary); only a bug rejects.
  *
  * `face_frame` and `face_detect` with options are a face attempt's images one by one, as
- * `pooledFrameWork` spreads them over a pool (src/frame-work.ts); `face_liveness` is a whole attempt in
- * one thread.
+ * `pooledFrameWork` spreads them over a pool (src/frame-work.ts); `judgeFaceStep` draws the verdict
+ * where the pool is run from.
  */
 export type ImageBytes = Buffer | Uint8Array;
 
 export type FaceTask =
   | { kind: 'face_detect'; image: ImageBytes; options?: DetectOptions }
   | { kind: 'face_frame'; image: ImageBytes; index: number; embed: boolean }
-  | { kind: 'face_compare'; a: ImageBytes; b: ImageBytes; threshold?: number; documentPortrait?: boolean }
-  | {
-      kind: 'face_liveness';
-      challenge: LivenessChallenge;
-      nonce: string;
-      attemptId: string;
-      receivedAt: number;
-      frames: { image: ImageBytes; atMs: number }[];
-      context: LivenessContext;
-      /** The secret the key frames are drawn with; the thread's own when absent (`keyFramePicker`). */
-      keyFrameKey?: ImageBytes;
-      /**
-       * The document's portrait: a passed attempt's reference frame is compared with it in the same task
-       * (`judgeFaceStep`), so the frame is not detected a second time.
-       */
-      portrait?: ImageBytes;
-    };
+  | { kind: 'face_compare'; a: ImageBytes; b: ImageBytes; threshold?: number; documentPortrait?: boolean };
 
 export type FaceTaskResult =
   | { ok: true; kind: 'face_detect'; faces: ImageFaces }
   | { ok: true; kind: 'face_frame'; frame: AnalysedFrame }
   | { ok: true; kind: 'face_compare'; comparison: FaceComparisonOutcome }
-  | {
-      ok: true;
-      kind: 'face_liveness';
-      outcome: LivenessOutcome;
-      /** The comparison with `portrait`; null without one, or when the attempt did not pass. */
-      document: FaceComparisonOutcome | null;
-    }
   | { ok: false; kind: FaceTask['kind']; error: SerialisedFaceError };
 
 function asBuffer(bytes: ImageBytes): Buffer {
@@ -78,19 +51,6 @@ async function run(task: FaceTask): Promise<FaceTaskResult> {
           documentPortrait: task.documentPortrait === true,
         }),
       };
-    case 'face_liveness': {
-      const { liveness: outcome, document } = await judgeFaceStep({
-        challenge: task.challenge,
-        nonce: task.nonce,
-        attemptId: task.attemptId,
-        receivedAt: task.receivedAt,
-        frames: task.frames.map((frame) => ({ image: asBuffer(frame.image), atMs: frame.atMs })),
-        context: task.context,
-        ...(task.keyFrameKey === undefined ? {} : { keyFrameKey: asBuffer(task.keyFrameKey) }),
-        ...(task.portrait === undefined ? {} : { portrait: asBuffer(task.portrait) }),
-      });
-      return { ok: true, kind: task.kind, outcome, document };
-    }
   }
 }
 

@@ -3,8 +3,12 @@ import path from 'node:path';
 import { documentPortrait, faceSourceIndex, generateFaceSequence, type FaceSequence } from '@idv/corpus';
 import { createChallenge } from '../src/challenge';
 import { faceEngine } from '../src/engine';
-import { checkLiveness, compareFaceImages, detectFaces } from '../src/pipeline';
+import { pooledFrameWork, type FrameTask, type FrameTaskResult } from '../src/frame-work';
+import { checkLiveness, compareFaceImages, detectFaces, judgeFaceStep } from '../src/pipeline';
 import runFaceTask from '../src/worker';
+
+// The service's way: every image a task of the worker entry, as the face pool's threads run them.
+const poolWork = pooledFrameWork(async (task: FrameTask) => (await runFaceTask(task)) as FrameTaskResult);
 
 // The calibrated liveness, with the real models, on a handful of the face corpus's sequences (seed 11,
 // the benchmark's, so these are frames bench/faces judged the same way): the live one passes, each attack
@@ -84,7 +88,7 @@ describe('one face seen twice', () => {
   });
 });
 
-describe('the liveness task with the document portrait', () => {
+describe('the face step with the document portrait, its images as the pool runs them', () => {
   it('when a live attempt passes, then its reference frame is compared with the portrait as a separate comparison would', async () => {
     // Person faceapi-s3-1's live sequence: its portrait is frontal (faceapi-s4-2's, LIVE's, reads turned
     // and is refused as a document photo); the benchmark compared them at 0.879.
@@ -92,10 +96,9 @@ describe('the liveness task with the document portrait', () => {
     expect(sequence.label.kind).toBe('live');
     const portrait = await documentPortrait(faceSourceIndex(sequence.label.identity), { seed: SEED, readPhoto });
 
-    const result = await runFaceTask({ kind: 'face_liveness', ...request, portrait });
+    const result = await judgeFaceStep({ ...request, portrait }, poolWork);
 
-    if (!result.ok || result.kind !== 'face_liveness') throw new Error('the task failed');
-    const reference = result.outcome.verdict.referenceFrame;
+    const reference = result.liveness.verdict.referenceFrame;
     expect(reference).not.toBeNull();
     // The same frame detected again and compared on its own: the same faces, the same similarity.
     const separate = await compareFaceImages(sequence.frames[reference ?? 0] as Buffer, portrait, undefined, {
@@ -109,8 +112,8 @@ describe('the liveness task with the document portrait', () => {
     const { request } = await attemptOf(STILL);
     const portrait = await documentPortrait(0, { seed: SEED, readPhoto });
 
-    const result = await runFaceTask({ kind: 'face_liveness', ...request, portrait });
+    const result = await judgeFaceStep({ ...request, portrait }, poolWork);
 
-    expect(result).toMatchObject({ ok: true, kind: 'face_liveness', document: null, outcome: { verdict: { passed: false } } });
+    expect(result).toMatchObject({ document: null, liveness: { verdict: { passed: false } } });
   });
 });

@@ -1,10 +1,5 @@
 import type { Metrics } from '@idv/kit';
 
-/**
- * The metrics of the verification work, in one place: how captures are read and face attempts judged,
- * how long each takes (queueing in the pool included), and what waits for a thread. Outcomes are closed
- * sets (docs/flow-runner.md, "Metrics").
- */
 /** A counter or a timer as the adapters use them: prom-client's types stay inside the kit. */
 interface Counted<L extends string> {
   inc(labels: Partial<Record<L, string>>): void;
@@ -20,6 +15,11 @@ export interface VerificationMetrics {
   judgeDuration: Timed<never>;
 }
 
+/**
+ * The metrics of the verification work, in one place: how captures are read and face attempts judged,
+ * how long each takes (queueing in the pool included), and what waits for a thread. Outcomes are closed
+ * sets (docs/flow-runner.md, "Metrics").
+ */
 export function verificationMetrics(
   metrics: Metrics,
   pools: { verification: { queued: number } | null; face: { queued: number } | null },
