@@ -206,6 +206,7 @@ async function child(dir) {
         liveness: frame.faces[0]?.liveness ?? null,
         embedded: (frame.faces[0]?.embedding ?? null) !== null,
         similarity: outcome.verdict.frames[position]?.similarity ?? null,
+        sceneChange: outcome.verdict.frames[position]?.sceneChange ?? null,
         recapture: frame.recapture,
         spoof: frame.spoof,
         ms: frame.ms,

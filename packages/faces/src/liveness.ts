@@ -4,6 +4,7 @@ import { FRAME_CONSISTENCY_THRESHOLD, faceSimilarity } from './compare';
 import type { DetectedFace, HeadPose } from './engine';
 import { FRAME_LIMITS } from './limits';
 import fitted from './replay-model.json';
+import { sceneChange, type SceneLayout } from './scene';
 import { SPOOF_FEATURE_NAMES, type SpoofFeatureName, type SpoofFeatures } from './spoof';
 
 /**
@@ -35,6 +36,7 @@ export type LivenessDetail =
   | 'sequence_incomplete'
   | 'sequence_mismatch'
   | 'identity_changed'
+  | 'scene_changed'
   | 'recapture'
   | 'antispoof'
   | 'replay';
@@ -53,6 +55,8 @@ export interface LivenessFrame {
   recapture: FrameRecapture | null;
   /** The frame's replay cues (src/spoof.ts); absent or null where they were not measured. */
   spoof?: SpoofFeatures | null;
+  /** What surrounds the face (src/scene.ts); absent or null where it was not measured. */
+  scene?: SceneLayout | null;
 }
 
 export interface LivenessSubmission {
@@ -87,6 +91,13 @@ export const SPOOF_LIMITS = {
   antispoofMeanBelow: 0.2,
   livenessMeanBelow: 0.2,
 } as const;
+
+/**
+ * Above this `sceneChange` against the reference frame, a frame was taken somewhere else: frames spliced
+ * in from other footage. Chosen on the face corpus's seeds 11 and 12, held out on seed 13 (docs/faces.md
+ * "The scene along the sequence").
+ */
+export const SCENE_CHANGE_LIMIT = 0.64;
 
 /** What the replay model weighs: the frame's own cues (src/spoof.ts) and human's two scores, as sequence means. */
 export const REPLAY_INPUT_NAMES = [...SPOOF_FEATURE_NAMES, 'antispoof', 'liveness'] as const;
@@ -144,6 +155,8 @@ export interface FrameSummary {
   recapture: FrameRecapture | null;
   /** Against the reference frame. */
   similarity: number | null;
+  /** The scene around the face against the reference frame's (`sceneChange`). */
+  sceneChange: number | null;
 }
 
 export interface LivenessVerdict {
@@ -166,6 +179,8 @@ export interface LivenessVerdict {
     livenessMean: number | null;
     /** `replayScore` of the sequence (null when no frame had the cues). */
     replayScore: number | null;
+    /** The largest `sceneChange` of a frame against the reference frame (null when none was measured). */
+    sceneChange: number | null;
   };
   frames: FrameSummary[];
 }
@@ -319,6 +334,7 @@ export function judgeLiveness(
     liveness: frame.faces.length === 1 ? (frame.faces[0]?.liveness ?? null) : null,
     recapture: frame.recapture,
     similarity: null,
+    sceneChange: null,
   }));
   const verdict = (
     reason: LivenessReason | null,
@@ -334,7 +350,14 @@ export function judgeLiveness(
     observed: [],
     referenceFrame: null,
     minSimilarity: null,
-    spoof: { recaptureFlagged: 0, recaptureJudged: 0, antispoofMean: null, livenessMean: null, replayScore: null },
+    spoof: {
+      recaptureFlagged: 0,
+      recaptureJudged: 0,
+      antispoofMean: null,
+      livenessMean: null,
+      replayScore: null,
+      sceneChange: null,
+    },
     ...extra,
     frames: summaries,
   });
@@ -413,9 +436,23 @@ export function judgeLiveness(
     antispoofMean: round(mean(frames.flatMap((frame) => (frame.faces[0]?.antispoof == null ? [] : [frame.faces[0].antispoof])))),
     livenessMean: round(mean(frames.flatMap((frame) => (frame.faces[0]?.liveness == null ? [] : [frame.faces[0].liveness])))),
     replayScore: null as number | null,
+    sceneChange: null as number | null,
   };
   const replay = replayInput(frames);
   spoof.replayScore = replay === null ? null : round(replayScore(replay));
+  const referenceScene = reference === null ? null : (frames[reference]?.scene ?? null);
+  let mostChanged: number | null = null;
+  frames.forEach((frame, index) => {
+    const change = referenceScene === null || frame.scene == null ? null : sceneChange(referenceScene, frame.scene);
+    const summary = summaries[index];
+    if (change === null || summary === undefined) return;
+    summary.sceneChange = round(change);
+    if (spoof.sceneChange === null || change > spoof.sceneChange) {
+      spoof.sceneChange = change;
+      mostChanged = index;
+    }
+  });
+  spoof.sceneChange = round(spoof.sceneChange);
   const extra = { observed, referenceFrame: reference, minSimilarity: round(minSimilarity), spoof };
   const embeddedPoses = new Set(
     frames.flatMap((frame, index) => (frame.faces[0]?.embedding != null ? [poseClasses[index]] : [])),
@@ -434,6 +471,13 @@ export function judgeLiveness(
       'identity_changed',
       `frame ${leastSimilar} shows another face (similarity ${minSimilarity.toFixed(3)} < ${FRAME_CONSISTENCY_THRESHOLD})`,
       { ...extra, frameIndex: leastSimilar },
+    );
+  if (spoof.sceneChange !== null && spoof.sceneChange >= SCENE_CHANGE_LIMIT)
+    return verdict(
+      'liveness_spoof_detected',
+      'scene_changed',
+      `frame ${mostChanged} shows another scene around the face (change ${spoof.sceneChange} ≥ ${SCENE_CHANGE_LIMIT})`,
+      { ...extra, frameIndex: mostChanged },
     );
   if (recaptureFlagged >= SPOOF_LIMITS.recaptureMinFrames && recaptureFlagged >= SPOOF_LIMITS.recaptureShare * recaptureJudged)
     return verdict(

@@ -7,6 +7,7 @@ import { faceEngine, type DetectedFace, type DetectOptions, type FaceAnalysis } 
 import { asFaceError, FaceError } from './errors';
 import { refusalAt, type FrameWork } from './frame-work';
 import { FRAME_LIMITS } from './limits';
+import { sceneLayout, type SceneLayout } from './scene';
 import { spoofFeatures, type SpoofFeatures } from './spoof';
 import {
   freshnessFailure,
@@ -124,6 +125,8 @@ export interface AnalysedFrame {
   recapture: FrameRecapture | null;
   /** The face frame's own replay cues (src/spoof.ts), when the frame has exactly one face. */
   spoof: SpoofFeatures | null;
+  /** What surrounds the face (src/scene.ts), when the frame has exactly one face. */
+  scene: SceneLayout | null;
   ms: { decode: number; faces: number; recapture: number; spoof: number };
 }
 
@@ -188,6 +191,7 @@ async function analyseDecoded(decoded: RgbImage, index: number, decode: number, 
   const recaptureMs = performance.now() - started;
   const face = faces.faces.length === 1 ? faces.faces[0] : undefined;
   const spoof = face === undefined ? null : spoofFeatures(decoded.data, decoded.width, decoded.height, face.box);
+  const scene = face === undefined ? null : sceneLayout(decoded.data, decoded.width, decoded.height, face.box);
   return {
     index,
     width: decoded.width,
@@ -195,6 +199,7 @@ async function analyseDecoded(decoded: RgbImage, index: number, decode: number, 
     faces: faces.faces,
     recapture,
     spoof,
+    scene,
     ms: {
       decode: Math.round(decode),
       faces: faces.ms,
@@ -256,7 +261,7 @@ export async function checkLiveness(request: LivenessRequest, work: FrameWork = 
   const stale = freshnessFailure(request.challenge, { ...request, frameCount: request.frames.length }, request.context);
   // A stale or replayed nonce is judged without spending a second of CPU on its frames.
   if (stale !== null) {
-    const unread = request.frames.map((frame) => ({ atMs: frame.atMs, faces: [], recapture: null, spoof: null }));
+    const unread = request.frames.map((frame) => ({ atMs: frame.atMs, faces: [], recapture: null, spoof: null, scene: null }));
     return { verdict: judgeLiveness(request.challenge, { ...request, frames: unread }, request.context), frames: [] };
   }
   checkFrameLimits(request.frames);
@@ -269,6 +274,7 @@ export async function checkLiveness(request: LivenessRequest, work: FrameWork = 
       faces: analysed.faces,
       recapture: analysed.recapture,
       spoof: analysed.spoof,
+      scene: analysed.scene,
     }));
   if (!embedAll) {
     const pick = request.randomInt ?? keyFramePicker(request.nonce, request.keyFrameKey);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { documentPortrait, faceSourceIndex, generateFaceSequence, type FaceSequence } from '@idv/corpus';
 import { createChallenge } from '../src/challenge';
 import { faceEngine } from '../src/engine';
+import { SCENE_CHANGE_LIMIT } from '../src/liveness';
 import { pooledFrameWork, type FrameTask, type FrameTaskResult } from '../src/frame-work';
 import { checkLiveness, compareFaceImages, detectFaces, judgeFaceStep } from '../src/pipeline';
 import runFaceTask from '../src/worker';
@@ -70,6 +71,32 @@ describe('checkLiveness on the face corpus', () => {
     const result = await judge(index);
     expect(result.kind).toBe(kind);
     expect(result.verdict.passed).toBe(false);
+  });
+});
+
+describe('the scene along the sequence', () => {
+  // Seed 11's swap 24: faceapi-s5-1's second pose held by faceapi-s4-3, from another photo. The other
+  // person's warped turn measured 0.67 against the reference, above the identity threshold, and the
+  // benchmark accepted the sequence before the scene was compared; its spliced frames changed by 0.72.
+  it('when one pose’s frames come from another recording, then the scene change refuses the attempt', async () => {
+    const { sequence, request } = await attemptOf(24);
+    expect(sequence.label.kind).toBe('swap');
+
+    const { verdict } = await checkLiveness(request);
+
+    expect(verdict.passed).toBe(false);
+    expect(verdict.spoof.sceneChange).toBeGreaterThanOrEqual(SCENE_CHANGE_LIMIT);
+    const spliced = sequence.label.frames.flatMap((frame, index) => (frame.identity === sequence.label.identity ? [] : [index]));
+    const changed = verdict.frames.flatMap((frame, index) => ((frame.sceneChange ?? 0) >= SCENE_CHANGE_LIMIT ? [index] : []));
+    expect(changed.length).toBeGreaterThan(0);
+    expect(spliced).toEqual(expect.arrayContaining(changed));
+  });
+
+  it('when a live sequence turns its head in front of one scene, then the scene change stays below the limit', async () => {
+    const { verdict } = await judge(LIVE);
+
+    expect(verdict.spoof.sceneChange).not.toBeNull();
+    expect(verdict.spoof.sceneChange!).toBeLessThan(SCENE_CHANGE_LIMIT);
   });
 });
 

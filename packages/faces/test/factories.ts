@@ -1,6 +1,7 @@
 import { createChallenge, type LivenessChallenge, type PoseStep } from '../src/challenge';
 import type { DetectedFace } from '../src/engine';
 import type { LivenessFrame, LivenessSubmission } from '../src/liveness';
+import type { SceneLayout } from '../src/scene';
 
 /**
  * An embedding on the scale of human's `faceres` (1024 non-negative values, norm ≈ 10–14): each person
@@ -62,4 +63,13 @@ export function framesFor(poses: (PoseStep | number)[], perPose = 3, stepMs = 25
 
 export function buildSubmission(frames: LivenessFrame[], overrides: Partial<LivenessSubmission> = {}): LivenessSubmission {
   return { nonce: 'nonce-1', attemptId: 'vs_test:face:1', receivedAt: ISSUED_AT + 8_000, frames, ...overrides };
+}
+
+/** A scene layout (src/scene.ts) with structure in every channel; another `room` is an unrelated one. */
+export function buildScene(room: number): SceneLayout {
+  const cells = Array.from({ length: 48 }, (_, cell) => {
+    const wave = (channel: number) => Math.sin(cell * (0.7 + room * 1.3) + channel * (1 + room));
+    return [0.5 + 0.3 * wave(0), 0.05 * wave(1), 0.05 * wave(2), 1 + 0.3 * wave(0)];
+  });
+  return { columns: 6, rows: 8, cells };
 }

@@ -4,6 +4,7 @@ import {
   judgeLiveness,
   REPLAY_INPUT_NAMES,
   REPLAY_MODEL,
+  SCENE_CHANGE_LIMIT,
   replayInput,
   replayScore,
   SPOOF_LIMITS,
@@ -11,7 +12,16 @@ import {
   type ReplayModel,
 } from '../src/liveness';
 import { SPOOF_FEATURE_NAMES, type SpoofFeatures } from '../src/spoof';
-import { buildChallenge, buildEmbedding, buildFace, buildFrame, buildSubmission, framesFor, ISSUED_AT } from './factories';
+import {
+  buildChallenge,
+  buildEmbedding,
+  buildFace,
+  buildFrame,
+  buildScene,
+  buildSubmission,
+  framesFor,
+  ISSUED_AT,
+} from './factories';
 
 const fresh = { nonceAlreadyUsed: false };
 
@@ -201,6 +211,31 @@ describe('judgeLiveness: same person, not a replay', () => {
 
     expect(faceSimilarity(buildEmbedding(1), buildEmbedding(9))).toBeLessThan(FRAME_CONSISTENCY_THRESHOLD);
     expect(verdict).toMatchObject({ reason: 'liveness_spoof_detected', detail: 'identity_changed', frameIndex: 7 });
+  });
+
+  it('when the frames of one pose were taken in another room, then the attempt is a spoof (frames spliced in)', () => {
+    const frames = framesFor(['straight', 'left', 'right']).map((frame, index) => ({
+      ...frame,
+      scene: buildScene(index >= 3 && index < 6 ? 2 : 1),
+    }));
+
+    const verdict = judgeLiveness(challenge, buildSubmission(frames), fresh);
+
+    expect(verdict).toMatchObject({ reason: 'liveness_spoof_detected', detail: 'scene_changed', frameIndex: 3 });
+    expect(verdict.spoof.sceneChange).toBeGreaterThanOrEqual(SCENE_CHANGE_LIMIT);
+  });
+
+  it('when every frame shows the same room, or a frame has no layout, then the scene does not refuse', () => {
+    const frames = framesFor(['straight', 'left', 'right']).map((frame, index) => ({
+      ...frame,
+      scene: index === 4 ? null : buildScene(1),
+    }));
+
+    const verdict = judgeLiveness(challenge, buildSubmission(frames), fresh);
+
+    expect(verdict).toMatchObject({ passed: true, detail: 'passed' });
+    expect(verdict.spoof.sceneChange).toBe(0);
+    expect(verdict.frames[4]!.sceneChange).toBeNull();
   });
 
   it('when the same person’s embeddings vary a little between frames, then it is still them', () => {

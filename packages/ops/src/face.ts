@@ -10,6 +10,8 @@ import {
   parseChallengeSteps,
   POSE_LIMITS,
   POSE_STEPS,
+  REPLAY_MODEL,
+  SCENE_CHANGE_LIMIT,
   SPOOF_LIMITS,
   type AnalysedFrame,
   type FrameRecapture,
@@ -100,6 +102,7 @@ function frameLine(file: string, analysed: AnalysedFrame | undefined, summary: F
     liveness: summary?.liveness ?? null,
     recapture: summary?.recapture ?? null,
     similarity: summary?.similarity ?? null,
+    scene_change: summary?.sceneChange ?? null,
     ms: analysed?.ms ?? null,
   };
 }
@@ -150,8 +153,17 @@ export async function faceLiveness(options: FaceLivenessOptions): Promise<FaceLi
       recapture_judged: verdict.spoof.recaptureJudged,
       antispoof_mean: verdict.spoof.antispoofMean,
       liveness_mean: verdict.spoof.livenessMean,
+      replay_score: verdict.spoof.replayScore,
+      scene_change: verdict.spoof.sceneChange,
     },
-    thresholds: { pose: POSE_LIMITS, frame_consistency: FRAME_CONSISTENCY_THRESHOLD, spoof: SPOOF_LIMITS, hold_ms: holdMs },
+    thresholds: {
+      pose: POSE_LIMITS,
+      frame_consistency: FRAME_CONSISTENCY_THRESHOLD,
+      spoof: SPOOF_LIMITS,
+      replay: REPLAY_MODEL.threshold,
+      scene_change: SCENE_CHANGE_LIMIT,
+      hold_ms: holdMs,
+    },
     ms: Math.round(performance.now() - started),
   });
   return lines;
@@ -174,7 +186,7 @@ export function formatFaceLine(line: FaceLine): string {
       recapture === null
         ? 'recapture –'
         : `recapture ${fixed(recapture.score)}${recapture.judged ? (recapture.detected ? ` flagged (${String(recapture.evidence)})` : '') : ' (not judged)'}${recapture.periodic ? ', periodic peak' : ''}`;
-    return `frame ${String(line.index)} ${String(line.file)}: ${String(line.faces)} face(s), ${posePart}, antispoof ${fixed(line.antispoof)}, liveness ${fixed(line.liveness)}, ${recapturePart}, similarity ${fixed(line.similarity, 3)}`;
+    return `frame ${String(line.index)} ${String(line.file)}: ${String(line.faces)} face(s), ${posePart}, antispoof ${fixed(line.antispoof)}, liveness ${fixed(line.liveness)}, ${recapturePart}, similarity ${fixed(line.similarity, 3)}, scene change ${fixed(line.scene_change, 3)}`;
   }
   if (line.type === 'verdict') {
     const head = line.passed === true ? 'PASSED' : `FAILED: ${String(line.reason)} (${String(line.detail)})`;

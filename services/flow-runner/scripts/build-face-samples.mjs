@@ -48,12 +48,12 @@ const POSES = {
       [45, true],
     ],
     right: [
-      [-35, false],
-      [-45, false],
+      [-32, false],
+      [-38, false],
     ],
     left: [
-      [-35, true],
-      [-45, true],
+      [-32, true],
+      [-38, true],
     ],
   },
 };
@@ -71,23 +71,37 @@ async function faceCrop({ photo, box }, side = 320) {
     .toBuffer({ resolveWithObject: true });
 }
 
-/** The face as a cylinder turned by `degrees` about the vertical axis through the image's centre. */
-function turn({ data, info }, degrees, mirror) {
+/**
+ * The face as a cylinder turned by `degrees` about the vertical axis through the image's centre. With
+ * `within: 'head'` only the head turns: the warp fades out over an ellipse around it, so the room and the
+ * clothes around stay where they are from pose to pose, as they do in front of a phone (the liveness check
+ * compares them, docs/faces.md "The scene along the sequence"). `within: 'band'` warps the whole central
+ * band, as the first samples did; the sample documents' portrait is still made that way.
+ */
+function turn({ data, info }, degrees, mirror, within = 'head') {
   const { width, height, channels } = info;
   const out = Buffer.alloc(data.length);
   const cx = (width - 1) / 2;
+  const cy = (height - 1) / 2;
   const radius = 0.32 * width;
   const theta = (degrees * Math.PI) / 180;
-  for (let x = 0; x < width; x++) {
+  const sourceColumn = (x) => {
     const dx = x - cx;
-    let source = x;
-    if (Math.abs(dx) < radius) {
-      const phi = Math.asin(dx / radius) - theta;
-      source = Math.abs(phi) < Math.PI / 2 ? cx + radius * Math.sin(phi) : cx + Math.sign(phi) * radius;
+    if (Math.abs(dx) >= radius) return x;
+    const phi = Math.asin(dx / radius) - theta;
+    return Math.abs(phi) < Math.PI / 2 ? cx + radius * Math.sin(phi) : cx + Math.sign(phi) * radius;
+  };
+  for (let x = 0; x < width; x++) {
+    const sx = Math.max(0, Math.min(width - 1, Math.round(sourceColumn(x))));
+    for (let y = 0; y < height; y++) {
+      const at = (y * width + x) * channels;
+      const from = (y * width + sx) * channels;
+      // 1 inside the head's ellipse, fading to 0 at its rim.
+      const reach = Math.hypot((x - cx) / (0.4 * width), (y - cy) / (0.5 * height));
+      const weight = within === 'band' ? 1 : Math.min(1, Math.max(0, (1 - reach) / 0.2));
+      for (let channel = 0; channel < channels; channel++)
+        out[at + channel] = Math.round(weight * data[from + channel] + (1 - weight) * data[at + channel]);
     }
-    const sx = Math.max(0, Math.min(width - 1, Math.round(source)));
-    for (let y = 0; y < height; y++)
-      data.copy(out, (y * width + x) * channels, (y * width + sx) * channels, (y * width + sx + 1) * channels);
   }
   const image = sharp(out, { raw: { width, height, channels } });
   return (mirror ? image.flop() : image).jpeg({ quality: 88 }).toBuffer();
@@ -95,7 +109,7 @@ function turn({ data, info }, degrees, mirror) {
 
 async function personFrames(person) {
   const crop = await faceCrop(PEOPLE[person]);
-  const frames = {};
+  const frames = { portrait: await turn(crop, POSES[person].straight[0][0], false, 'band') };
   for (const [pose, list] of Object.entries(POSES[person])) {
     frames[pose] = [];
     for (const [degrees, mirror] of list) frames[pose].push(await turn(crop, degrees, mirror));
@@ -105,8 +119,8 @@ async function personFrames(person) {
 
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
-const p = await personFrames('p');
-const q = await personFrames('q');
+const { portrait, ...p } = await personFrames('p');
+const { portrait: _qPortrait, ...q } = await personFrames('q');
 const grey = await sharp({ create: { width: 320, height: 320, channels: 3, background: { r: 128, g: 126, b: 120 } } })
   .jpeg()
   .toBuffer();
@@ -148,8 +162,8 @@ for (const wanted of WANTED) {
   catalog.push(entry);
 }
 writeFileSync(path.join(OUT, 'catalog.json'), `${JSON.stringify(catalog, null, 2)}\n`);
-// The portrait the sample documents carry: person p, facing the camera.
-writeFileSync(path.join(OUT, 'portrait.jpg'), p.straight[0]);
+// The portrait the sample documents carry: person p, facing the camera (scripts/build-samples.mjs).
+writeFileSync(path.join(OUT, 'portrait.jpg'), portrait);
 
 // Every sequence through the real pipeline, for two challenge orders; the documents' portrait for the comparison.
 const samples = new FaceSampleCatalog(OUT);
@@ -182,7 +196,7 @@ for (const entry of catalog) {
     let outcome = verdict.passed ? 'approved' : verdict.reason;
     let similarity = null;
     if (verdict.passed) {
-      const comparison = await faces.compareFaceImages(frames[verdict.referenceFrame].image, p.straight[0]);
+      const comparison = await faces.compareFaceImages(frames[verdict.referenceFrame].image, portrait);
       similarity = comparison.similarity;
       if (!comparison.match) outcome = 'face_mismatch';
     }
