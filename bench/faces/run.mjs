@@ -390,9 +390,9 @@ console.log(`replay model in use: threshold ${faces.REPLAY_MODEL.threshold} (${f
 // Spoof signals per kind, per sequence.
 console.log('\n## Spoof signals per sequence (means over its frames)\n');
 console.log(
-  '| kind | antispoof mean min / p50 / max | liveness mean min / p50 / max | periodic frames (share) p50 / max | colour-flagged frames p50 / max | replay score min / p50 / max (sequences) |',
+  '| kind | antispoof mean min / p50 / max | liveness mean min / p50 / max | periodic frames (share) p50 / max | colour-flagged frames p50 / max | replay score min / p50 / max (sequences) | outline min / p50 / max |',
 );
-console.log('| --- | --- | --- | --- | --- | --- |');
+console.log('| --- | --- | --- | --- | --- | --- | --- |');
 const spoofStats = {};
 for (const kind of kinds) {
   const of = results.filter((result) => result.kind === kind && result.frames.length > 0);
@@ -403,7 +403,9 @@ for (const kind of kinds) {
     share(result.frames, (frame) => frame.recapture?.judged && frame.recapture.detected && frame.recapture.evidence === 'colour'),
   );
   const replay = of.map((result) => result.verdict.spoof.replayScore).filter((value) => value !== null);
-  spoofStats[kind] = { antispoof: as, liveness: lv, periodic, colour, replay };
+  // Over every frame's cues, also where the verdict stopped before it measured the outline (stills, prints).
+  const outline = of.map((result) => mean(result.frames.map((frame) => frame.spoof?.outline ?? null)));
+  spoofStats[kind] = { antispoof: as, liveness: lv, periodic, colour, replay, outline };
   const f = (values) =>
     `${r3(
       percentile(
@@ -422,7 +424,7 @@ for (const kind of kinds) {
       ),
     )}`;
   console.log(
-    `| ${kind} | ${f(as)} | ${f(lv)} | ${r3(percentile(periodic, 50))} / ${r3(percentile(periodic, 100))} | ${r3(percentile(colour, 50))} / ${r3(percentile(colour, 100))} | ${f(replay)} (${replay.length}) |`,
+    `| ${kind} | ${f(as)} | ${f(lv)} | ${r3(percentile(periodic, 50))} / ${r3(percentile(periodic, 100))} | ${r3(percentile(colour, 50))} / ${r3(percentile(colour, 100))} | ${f(replay)} (${replay.length}) | ${f(outline)} |`,
   );
 }
 function mean(values) {

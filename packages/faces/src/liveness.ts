@@ -39,6 +39,7 @@ export type LivenessDetail =
   | 'scene_changed'
   | 'recapture'
   | 'antispoof'
+  | 'outline'
   | 'replay';
 
 /**
@@ -99,6 +100,14 @@ export const SPOOF_LIMITS = {
  */
 export const SCENE_CHANGE_LIMIT = 0.64;
 
+/**
+ * At or above this sequence mean of `outline` (src/spoof.ts), the picture is framed by straight edges on
+ * three sides: a screen's or a sheet's. Chosen on the face corpus's seeds 11 and 12 and on real photos
+ * (the test-mode samples, face-api's demo photos), held out on seed 13 (docs/faces.md "The outline of a
+ * screen").
+ */
+export const OUTLINE_LIMIT = 1.2;
+
 /** What the replay model weighs: the frame's own cues (src/spoof.ts) and human's two scores, as sequence means. */
 export const REPLAY_INPUT_NAMES = [...SPOOF_FEATURE_NAMES, 'antispoof', 'liveness'] as const;
 export type ReplayInputName = SpoofFeatureName | 'antispoof' | 'liveness';
@@ -157,6 +166,8 @@ export interface FrameSummary {
   similarity: number | null;
   /** The scene around the face against the reference frame's (`sceneChange`). */
   sceneChange: number | null;
+  /** The frame's `outline` (src/spoof.ts), when it has one face and was measured. */
+  outline: number | null;
 }
 
 export interface LivenessVerdict {
@@ -181,6 +192,8 @@ export interface LivenessVerdict {
     replayScore: number | null;
     /** The largest `sceneChange` of a frame against the reference frame (null when none was measured). */
     sceneChange: number | null;
+    /** The sequence mean of the frames' `outline` (null when no frame had the cues). */
+    outline: number | null;
   };
   frames: FrameSummary[];
 }
@@ -335,6 +348,7 @@ export function judgeLiveness(
     recapture: frame.recapture,
     similarity: null,
     sceneChange: null,
+    outline: frame.faces.length === 1 ? round(frame.spoof?.outline ?? null) : null,
   }));
   const verdict = (
     reason: LivenessReason | null,
@@ -357,6 +371,7 @@ export function judgeLiveness(
       livenessMean: null,
       replayScore: null,
       sceneChange: null,
+      outline: null,
     },
     ...extra,
     frames: summaries,
@@ -437,6 +452,7 @@ export function judgeLiveness(
     livenessMean: round(mean(frames.flatMap((frame) => (frame.faces[0]?.liveness == null ? [] : [frame.faces[0].liveness])))),
     replayScore: null as number | null,
     sceneChange: null as number | null,
+    outline: round(mean(summaries.flatMap((summary) => (summary.outline === null ? [] : [summary.outline])))),
   };
   const replay = replayInput(frames);
   spoof.replayScore = replay === null ? null : round(replayScore(replay));
@@ -494,6 +510,13 @@ export function judgeLiveness(
       'liveness_spoof_detected',
       'antispoof',
       `antispoof mean ${spoof.antispoofMean}, liveness mean ${spoof.livenessMean}`,
+      extra,
+    );
+  if (spoof.outline !== null && spoof.outline >= OUTLINE_LIMIT)
+    return verdict(
+      'liveness_spoof_detected',
+      'outline',
+      `straight edges frame the picture on three sides, as a screen's or a sheet's do (outline ${spoof.outline} ≥ ${OUTLINE_LIMIT})`,
       extra,
     );
   if (spoof.replayScore !== null && spoof.replayScore >= REPLAY_MODEL.threshold)

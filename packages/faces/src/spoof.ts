@@ -19,6 +19,9 @@ import type { FaceBox } from './engine';
  * - `straightEdge`: the strongest straight edge across the frame near its sides (within 10° of the
  *   frame's axes): the edge of a screen or of the paper when it does not fill the frame. A room has
  *   straight edges too (door frames, shelves), which the corpus's backgrounds do not: see docs/faces.md.
+ * - `outline` (not a replay-model input; liveness.ts `OUTLINE_LIMIT`): the third strongest of the four
+ *   sides' straight edges. A screen or a sheet held before the camera outlines the picture on three or
+ *   four sides at once; a room's door frame or shelf lines one or two of them.
  *
  * None is decisive alone; `replayScore` (liveness.ts) weighs them with human's antispoof and liveness
  * scores, fitted on the face corpus (docs/faces.md "Spoof signals").
@@ -32,7 +35,7 @@ export const SPOOF_FEATURE_NAMES = [
   'straightEdge',
 ] as const;
 export type SpoofFeatureName = (typeof SPOOF_FEATURE_NAMES)[number];
-export type SpoofFeatures = Record<SpoofFeatureName, number>;
+export type SpoofFeatures = Record<SpoofFeatureName, number> & { outline: number };
 
 interface Planes {
   width: number;
@@ -189,11 +192,12 @@ function periodicPeak(y: Float32Array, smooth: Float32Array, width: number, heig
 }
 
 /**
- * The strongest straight edge within 10° of the frame's axes in the outer 30% of each side: the mean
- * signed gradient across the line (an edge's contrast keeps its sign all along it; texture cancels),
- * weighted by how much of the frame the line spans, over the frame's mean gradient.
+ * The strongest straight edge within 10° of the frame's axes in the outer 30% of each side, per side
+ * (top, bottom, left, right): the mean signed gradient across the line (an edge's contrast keeps its
+ * sign all along it; texture cancels), weighted by how much of the frame the line spans, over the
+ * frame's mean gradient.
  */
-function straightEdge(y: Float32Array, width: number, height: number): number {
+function sideEdges(y: Float32Array, width: number, height: number): number[] {
   // The luma's difference across a line, both ways, once per pixel (a float32 difference is exact in a
   // float64): the line search below reads each pixel's about 40 times.
   const acrossRows = new Float64Array(width * height);
@@ -209,7 +213,7 @@ function straightEdge(y: Float32Array, width: number, height: number): number {
       total += Math.abs(dx) + Math.abs(dy);
     }
   const meanGradient = total / (width * height) + 1;
-  let best = 0;
+  const best = [0, 0, 0, 0];
   for (const horizontal of [true, false]) {
     const length = horizontal ? width : height;
     const across = horizontal ? height : width;
@@ -224,9 +228,9 @@ function straightEdge(y: Float32Array, width: number, height: number): number {
       const slope = Math.tan((degrees * Math.PI) / 180);
       // Rounding commutes with adding the line's whole-pixel offset, so the shifts are the same for every line.
       alongs.forEach((along, position) => (shifts[position] = Math.round((along - length / 2) * slope)));
-      for (const [from, to] of [
-        [2, 0.3 * across],
-        [0.7 * across, across - 3],
+      for (const [side, from, to] of [
+        [horizontal ? 0 : 2, 2, 0.3 * across],
+        [horizontal ? 1 : 3, 0.7 * across, across - 3],
       ] as const) {
         for (let offset = Math.floor(from); offset < to; offset += 1) {
           let sum = 0;
@@ -239,7 +243,7 @@ function straightEdge(y: Float32Array, width: number, height: number): number {
           }
           if (samples <= length / 4) continue;
           const strength = (Math.abs(sum) / samples / meanGradient) * (samples / (length / 2));
-          if (strength > best) best = strength;
+          if (strength > (best[side] ?? 0)) best[side] = strength;
         }
       }
     }
@@ -289,14 +293,17 @@ export function spoofFeatures(data: Uint8Array, width: number, height: number, b
       count += 1;
     }
   }
-  if (count === 0) return { chromaDetail: 0, fineToMid: 0, blackLift: 0, saturation: 0, periodicPeak: 0, straightEdge: 0 };
+  if (count === 0)
+    return { chromaDetail: 0, fineToMid: 0, blackLift: 0, saturation: 0, periodicPeak: 0, straightEdge: 0, outline: 0 };
   const high = quantile(y, 0.99);
+  const sides = sideEdges(y, width, height).sort((a, b) => b - a);
   return {
     chromaDetail: chroma / (fine + count),
     fineToMid: fine / (mid + count),
     blackLift: quantile(y, 0.01) / Math.max(1, high),
     saturation: chromaLevel / Math.max(1, luma),
     periodicPeak: periodicPeak(y, y4px, width, height, box),
-    straightEdge: straightEdge(y, width, height),
+    straightEdge: sides[0] ?? 0,
+    outline: sides[2] ?? 0,
   };
 }

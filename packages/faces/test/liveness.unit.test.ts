@@ -2,6 +2,7 @@ import { faceSimilarity, FRAME_CONSISTENCY_THRESHOLD } from '../src/compare';
 import { FRAME_LIMITS } from '../src/limits';
 import {
   judgeLiveness,
+  OUTLINE_LIMIT,
   REPLAY_INPUT_NAMES,
   REPLAY_MODEL,
   SCENE_CHANGE_LIMIT,
@@ -11,7 +12,7 @@ import {
   type ReplayInput,
   type ReplayModel,
 } from '../src/liveness';
-import { SPOOF_FEATURE_NAMES, type SpoofFeatures } from '../src/spoof';
+import { SPOOF_FEATURE_NAMES, type SpoofFeatureName, type SpoofFeatures } from '../src/spoof';
 import {
   buildChallenge,
   buildEmbedding,
@@ -356,8 +357,10 @@ describe('the replay model', () => {
   });
 
   it('when frames carry cues and scores, then the input is their mean over the frames that have them', () => {
-    const cues = (value: number): SpoofFeatures =>
-      Object.fromEntries(SPOOF_FEATURE_NAMES.map((name) => [name, value])) as SpoofFeatures;
+    const cues = (value: number): SpoofFeatures => ({
+      ...(Object.fromEntries(SPOOF_FEATURE_NAMES.map((name) => [name, value])) as Record<SpoofFeatureName, number>),
+      outline: 0,
+    });
     const frames = [
       buildFrame('straight', 500, { spoof: cues(1), faces: [buildFace({ antispoof: 0.2, liveness: 0.4 })] }),
       buildFrame('straight', 800, { spoof: cues(3), faces: [buildFace({ antispoof: 0.4, liveness: 0.6 })] }),
@@ -387,7 +390,10 @@ describe('the replay model', () => {
     framesFor(['straight', 'left', 'right']).map((frame) => ({
       ...frame,
       faces: [{ ...frame.faces[0]!, antispoof: score(input.antispoof), liveness: score(input.liveness) }],
-      spoof: Object.fromEntries(SPOOF_FEATURE_NAMES.map((name) => [name, input[name]])) as SpoofFeatures,
+      spoof: {
+        ...(Object.fromEntries(SPOOF_FEATURE_NAMES.map((name) => [name, input[name]])) as Record<SpoofFeatureName, number>),
+        outline: 0,
+      },
     }));
   const challenge = buildChallenge(['straight', 'left', 'right']);
 
@@ -403,5 +409,49 @@ describe('the replay model', () => {
 
     expect(verdict).toMatchObject({ passed: true, detail: 'passed' });
     expect(verdict.spoof.replayScore).toBeLessThan(REPLAY_MODEL.threshold);
+  });
+});
+
+describe('the outline of a screen or a sheet', () => {
+  const challenge = buildChallenge(['straight', 'left', 'right']);
+  // Cues at the fitted model's centre, so that only the outline differs from a camera's view.
+  const framesOutlined = (outlines: (number | null)[]) =>
+    framesFor(['straight', 'left', 'right']).map((frame, index) => {
+      const outline = outlines[index % outlines.length] ?? null;
+      return {
+        ...frame,
+        spoof:
+          outline === null
+            ? null
+            : {
+                ...(Object.fromEntries(SPOOF_FEATURE_NAMES.map((name) => [name, REPLAY_MODEL.centre[name]])) as Record<
+                  SpoofFeatureName,
+                  number
+                >),
+                outline,
+              },
+      };
+    });
+
+  it('when straight edges frame the picture on three sides along the sequence, then the attempt is a spoof', () => {
+    const verdict = judgeLiveness(challenge, buildSubmission(framesOutlined([OUTLINE_LIMIT + 0.05])), fresh);
+
+    expect(verdict).toMatchObject({ passed: false, reason: 'liveness_spoof_detected', detail: 'outline' });
+    expect(verdict.spoof.outline).toBeCloseTo(OUTLINE_LIMIT + 0.05, 3);
+    expect(verdict.frames.map((frame) => frame.outline)).toContain(Math.round((OUTLINE_LIMIT + 0.05) * 1000) / 1000);
+  });
+
+  it('when only some frames are outlined and the mean stays below the limit, then the outline check passes them', () => {
+    const verdict = judgeLiveness(challenge, buildSubmission(framesOutlined([OUTLINE_LIMIT + 0.3, 0.3, 0.3])), fresh);
+
+    expect(verdict).toMatchObject({ passed: true, detail: 'passed' });
+    expect(verdict.spoof.outline).toBeLessThan(OUTLINE_LIMIT);
+  });
+
+  it('when no frame was measured, then the outline is unknown and decides nothing', () => {
+    const verdict = judgeLiveness(challenge, buildSubmission(framesOutlined([null])), fresh);
+
+    expect(verdict).toMatchObject({ passed: true, detail: 'passed' });
+    expect(verdict.spoof.outline).toBeNull();
   });
 });

@@ -93,6 +93,37 @@ describe('spoofFeatures', () => {
     expect(features(data).straightEdge).toBeGreaterThan(2 * base.straightEdge);
   });
 
+  /** The base frame with everything outside `inside(x, y)` painted as dark bezel. */
+  function framedBy(inside: (x: number, y: number) => boolean): Float32Array {
+    const data = baseFrame();
+    for (let y = 0; y < SIZE; y += 1)
+      for (let x = 0; x < SIZE; x += 1)
+        if (!inside(x, y)) for (let channel = 0; channel < 3; channel += 1) data[(y * SIZE + x) * 3 + channel] = 5;
+    return data;
+  }
+
+  it('when a tilted dark bezel frames the picture on every side (a screen held before the camera), then the outline rises far above the base', () => {
+    // Turned 4°: the screen's sides are not the frame's.
+    const tilt = Math.tan((4 * Math.PI) / 180);
+    const screen = features(
+      framedBy((x, y) => {
+        const u = x - SIZE / 2 + tilt * (y - SIZE / 2);
+        const v = y - SIZE / 2 - tilt * (x - SIZE / 2);
+        return Math.abs(u) < 72 && Math.abs(v) < 76;
+      }),
+    );
+
+    expect(screen.outline).toBeGreaterThan(3 * base.outline);
+    expect(screen.outline).toBeGreaterThan(0.5 * screen.straightEdge);
+  });
+
+  it('when straight edges line only two sides (a doorway behind the person), then the straight edge rises but the outline does not', () => {
+    const doorway = features(framedBy((x) => x > 24 && x < SIZE - 24));
+
+    expect(doorway.straightEdge).toBeGreaterThan(2 * base.straightEdge);
+    expect(doorway.outline).toBeLessThan(1.5 * base.outline + 0.1);
+  });
+
   it('when the face box lies partly outside the frame, then the features are still finite', () => {
     const result = spoofFeatures(toBytes(baseFrame()), SIZE, SIZE, { x: -40, y: 150, width: 128, height: 128 });
 

@@ -10,6 +10,7 @@ import {
   parseChallengeSteps,
   POSE_LIMITS,
   POSE_STEPS,
+  OUTLINE_LIMIT,
   REPLAY_MODEL,
   SCENE_CHANGE_LIMIT,
   SPOOF_LIMITS,
@@ -103,6 +104,7 @@ function frameLine(file: string, analysed: AnalysedFrame | undefined, summary: F
     recapture: summary?.recapture ?? null,
     similarity: summary?.similarity ?? null,
     scene_change: summary?.sceneChange ?? null,
+    outline: summary?.outline ?? null,
     ms: analysed?.ms ?? null,
   };
 }
@@ -155,6 +157,7 @@ export async function faceLiveness(options: FaceLivenessOptions): Promise<FaceLi
       liveness_mean: verdict.spoof.livenessMean,
       replay_score: verdict.spoof.replayScore,
       scene_change: verdict.spoof.sceneChange,
+      outline: verdict.spoof.outline,
     },
     thresholds: {
       pose: POSE_LIMITS,
@@ -162,6 +165,7 @@ export async function faceLiveness(options: FaceLivenessOptions): Promise<FaceLi
       spoof: SPOOF_LIMITS,
       replay: REPLAY_MODEL.threshold,
       scene_change: SCENE_CHANGE_LIMIT,
+      outline: OUTLINE_LIMIT,
       hold_ms: holdMs,
     },
     ms: Math.round(performance.now() - started),
@@ -186,7 +190,7 @@ export function formatFaceLine(line: FaceLine): string {
       recapture === null
         ? 'recapture –'
         : `recapture ${fixed(recapture.score)}${recapture.judged ? (recapture.detected ? ` flagged (${String(recapture.evidence)})` : '') : ' (not judged)'}${recapture.periodic ? ', periodic peak' : ''}`;
-    return `frame ${String(line.index)} ${String(line.file)}: ${String(line.faces)} face(s), ${posePart}, antispoof ${fixed(line.antispoof)}, liveness ${fixed(line.liveness)}, ${recapturePart}, similarity ${fixed(line.similarity, 3)}, scene change ${fixed(line.scene_change, 3)}`;
+    return `frame ${String(line.index)} ${String(line.file)}: ${String(line.faces)} face(s), ${posePart}, antispoof ${fixed(line.antispoof)}, liveness ${fixed(line.liveness)}, ${recapturePart}, similarity ${fixed(line.similarity, 3)}, scene change ${fixed(line.scene_change, 3)}, outline ${fixed(line.outline)}`;
   }
   if (line.type === 'verdict') {
     const head = line.passed === true ? 'PASSED' : `FAILED: ${String(line.reason)} (${String(line.detail)})`;
