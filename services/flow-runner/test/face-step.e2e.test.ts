@@ -286,28 +286,56 @@ describe('the face step', () => {
   });
 });
 
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/** A passport then a face, with `documentData`, in one mode; the receiver subscribed to approvals; the person past consent. */
+async function startDocumentAndFace(mode: 'test' | 'live', receiver: Receiver, options: Record<string, unknown> = {}) {
+  const tenant = await buildTenant({
+    config: buildConfig(
+      [
+        { id: 'doc', type: 'document_ar', documents: ['passport'] },
+        { id: 'face', type: 'face_liveness' },
+      ],
+      { documentData: true, ...options },
+    ),
+    modes: [mode],
+    tokens: 2,
+  });
+  const key = mode === 'live' ? tenant.liveKey : tenant.testKey;
+  const endpoint = await api('POST', '/v1/webhook-endpoints', {
+    key,
+    body: { url: receiver.url, events: ['verification_session.approved'], description: `face, ${mode}` },
+  });
+  const session = await createSession(key, tenant.project.id);
+  const person = new Person(flowUrl());
+  await person.get(session.url);
+  await person.submit({ action: 'accept' });
+  return { key, endpoint, session, person };
+}
+
+/** The approved event the receiver got, signed with the endpoint's secret, with the document and face verdicts. */
+async function approvedEvent(receiver: Receiver, secret: string) {
+  const delivered = await eventually(
+    () => receiver.events.find((e) => e.body.type === 'verification_session.approved'),
+    20_000,
+    'the approved webhook',
+  );
+  expect(signatureValid(delivered.headers['x-service-signature'] as string, delivered.raw, secret)).toBe(true);
+  const object = delivered.body.data.object;
+  expect(object.result.steps).toEqual([
+    { id: 'consent', type: 'consent', verdict: 'approved' },
+    { id: 'doc', type: 'document_ar', verdict: 'approved' },
+    { id: 'face', type: 'face_liveness', verdict: 'approved' },
+  ]);
+  expect(object.result.document).toMatchObject({ doc_type: 'passport' });
+  return object;
+}
+
 describe('document and face in test mode', () => {
   test('when the sample passport and the matching face sequence are sent, then the signed webhook carries both verdicts and the document', async () => {
     const receiver = await startReceiver();
     try {
-      const tenant = await buildTenant({
-        config: buildConfig(
-          [
-            { id: 'doc', type: 'document_ar', documents: ['passport'] },
-            { id: 'face', type: 'face_liveness' },
-          ],
-          { documentData: true, evidenceLinks: true },
-        ),
-        modes: ['test'],
-      });
-      const endpoint = await api('POST', '/v1/webhook-endpoints', {
-        key: tenant.testKey,
-        body: { url: receiver.url, events: ['verification_session.approved'], description: 'face' },
-      });
-      const session = await createSession(tenant.testKey, tenant.project.id);
-      const person = new Person(flowUrl());
-      await person.get(session.url);
-      await person.submit({ action: 'accept' });
+      const { endpoint, session, person } = await startDocumentAndFace('test', receiver, { evidenceLinks: true });
       for (const side of ['front', 'front_angle']) {
         await person.submit({ action: 'sample', side, sample: 'passport-ok' });
         await waitForVerdict(person, session.id);
@@ -320,19 +348,7 @@ describe('document and face in test mode', () => {
       const final = await waitForVerdict(person, session.id);
       expect(statusOf(final)).toBe('approved');
 
-      const delivered = await eventually(
-        () => receiver.events.find((e) => e.body.type === 'verification_session.approved'),
-        20_000,
-        'the approved webhook',
-      );
-      expect(signatureValid(delivered.headers['x-service-signature'] as string, delivered.raw, endpoint.body.secret)).toBe(true);
-      const object = delivered.body.data.object;
-      expect(object.result.steps).toEqual([
-        { id: 'consent', type: 'consent', verdict: 'approved' },
-        { id: 'doc', type: 'document_ar', verdict: 'approved' },
-        { id: 'face', type: 'face_liveness', verdict: 'approved' },
-      ]);
-      expect(object.result.document).toMatchObject({ doc_type: 'passport' });
+      const object = await approvedEvent(receiver, endpoint.body.secret);
       expect(object.evidence_links.map((link: { artifact: string }) => link.artifact)).toEqual([
         'front',
         'front_angle',
@@ -364,5 +380,40 @@ describe('document and face in test mode', () => {
     const final = await attempt(person, session.id, 'face-mismatch');
     expect(statusOf(final)).toBe('rejected');
     expect((await finalSession(tenant.testKey, session.id)).result.reason_codes).toEqual(['face_mismatch']);
+  });
+});
+
+describe('document and face in live mode', () => {
+  const DOCUMENT_SAMPLES = path.join(__dirname, '..', 'assets', 'samples');
+
+  // Live mode offers no samples: the passport's photos go up as a browser without JavaScript sends them
+  // (the same bytes as test mode's passport-ok, a real photo the readers decode), the face frames as the
+  // camera page sends them.
+  test('when a passport is uploaded and the matching face follows the challenge, then the session is approved and the signed webhook carries both verdicts and the document', async () => {
+    const receiver = await startReceiver();
+    try {
+      const { key, endpoint, session, person } = await startDocumentAndFace('live', receiver);
+      for (const side of ['front', 'front_angle']) {
+        expect(person.last!.text).not.toContain('name="sample"');
+        const bytes = readFileSync(path.join(DOCUMENT_SAMPLES, `passport-ok-${side}.jpg`));
+        await person.submitFiles({ side, action: 'upload' }, [
+          { field: 'capture', bytes, filename: 'foto.jpg', type: 'image/jpeg' },
+        ]);
+        await waitForVerdict(person, session.id);
+      }
+      expect(h1Of(person.last!)).toBe('Verificá tu rostro');
+      const challenge = await start(person);
+      expect(person.last!.text).not.toContain('value="face-live"');
+      await afterPoses(challenge);
+      await sendFrames(person, framesFor('face-live', challenge), { nonce: challenge.nonce });
+      const final = await waitForVerdict(person, session.id);
+      expect(statusOf(final)).toBe('approved');
+
+      const object = await approvedEvent(receiver, endpoint.body.secret);
+      expect(object.mode).toBe('live');
+      expect((await getSession(key, session.id)).status).toBe('approved');
+    } finally {
+      await receiver.close();
+    }
   });
 });
