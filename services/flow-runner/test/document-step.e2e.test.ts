@@ -37,12 +37,6 @@ async function documentPhotos(variant: DocumentVariant, index: number) {
   };
 }
 
-/** Posts the current page's capture form with a file, as a browser without JavaScript does. */
-function upload(person: Person, bytes: Buffer, filename = 'foto.jpg', type = 'image/jpeg'): Promise<Page> {
-  const side = inputValue(person.last!.text, 'side')!;
-  return person.submitFiles({ side, action: 'upload' }, [{ field: 'capture', bytes, filename, type }]);
-}
-
 /** Reloads until the progress page gives way (it refreshes itself every 2 s in a browser). */
 async function waitForReading(person: Person, sessionId: string): Promise<Page> {
   return eventually(
@@ -80,7 +74,7 @@ describe('the document step without JavaScript', () => {
     expect(person.last!.text).toContain('capture="environment"');
     expect(person.last!.text).toContain('enctype="multipart/form-data"');
 
-    const processing = await upload(person, photos.front);
+    const processing = await person.uploadCapture(photos.front);
     expect(processing.text).toContain('Estamos revisando la foto');
     // With JavaScript the waiting page asks for the flow's version instead of reloading on a timer.
     const waitUrl = /data-wait-url="([^"]+)"/.exec(processing.text)?.[1];
@@ -96,7 +90,7 @@ describe('the document step without JavaScript', () => {
     expect(JSON.parse(asked.text).version).toBeGreaterThan(renderedVersion);
     person.last = angle;
     expect(h1Of(angle)).toBe('Frente, inclinado');
-    await upload(person, photos.frontAngle);
+    await person.uploadCapture(photos.frontAngle);
     const final = await waitForReading(person, session.id);
 
     expect(statusOf(final)).toBe('approved');
@@ -144,7 +138,7 @@ describe('the document step without JavaScript', () => {
       expect(front.label.degradation.profile).toBe(profile);
       const { tenant, session, person } = await startDocumentFlow(['passport']);
 
-      await upload(person, front.image);
+      await person.uploadCapture(front.image);
       const page = await waitForReading(person, session.id);
 
       expect(page.text).toContain(hint);
@@ -157,16 +151,15 @@ describe('the document step without JavaScript', () => {
     const { person } = await startDocumentFlow(['passport']);
     const formPage = person.last!;
 
-    const text = await upload(person, Buffer.from('hola, no soy una foto'), 'dni.jpg');
+    const text = await person.uploadCapture(Buffer.from('hola, no soy una foto'), 'dni.jpg');
     person.last = formPage;
-    const heic = await upload(
-      person,
+    const heic = await person.uploadCapture(
       Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic'), Buffer.alloc(64)]),
       'IMG_1.HEIC',
       'image/heic',
     );
     person.last = formPage;
-    const empty = await upload(person, Buffer.alloc(0), 'vacia.jpg');
+    const empty = await person.uploadCapture(Buffer.alloc(0), 'vacia.jpg');
 
     expect(text.text).toContain('no es una foto que podamos leer');
     expect(heic.text).toContain('HEIC');
@@ -202,7 +195,7 @@ describe('the document step without JavaScript', () => {
     const blank = await generateBlank();
     let page = person.last!;
     for (let attempt = 1; attempt <= 3; attempt++) {
-      await upload(person, blank);
+      await person.uploadCapture(blank);
       page = await waitForReading(person, session.id);
       if (attempt < 3) expect(page.text).toContain('No encontramos un documento en la foto');
     }
@@ -219,7 +212,7 @@ describe('the document step without JavaScript', () => {
   test('when a capture is stored, then it is encrypted at rest and only its latest version is kept', async () => {
     const photos = await documentPhotos('passport_arg', 4);
     const { session, person } = await startDocumentFlow(['passport']);
-    await upload(person, photos.front);
+    await person.uploadCapture(photos.front);
     await waitForReading(person, session.id);
 
     const db = new pg.Client({ connectionString: testEnv().databaseUrl });

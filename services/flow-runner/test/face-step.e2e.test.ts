@@ -395,10 +395,7 @@ describe('document and face in live mode', () => {
       const { key, endpoint, session, person } = await startDocumentAndFace('live', receiver);
       for (const side of ['front', 'front_angle']) {
         expect(person.last!.text).not.toContain('name="sample"');
-        const bytes = readFileSync(path.join(DOCUMENT_SAMPLES, `passport-ok-${side}.jpg`));
-        await person.submitFiles({ side, action: 'upload' }, [
-          { field: 'capture', bytes, filename: 'foto.jpg', type: 'image/jpeg' },
-        ]);
+        await person.uploadCapture(readFileSync(path.join(DOCUMENT_SAMPLES, `passport-ok-${side}.jpg`)));
         await waitForVerdict(person, session.id);
       }
       expect(h1Of(person.last!)).toBe('Verificá tu rostro');

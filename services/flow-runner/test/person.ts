@@ -150,6 +150,13 @@ export class Person {
     return answer;
   }
 
+  /** Posts the current page's document capture form with a photo for the side it asks, as a browser without JavaScript does. */
+  uploadCapture(bytes: Buffer, filename = 'foto.jpg', type = 'image/jpeg'): Promise<Page> {
+    const side = this.last ? inputValue(this.last.text, 'side') : undefined;
+    if (!side) throw new Error('the page asks for no document side');
+    return this.submitFiles({ side, action: 'upload' }, [{ field: 'capture', bytes, filename, type }]);
+  }
+
   /** The current step id shown (hidden field `step`). */
   step(): string | undefined {
     return this.last ? inputValue(this.last.text, 'step') : undefined;
