@@ -204,8 +204,12 @@ describe('the document step without JavaScript', () => {
     expect(resolved.result.reason_codes).toEqual(['document_unreadable']);
     // What an SRE sees: each read counted with the problem the person was told, and its time.
     const metrics = await (await fetch(`${flowUrl()}/metrics`)).text();
-    expect(metrics).toMatch(/^flow_document_sides_read_total\{[^}]*side="front"[^}]*outcome="no_document"[^}]*\} [3-9]/m);
-    expect(metrics).toMatch(/^flow_document_read_duration_seconds_count\{[^}]*side="front"[^}]*\} [3-9]/m);
+    // Counters of the whole stack's run: other tests' reads add to them, so at least this test's three.
+    const counted = (pattern: RegExp) => Number(pattern.exec(metrics)?.[1] ?? 0);
+    expect(
+      counted(/^flow_document_sides_read_total\{[^}]*side="front"[^}]*outcome="no_document"[^}]*\} (\d+)/m),
+    ).toBeGreaterThanOrEqual(3);
+    expect(counted(/^flow_document_read_duration_seconds_count\{[^}]*side="front"[^}]*\} (\d+)/m)).toBeGreaterThanOrEqual(3);
     expect(metrics).toMatch(/^flow_worker_tasks_queued\{[^}]*pool="verification"[^}]*\} \d/m);
   });
 
