@@ -159,8 +159,23 @@ describe('periodic peaks in the spectrum', () => {
     expect(periodic.peak_count).toBeGreaterThan(plain.peak_count);
   });
 
-  it('when the box is smaller than a tile, then no tile is taken; a large box gets four', () => {
+  it('when the box is smaller than a tile, then no tile is taken; a photo gets a grid from edge to edge', () => {
     expect(tileOrigins({ x0: 0, y0: 0, x1: TILE - 1, y1: 600 })).toEqual([]);
-    expect(tileOrigins({ x0: 0, y0: 0, x1: 1600, y1: 1200 })).toHaveLength(4);
+    const photo = tileOrigins({ x0: 0, y0: 0, x1: 1600, y1: 1200 });
+    expect(photo).toHaveLength(12);
+    expect(new Set(photo.map(([x]) => x))).toEqual(new Set([0, 448, 896, 1344]));
+    expect(new Set(photo.map(([, y]) => y))).toEqual(new Set([0, 472, 944]));
+    // A face frame: one column, centred; two rows at its top and bottom.
+    expect(tileOrigins({ x0: 0, y0: 0, x1: 480, y1: 640 })).toEqual([
+      [112, 0],
+      [112, 384],
+    ]);
+    // Inside a region: the tiles stay within it.
+    for (const [x, y] of tileOrigins({ x0: 100, y0: 50, x1: 900, y1: 650 })) {
+      expect(x).toBeGreaterThanOrEqual(100);
+      expect(x + TILE).toBeLessThanOrEqual(900);
+      expect(y).toBeGreaterThanOrEqual(50);
+      expect(y + TILE).toBeLessThanOrEqual(650);
+    }
   });
 });

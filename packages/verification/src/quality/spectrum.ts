@@ -8,7 +8,7 @@ const { abs, cos, hypot, log10, max, min, PI, round, sin } = Math;
  * periodic at 2-12 camera pixels: in the power spectrum they are isolated points, far above their
  * surroundings, whereas a card's own content (text, edges, a barcode's bars, guilloche curves) spreads
  * its power along lines and rings or sits at lower frequencies. The measure: the spectrum averaged over up
- * to four 256 px tiles of the document (Welch's method: periodic peaks add up, content averages out),
+ * to twelve 256 px tiles of the document (Welch's method: periodic peaks add up, content averages out),
  * and for each local maximum in the band, how far it stands above the highest point of a ring around it.
  */
 export const TILE = 256;
@@ -75,23 +75,32 @@ export interface SpectrumFeatures {
   tiles: number;
 }
 
-/** Top-left corners of up to four tiles spread over the box (fewer when the box is small). */
+/** At most this many tiles along one side of the box: four across a 1600 px photo, three down its 1200 px. */
+const MAX_TILES_ACROSS = 4;
+
+/** How many tiles go along a side of `extent` px: one per 1.5 tiles of length, at least one that fits. */
+function tilesAcross(extent: number): number {
+  if (extent < TILE) return 0;
+  return min(MAX_TILES_ACROSS, max(1, round(extent / (1.5 * TILE))));
+}
+
+/**
+ * Top-left corners of a grid of tiles spread over the box from edge to edge (twelve on a 1600×1200
+ * photo, two on a 480×640 video frame, none when the box is smaller than a tile). Four tiles in the
+ * box's middle saw 14% of a photo; a print's halftone or a screen's grid covers the whole document,
+ * and averaging three times the tiles lowers the spectrum's own scatter, so a weaker peak stands out
+ * (2026-11-27: recaptures detected at the false-alarm limit out of fold 121 → 131 of 135,
+ * docs/documents.md "Screen and print recapture").
+ */
 export function tileOrigins(box: PixelBox): [number, number][] {
-  const width = box.x1 - box.x0;
-  const height = box.y1 - box.y0;
-  if (width < TILE || height < TILE) return [];
-  const columns = width >= 2 * TILE ? 2 : 1;
-  const rows = height >= 2 * TILE ? 2 : 1;
+  const columns = tilesAcross(box.x1 - box.x0);
+  const rows = tilesAcross(box.y1 - box.y0);
+  const spread = (start: number, extent: number, count: number, index: number): number =>
+    round(start + (count === 1 ? (extent - TILE) / 2 : ((extent - TILE) * index) / (count - 1)));
   const origins: [number, number][] = [];
   for (let row = 0; row < rows; row += 1) {
     for (let column = 0; column < columns; column += 1) {
-      // Spread evenly: the tiles' centres at 1/4 and 3/4 of the box (or its middle).
-      const cx = box.x0 + (width * (2 * column + 1)) / (2 * columns);
-      const cy = box.y0 + (height * (2 * row + 1)) / (2 * rows);
-      origins.push([
-        round(min(box.x1 - TILE, max(box.x0, cx - TILE / 2))),
-        round(min(box.y1 - TILE, max(box.y0, cy - TILE / 2))),
-      ]);
+      origins.push([spread(box.x0, box.x1 - box.x0, columns, column), spread(box.y0, box.y1 - box.y0, rows, row)]);
     }
   }
   return origins;
