@@ -102,6 +102,22 @@ describe('calibration', () => {
     expect(rates(rows, model).detection_rate).toBeGreaterThanOrEqual(0.9);
   });
 
+  it('when originals and recaptures overlap, then the threshold detects all that the false-alarm limit allows', () => {
+    // One feature, the classes overlapping over a wide band: the threshold is a trade-off.
+    const originals = Array.from({ length: 300 }, (_, index) => buildRow({ features: { white_cast: -2 * spread(index) } }));
+    const prints = Array.from({ length: 60 }, (_, index) =>
+      buildRow({ recapture: 'print', features: { white_cast: -1.85 - 1.85 * spread(index + 3) } }),
+    );
+    const { cv, candidates, model } = fitScreenModel([...originals, ...prints], options, grid);
+    const chosen = candidates.find(
+      (candidate) => candidate.min_log_blur === model.minLogBlur && candidate.cv.detected === cv.detected,
+    );
+    expect(cv.false_alarm_rate).toBeLessThanOrEqual(0.02);
+    expect(cv.false_alarms).toBeGreaterThan(0);
+    // At the limit, not short of it: a threshold halfway to the 90% detection score would detect fewer.
+    expect(cv.detection_rate).toBeCloseTo(chosen?.cv_detection_at_limit ?? -1, 10);
+  });
+
   it('when a blur limit is chosen, then it flags at most the allowed share of readable photos', () => {
     const readable = Array.from({ length: 100 }, (_, index) => buildRow({ blur: 100 + index * 10, readable: true }));
     const unreadable = Array.from({ length: 20 }, (_, index) =>
