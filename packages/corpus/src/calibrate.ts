@@ -28,8 +28,9 @@ import { DEFAULT_GENERATE_OPTIONS, DEGRADATION_PROFILES, assignment, documentId,
  *   class-balanced logistic model (L2) over colour and tone, judging only photos at least as sharp as
  *   its gate. Candidates (feature set, sharpness gate, penalty) are compared by grouped k-fold
  *   cross-validation on the calibration split, and the threshold is put on the out-of-fold scores at
- *   the lowest that keeps all false alarms at or below `maxFalseAlarm`: the target is a detection rate
- *   at that false-alarm rate, and `minDetection` says whether the split met it there. A
+ *   the lowest that keeps all false alarms at or below `maxFalseAlarm` (the target is a detection rate
+ *   at that false-alarm rate), moved up to the gap before the next recapture; `minDetection` says
+ *   whether the split met the target there. A
  *   comb-free periodic peak decides nothing (genuine fine print shows one too); the level above which
  *   it is reported is the one `periodicShare` of the calibration originals reach.
  * - Blur, glare, darkness: the limit that flags at most `maxFlaggedReadable` of the photos whose
@@ -394,14 +395,13 @@ export interface ScreenCandidate {
 }
 
 /**
- * The threshold on scores not fitted on the rows they score: at the lowest that keeps all false alarms at
+ * The threshold on scores not fitted on the rows they score: the lowest that keeps all false alarms at
  * or below `maxFalseAlarm`, the operating point the target names (detection at that false-alarm rate),
- * moved up into the gap before the lowest recapture it detects (as many detected, no more false alarms:
- * where the classes separate, none); `met` says whether `minDetection` of the recaptures score at or above it. Until 2026-11-27 the
- * threshold sat midway in the logit between this limit and the score that still detects
- * `minDetection`, which spent the whole detection margin on false alarms: with twelve spectrum tiles
- * the 800-document split detected 92.9% out of fold there and the held-out split 86.1% (prints vary
- * more between splits than originals do). Unjudged rows (score null) are never flagged.
+ * moved up into the gap before the lowest recapture it detects: as many detected, no more false alarms
+ * (none where the classes separate). `met` says whether `minDetection` of the recaptures score at or
+ * above it. Until 2026-11-27 the threshold sat midway in the logit between this limit and the score that
+ * still detects `minDetection`, which spent the whole detection margin on false alarms (held-out seed
+ * 2002: 86.1% detected, docs/documents.md). Unjudged rows (score null) are never flagged.
  */
 function chooseThreshold(
   scored: readonly { row: CalibrationRow; score: number | null }[],
@@ -411,23 +411,23 @@ function chooseThreshold(
   const recaptures = scored.filter(({ row }) => row.recapture !== null);
   const judgedScores = (entries: typeof scored): number[] =>
     entries.flatMap(({ score }) => (score === null ? [] : [score])).sort((a, b) => b - a);
-  const falseAlarmLimit = aboveAllBut(judgedScores(originals), Math.floor(options.maxFalseAlarm * originals.length));
+  const originalScores = judgedScores(originals);
   const recaptureScores = judgedScores(recaptures);
+  const falseAlarmLimit = aboveAllBut(originalScores, Math.floor(options.maxFalseAlarm * originals.length));
   const toDetect = Math.ceil(options.minDetection * recaptures.length);
   const detectionLimit = recaptureScores[toDetect - 1] ?? -1;
   const met = detectionLimit >= falseAlarmLimit;
-  // Every threshold between the highest original under the lowest recapture detected at the limit and
-  // that recapture detects as many, with no more false alarms: the middle of that gap (in the logit).
+  // Between the highest original under the lowest recapture detected at the limit and that recapture,
+  // every threshold detects as many with no more false alarms: the middle of that gap (in the logit).
   const lowestDetected = recaptureScores.filter((score) => score >= falseAlarmLimit).at(-1);
-  const highestOriginalUnder =
-    lowestDetected === undefined ? undefined : judgedScores(originals).find((score) => score < lowestDetected);
+  const highestOriginalUnder = lowestDetected === undefined ? undefined : originalScores.find((score) => score < lowestDetected);
   const threshold =
     lowestDetected === undefined || highestOriginalUnder === undefined
       ? falseAlarmLimit
       : sigmoid((logit(highestOriginalUnder) + logit(min(lowestDetected, 1 - 1e-9))) / 2);
   const detectedAbove = (limit: number): number =>
     recaptureScores.filter((score) => score >= limit).length / max(1, recaptures.length);
-  const halfLimit = aboveAllBut(judgedScores(originals), Math.floor((options.maxFalseAlarm / 2) * originals.length));
+  const halfLimit = aboveAllBut(originalScores, Math.floor((options.maxFalseAlarm / 2) * originals.length));
   return { threshold, atLimit: detectedAbove(falseAlarmLimit), atHalfLimit: detectedAbove(halfLimit), met };
 }
 

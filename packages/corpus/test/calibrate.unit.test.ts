@@ -108,14 +108,11 @@ describe('calibration', () => {
     const prints = Array.from({ length: 60 }, (_, index) =>
       buildRow({ recapture: 'print', features: { white_cast: -1.85 - 1.85 * spread(index + 3) } }),
     );
-    const { cv, candidates, model } = fitScreenModel([...originals, ...prints], options, grid);
-    const chosen = candidates.find(
-      (candidate) => candidate.min_log_blur === model.minLogBlur && candidate.cv.detected === cv.detected,
-    );
+    const { cv, candidates } = fitScreenModel([...originals, ...prints], options, grid);
     expect(cv.false_alarm_rate).toBeLessThanOrEqual(0.02);
     expect(cv.false_alarms).toBeGreaterThan(0);
     // At the limit, not short of it: a threshold halfway to the 90% detection score would detect fewer.
-    expect(cv.detection_rate).toBeCloseTo(chosen?.cv_detection_at_limit ?? -1, 10);
+    for (const candidate of candidates) expect(candidate.cv.detection_rate).toBeCloseTo(candidate.cv_detection_at_limit, 10);
   });
 
   it('when a blur limit is chosen, then it flags at most the allowed share of readable photos', () => {

@@ -7,9 +7,10 @@ const { abs, cos, hypot, log10, max, min, PI, round, sin } = Math;
  * Periodic structure in the photo's frequency spectrum. A screen's pixel grid and a print's halftone are
  * periodic at 2-12 camera pixels: in the power spectrum they are isolated points, far above their
  * surroundings, whereas a card's own content (text, edges, a barcode's bars, guilloche curves) spreads
- * its power along lines and rings or sits at lower frequencies. The measure: the spectrum averaged over up
- * to twelve 256 px tiles of the document (Welch's method: periodic peaks add up, content averages out),
- * and for each local maximum in the band, how far it stands above the highest point of a ring around it.
+ * its power along lines and rings or sits at lower frequencies. The measure: the spectrum averaged over a
+ * grid of up to four by four 256 px tiles of the document (Welch's method: periodic peaks add up, content
+ * averages out), and for each local maximum in the band, how far it stands above the highest point of a
+ * ring around it.
  */
 export const TILE = 256;
 /** Band of the peaks, in cycles per tile: periods from 16 px (256/16) down to about 2.1 px (256/120). */
