@@ -199,8 +199,10 @@ function address(random: Random): { address: string; city: string; province: str
   return { address: `${random.pick(STREETS)} ${random.int(10, 4999)}`, city, province };
 }
 
+/** One digit of `number` changed to another digit (a passport number's letters are left alone). */
 function alterDigit(number: string, random: Random): string {
-  const position = random.int(0, number.length - 1);
+  const digitPositions = [...number].flatMap((character, index) => (/\d/.test(character) ? [index] : []));
+  const position = digitPositions[random.int(0, digitPositions.length - 1)]!;
   const digit = Number(number.charAt(position));
   const replacement = String((digit + random.int(1, 9)) % 10);
   return `${number.slice(0, position)}${replacement}${number.slice(position + 1)}`;

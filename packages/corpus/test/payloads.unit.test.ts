@@ -143,7 +143,17 @@ describe('generated payloads read back with the verification parsers', () => {
       expect(compareFields({ number: front.printed.number ?? null }, { number: document.fields.number }, ['number'])).toEqual([
         'number',
       ]);
+      // One digit changed to another digit, as a forger's edit would: same length, letters left alone.
+      const printed = (front.printed.number ?? '').replace(/\./g, '');
+      const genuine = document.fields.number!;
+      expect(printed).toHaveLength(genuine.length);
+      const changed = [...genuine].flatMap((character, index) => (character === printed[index] ? [] : [index]));
+      expect(changed).toHaveLength(1);
+      expect(genuine[changed[0]!]).toMatch(/\d/);
+      expect(printed[changed[0]!]).toMatch(/\d/);
     }
+    // Passports with letters in their numbers are among them (the edit once wrote 'NaN' over a letter).
+    expect(altered.some((document) => /[A-Z]/.test(document.fields.number ?? ''))).toBe(true);
     const intact = DOCUMENTS.filter((document) => !document.defects.includes('printed_data_mismatch'));
     for (const document of intact) {
       const front = document.sides.find((side) => side.side === 'front')!;

@@ -38,3 +38,34 @@ describe('the CUIL printed on a DNI back, read by the service', () => {
     expect(reading.reasons).toContain('document_cuil_invalid');
   }, 90_000);
 });
+
+describe('the number printed on a passport data page, read by the service', () => {
+  it('when a passport prints another number than its MRZ says, then the document is rejected for the mismatch', async () => {
+    // Seed 42's document 42: a German passport photographed on its side, with the corpus's
+    // `printed_data_mismatch` defect (one digit of the printed number changed: C38X78T97 for C38X78T67),
+    // accepted before the visual zone was read.
+    const [page] = await corpusDocument(42, 42);
+    if (page === undefined) throw new Error('no page');
+    expect(page.label.expected.defects).toEqual(['printed_data_mismatch']);
+
+    const reading = await readDocument([{ side: 'front', image: page.image }], {
+      acceptedTypes: ['passport'],
+      today: page.label.reference_date,
+    });
+
+    expect(reading.reasons).toEqual(['document_data_mismatch']);
+    expect(reading.fields.number).toBe(page.label.fields.number);
+  }, 60_000);
+
+  it('when a genuine passport is read, then its printed number agrees with the MRZ and it is accepted', async () => {
+    // Seed 42's document 20: a foreign passport, profile `clean`.
+    const [page] = await corpusDocument(42, 20);
+    if (page === undefined) throw new Error('no page');
+    expect(page.label.expected.reason_codes).toEqual([]);
+
+    const side = await readSide(page.image, { side: 'front', acceptedTypes: ['passport'], today: page.label.reference_date });
+
+    expect(side.printed?.fields.number).toBe(page.label.fields.number);
+    expect(side.mrz_fields?.number).toBe(page.label.fields.number);
+  }, 60_000);
+});

@@ -1,4 +1,5 @@
-import { parsePrintedCuil, parsePrintedNumber } from '../src/readers/printed.reader';
+import { printedNumberAgainst } from '../src/pipeline/read-side';
+import { parsePassportNumber, parsePrintedCuil, parsePrintedNumber } from '../src/readers/printed.reader';
 
 describe('the printed DNI number', () => {
   test.each([
@@ -33,4 +34,49 @@ describe('the CUIL printed on a DNI back', () => {
       expect(parsePrintedCuil(text)).toBeNull();
     },
   );
+});
+
+describe("the number printed in a passport's visual zone", () => {
+  test.each(['L898902C3', 'AAA372172', 'C38X78T67', '7749473', 'FA707244', 'L89890203'])(
+    'when the zone prints %s, then it is a candidate number',
+    (text) => {
+      expect(parsePassportNumber(text)).toBe(text);
+    },
+  );
+
+  test.each(['PASSPORT', 'PASAPORTE', 'N0', 'AB12', 'ABCDE12', 'L898902C36', 'aaa372172', 'AAA 372172'])(
+    'when %s is not shaped like a passport number (6–9 letters and digits, three digits or more), then it is not',
+    (text) => {
+      expect(parsePassportNumber(text)).toBeNull();
+    },
+  );
+
+  test.each([
+    ['L89890203', 'L898902C3', 'a letter read as a digit (the ICAO specimen: C as 0)'],
+    ['AAA372I72', 'AAA372172', 'a digit read as a letter'],
+    ['AAB372172', 'AAA372172', 'a letter read as another letter'],
+    ['AAA372172', 'AAA372172', 'the same characters'],
+  ])('when the print reads %s against the MRZ’s %s (%s), then it says the MRZ’s number', (printed, machine) => {
+    expect(printedNumberAgainst({ number: printed }, machine)).toEqual({ number: machine });
+  });
+
+  test.each([
+    ['AAA372772', 'AAA372172'],
+    ['C22X52T06', 'C22X72T06'],
+    ['8749473', '7749473'],
+  ])(
+    'when the print shows another digit where the MRZ has %s’s, then it is given as read and the cross-check sees it',
+    (printed, machine) => {
+      expect(printedNumberAgainst({ number: printed }, machine)).toEqual({ number: printed });
+    },
+  );
+
+  it('when the print was read with a character lost or gained, then no number is given and the other fields stay', () => {
+    expect(printedNumberAgainst({ number: 'AA372172', surname: 'PEREZ' }, 'AAA372172')).toEqual({ surname: 'PEREZ' });
+    expect(printedNumberAgainst({ number: 'AAA3721720' }, 'AAA372172')).toEqual({});
+  });
+
+  it('when nothing was read, then nothing is given', () => {
+    expect(printedNumberAgainst({}, 'AAA372172')).toEqual({});
+  });
 });

@@ -108,6 +108,9 @@ describe('readSide on the reference specimens', () => {
     expect(reading.detected_type).toBe('passport');
     expect(reading.detected_face).toBe('data_page');
     expect(reading.face_crop).not.toBeNull();
+    // The visual zone's number is read too: `L89890203` (C read as 0, an OCR confusion, not another digit).
+    expect(reading.printed?.layout).toBe('passport_td3');
+    expect(reading.printed?.fields.number).toBe('L898902C3');
   });
 
   it('when every OCR pass outlasts the search’s cap per pass, then the search ends with no reading (the cap a recapture gets)', async () => {

@@ -257,7 +257,26 @@ function faceOf(layout: DniBarcodeLayout | null, mrz: MrzReading | null, printed
   return null;
 }
 
-/** Reads one side. Never throws for a bad image: an upload that cannot be prepared is a typed problem. */
+/**
+ * A passport's printed number judged against its MRZ's (whose check digit held). OCR confuses letters
+ * with digits and with each other in both directions (the ICAO specimen's `L898902C3` reads
+ * `L89890203`), while an altered print shows another digit in a digit's place: so the print is taken to
+ * say the MRZ's number unless, at the same length, a digit stands where the MRZ has another digit; then
+ * it is given as read and the cross-check fails. A read of another length is dropped (a character lost
+ * or gained by OCR, not by the print).
+ */
+export function printedNumberAgainst(fields: Partial<DocumentFields>, machineNumber: string): Partial<DocumentFields> {
+  const printed = fields.number;
+  if (printed === undefined || printed === null) return fields;
+  const { number: _dropped, ...others } = fields;
+  if (printed.length !== machineNumber.length) return others;
+  const isDigit = (character: string) => character >= '0' && character <= '9';
+  const otherDigit = [...printed].some(
+    (character, index) => character !== machineNumber[index] && isDigit(character) && isDigit(machineNumber[index]!),
+  );
+  return { ...fields, number: otherDigit ? printed : machineNumber };
+}
+
 /**
  * The CUIL printed on a DNI back (the 2009 card's barcode and the 2012+ card's 8-field barcode do not
  * carry it). Kept only when its number part is the card's number read on the same side, by barcode or
@@ -277,6 +296,7 @@ async function readBackCuil(
   return { printed: { layout: reading.layout, fields, raw: reading.raw }, passes: reading.passes };
 }
 
+/** Reads one side. Never throws for a bad image: an upload that cannot be prepared is a typed problem. */
 export async function readSide(image: PreparedImage | Buffer, options: ReadSideOptions): Promise<SideReading> {
   const started = Date.now();
   const prepared = Buffer.isBuffer(image) ? await prepareUpload(image) : image;
@@ -435,7 +455,20 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
       printedPasses += back.passes;
     }
   } else if (mrz !== null && mrzType === 'passport') {
-    faceCrop = await portraitCrop(prepared.jpeg, await cardFrame(raster, mrz.quad, 'width'), 'passport_td3');
+    const frame = await cardFrame(raster, mrz.quad, 'width');
+    faceCrop = await portraitCrop(prepared.jpeg, frame, 'passport_td3');
+    // The visual zone's number against the MRZ's, where its check digit makes the MRZ's certain: a page
+    // whose print was altered and its MRZ not. The angled page is compared by its MRZ alone.
+    const machineNumber = mrz.data.check_digits.document_number === true ? (mrzRead?.number ?? null) : null;
+    if (machineNumber !== null && options.side !== 'front_angle') {
+      const reading = await readPrintedFields(frame, 'passport_td3', clock);
+      printedPasses = reading.passes;
+      printed = {
+        layout: reading.layout,
+        fields: printedNumberAgainst(reading.fields, machineNumber),
+        raw: reading.raw,
+      };
+    }
   } else if (barcode !== null && layout === 'old_2009') {
     const back = await readBackCuil(
       await cardFrame(raster, barcode.quad, 'width'),
