@@ -7,14 +7,17 @@ import { OcrTimeoutError, recognise, type OcrResult } from './ocr';
 import type { SafetyClock } from './work-budget';
 
 /**
- * The printed fields of a DNI front, read by OCR in small crops placed relative to something already
- * found on the card: the 2012+ front's PDF417 or the 2009 front's MRZ. Both give the card's position,
- * scale and orientation, so each field's value is cropped where the card design puts it and read as a
- * single line with a whitelist that fits the field. A whole-card OCR pass was measured at 4–11 s with
- * poor results on the guilloche background; these crops take 40–100 ms each.
+ * The printed fields of a DNI front (and a DNI back's CUIL, a passport page's number), read by OCR in
+ * small crops placed relative to something already found on the card: the 2012+ front's PDF417, the
+ * 2009 back's PDF417 or a TD1 or TD3 MRZ. Each gives the card's position, scale and orientation, so
+ * each field's value is cropped where the card design puts it and read as a single line (a passport's
+ * number, whose place varies a little between states, as a block with its label) with a whitelist that
+ * fits the field. A whole-card OCR pass was measured at 4–11 s with poor results on the guilloche
+ * background; these crops take 40–100 ms each.
  *
- * The layouts are the RENAPER specimens' (shared/data/reference-documents), measured once in units of
- * the anchor's width (barcode) or height (MRZ) from its top-left corner, with generous margins. What OCR achieves: upper-case
+ * The layouts are the RENAPER and ICAO specimens' (shared/data/reference-documents), measured once in
+ * units of the anchor's width (barcode, TD3 MRZ) or height (TD1 MRZ) from its top-left corner, with
+ * generous margins; the backs' on the corpus. What OCR achieves: upper-case
  * Latin letters and digits on the specimens; accents are lost (names are compared without them), and a
  * field read with low confidence is dropped rather than reported, so a cross-check only compares what
  * was read well.
