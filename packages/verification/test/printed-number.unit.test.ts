@@ -1,5 +1,6 @@
 import { printedNumberAgainst } from '../src/pipeline/read-side';
-import { parsePassportNumber, parsePrintedCuil, parsePrintedNumber } from '../src/readers/printed.reader';
+import type { OcrResult } from '../src/readers/ocr';
+import { parsePassportNumber, parsePrintedCuil, parsePrintedNumber, valueOfBlock } from '../src/readers/printed.reader';
 
 describe('the printed DNI number', () => {
   test.each([
@@ -78,5 +79,57 @@ describe("the number printed in a passport's visual zone", () => {
 
   it('when nothing was read, then nothing is given', () => {
     expect(printedNumberAgainst({}, 'AAA372172')).toEqual({});
+  });
+});
+
+describe('the value of a block of printed text', () => {
+  const box = { x0: 0, y0: 0, x1: 1, y1: 1 };
+  const block = (...lines: [string, number][][]): OcrResult => ({
+    text: lines.map((line) => line.map(([text]) => text).join(' ')).join('\n'),
+    confidence: 50,
+    lines: lines.map((line) => ({
+      text: line.map(([text]) => text).join(' '),
+      confidence: 50,
+      bbox: box,
+      words: line.map(([text, confidence]) => ({ text, confidence, bbox: box, symbols: [] })),
+    })),
+  });
+
+  it('when the engine split a number at a wide gap, then the words are joined and as confident as the weakest', () => {
+    const read = valueOfBlock(
+      'passport_number',
+      block(
+        [['PASAPORTE', 40]],
+        [
+          ['AAA3', 88],
+          ['72172', 81],
+          ['I', 30],
+        ],
+      ),
+    );
+    expect(read).toMatchObject({ value: 'AAA372172', confidence: 81 });
+  });
+
+  it('when two numbers are in the block, then the longest wins, then the most confident', () => {
+    const read = valueOfBlock('passport_number', block([['1234567', 95]], [['FA707244', 80]], [['FA707245', 85]]));
+    expect(read).toMatchObject({ value: 'FA707245', confidence: 85 });
+  });
+
+  it('when one of them agrees with the MRZ, then it wins whatever its confidence, so the other cannot pass for an altered print', () => {
+    const read = valueOfBlock('passport_number', block([['45129765', 92]], [['FA7O7244', 60]]), (value) =>
+      ['FA707244', 'FA7O7244'].includes(value),
+    );
+    expect(read).toMatchObject({ value: 'FA7O7244', confidence: 60 });
+  });
+
+  it('when nothing in the block parses, then no value is given and the block’s text is kept for support', () => {
+    const read = valueOfBlock(
+      'passport_number',
+      block([
+        ['Pasaporte', 70],
+        ['N°', 40],
+      ]),
+    );
+    expect(read).toEqual({ text: 'Pasaporte N°', confidence: 50, value: null });
   });
 });

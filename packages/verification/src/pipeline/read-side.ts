@@ -461,7 +461,8 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
     // whose print was altered and its MRZ not. The angled page is compared by its MRZ alone.
     const machineNumber = mrz.data.check_digits.document_number === true ? (mrzRead?.number ?? null) : null;
     if (machineNumber !== null && options.side !== 'front_angle') {
-      const reading = await readPrintedFields(frame, 'passport_td3', clock);
+      const agrees = (value: string) => printedNumberAgainst({ number: value }, machineNumber).number === machineNumber;
+      const reading = await readPrintedFields(frame, 'passport_td3', clock, { agrees: { number: agrees } });
       printedPasses = reading.passes;
       printed = {
         layout: reading.layout,

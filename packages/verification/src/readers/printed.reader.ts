@@ -24,7 +24,7 @@ import type { SafetyClock } from './work-budget';
  */
 export type PrintedLayout = 'dni_2012_front' | 'dni_2009_front' | 'dni_2012_back' | 'dni_2009_back' | 'passport_td3';
 
-type FieldKind = 'name' | 'number' | 'sex' | 'date' | 'tramite' | 'cuil' | 'passport_number';
+export type FieldKind = 'name' | 'number' | 'sex' | 'date' | 'tramite' | 'cuil' | 'passport_number';
 
 interface FieldBox {
   field: keyof Pick<
@@ -261,12 +261,19 @@ export function parsePassportNumber(text: string): string | null {
 }
 
 /**
- * A block's value: the longest run of one to three neighbouring words on a line that parses, then the
- * most confident. Words are judged one by one (the labels around the value read poorly, and the block's
- * confidence would be theirs) and joined because the engine splits a bold number at a wide gap
- * (`AAA3 72172`); a run is as confident as its least confident word.
+ * A block's value: among the runs of one to three neighbouring words on a line that parse, one that
+ * `agrees` with what the document says elsewhere, then the longest, then the most confident. Words are
+ * judged one by one (the labels around the value read poorly, and the block's confidence would be
+ * theirs) and joined because the engine splits a bold number at a wide gap (`AAA3 72172`); a run is as
+ * confident as its least confident word. An agreeing run wins whatever its confidence: another
+ * number-shaped word in the block (a state's second number) must not pass for an altered print while
+ * the right one is there, read less well.
  */
-function valueOfBlock(kind: FieldKind, ocr: OcrResult): PrintedField & { value: string | null } {
+export function valueOfBlock(
+  kind: FieldKind,
+  ocr: OcrResult,
+  agrees: (value: string) => boolean = () => false,
+): PrintedField & { value: string | null } {
   // With no run that parses, the block's text is kept for support ("why was this not read?").
   let best: PrintedField & { value: string | null } = {
     text: ocr.text.replace(/\s+/g, ' ').trim(),
@@ -280,10 +287,15 @@ function valueOfBlock(kind: FieldKind, ocr: OcrResult): PrintedField & { value: 
         const value = parseField(kind, run.map((word) => word.text).join(''));
         if (value === null) continue;
         const confidence = Math.min(...run.map((word) => word.confidence));
+        const rank = (candidate: string) => [agrees(candidate) ? 1 : 0, candidate.length];
+        const [agreeing = 0, length = 0] = rank(value);
+        const [bestAgreeing = 0, bestLength = 0] = best.value === null ? [-1, -1] : rank(best.value);
         const better =
-          best.value === null ||
-          value.length > best.value.length ||
-          (value.length === best.value.length && confidence > best.confidence);
+          agreeing !== bestAgreeing
+            ? agreeing > bestAgreeing
+            : length !== bestLength
+              ? length > bestLength
+              : confidence > best.confidence;
         if (better) best = { text: run.map((word) => word.text).join(' '), confidence, value };
       }
     }
@@ -316,6 +328,8 @@ export type PrintedFieldName = FieldBox['field'];
 export interface PrintedReadOptions {
   /** Only these fields of the layout (each pass costs 40–100 ms); every field otherwise. */
   only?: readonly PrintedFieldName[];
+  /** What the document says of a field elsewhere, for a block's choice among its words (`valueOfBlock`). */
+  agrees?: Partial<Record<PrintedFieldName, (value: string) => boolean>>;
   /**
    * Stop when none of the first this-many fields gave a value: the crops then fall on another layout
    * (a 2012+ back's address and CUIL where the 2009 front has its names), and the rest would too.
@@ -356,7 +370,7 @@ export async function readPrintedFields(
     if (ocr === null) break;
     const read =
       mode === 'block'
-        ? valueOfBlock(box.kind, ocr)
+        ? valueOfBlock(box.kind, ocr, options.agrees?.[box.field])
         : { text: ocr.text.replace(/\s+/g, ' ').trim(), confidence: ocr.confidence, value: undefined };
     raw[box.field] = { text: read.text, confidence: Math.round(read.confidence) };
     if (read.confidence < PRINTED_MIN_CONFIDENCE) continue;
