@@ -280,6 +280,9 @@ export function valueOfBlock(
     confidence: ocr.confidence,
     value: null,
   };
+  // Agreement, then length, then confidence: the first of these that differs decides.
+  const rankOf = (value: string, confidence: number) => [agrees(value) ? 1 : 0, value.length, confidence];
+  let bestRank = [-1, -1, -1];
   for (const { words } of ocr.lines) {
     for (let first = 0; first < words.length; first += 1) {
       for (let last = first; last < Math.min(words.length, first + 3); last += 1) {
@@ -287,16 +290,11 @@ export function valueOfBlock(
         const value = parseField(kind, run.map((word) => word.text).join(''));
         if (value === null) continue;
         const confidence = Math.min(...run.map((word) => word.confidence));
-        const rank = (candidate: string) => [agrees(candidate) ? 1 : 0, candidate.length];
-        const [agreeing = 0, length = 0] = rank(value);
-        const [bestAgreeing = 0, bestLength = 0] = best.value === null ? [-1, -1] : rank(best.value);
-        const better =
-          agreeing !== bestAgreeing
-            ? agreeing > bestAgreeing
-            : length !== bestLength
-              ? length > bestLength
-              : confidence > best.confidence;
-        if (better) best = { text: run.map((word) => word.text).join(' '), confidence, value };
+        const rank = rankOf(value, confidence);
+        const decisive = rank.findIndex((key, index) => key !== bestRank[index]);
+        if (decisive === -1 || rank[decisive]! < bestRank[decisive]!) continue;
+        best = { text: run.map((word) => word.text).join(' '), confidence, value };
+        bestRank = rank;
       }
     }
   }
