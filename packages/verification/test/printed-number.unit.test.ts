@@ -1,6 +1,11 @@
-import { printedNumberAgainst } from '../src/pipeline/read-side';
 import type { OcrResult } from '../src/readers/ocr';
-import { parsePassportNumber, parsePrintedCuil, parsePrintedNumber, valueOfBlock } from '../src/readers/printed.reader';
+import {
+  parsePassportNumber,
+  parsePrintedCuil,
+  parsePrintedNumber,
+  printedNumberAgainst,
+  valueOfBlock,
+} from '../src/readers/printed.reader';
 
 describe('the printed DNI number', () => {
   test.each([

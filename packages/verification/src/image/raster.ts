@@ -133,3 +133,8 @@ export async function greyVariant(raster: GreyRaster, options: VariantOptions = 
 export async function pngVariant(raster: GreyRaster, options: VariantOptions = {}): Promise<Buffer> {
   return (await outputPipeline(raster, options)).png({ compressionLevel: 1 }).toBuffer();
 }
+
+/** A raster already made (a `greyVariant` looked at before it is read) as the PNG `pngVariant` would give. */
+export async function pngOfRaster(raster: GreyRaster): Promise<Buffer> {
+  return fromRaster(raster).png({ compressionLevel: 1 }).toBuffer();
+}

@@ -27,6 +27,7 @@ import { estimatePageSkew } from '../readers/skew';
 import {
   cardFrame,
   portraitCrop,
+  printedNumberAgainst,
   readPrintedFields,
   type CardFrame,
   type PrintedField,
@@ -255,26 +256,6 @@ function faceOf(layout: DniBarcodeLayout | null, mrz: MrzReading | null, printed
     if (type === 'dni' && printedCount >= 2) return 'front';
   }
   return null;
-}
-
-/**
- * A passport's printed number judged against its MRZ's (whose check digit held). OCR confuses letters
- * with digits and with each other in both directions (the ICAO specimen's `L898902C3` reads
- * `L89890203`), while an altered print shows another digit in a digit's place: so the print is taken to
- * say the MRZ's number unless, at the same length, a digit stands where the MRZ has another digit; then
- * it is given as read and the cross-check fails. A read of another length is dropped (a character lost
- * or gained by OCR, not by the print).
- */
-export function printedNumberAgainst(fields: Partial<DocumentFields>, machineNumber: string): Partial<DocumentFields> {
-  const printed = fields.number;
-  if (printed === undefined || printed === null) return fields;
-  const { number: _dropped, ...others } = fields;
-  if (printed.length !== machineNumber.length) return others;
-  const isDigit = (character: string) => character >= '0' && character <= '9';
-  const otherDigit = [...printed].some(
-    (character, index) => character !== machineNumber[index] && isDigit(character) && isDigit(machineNumber[index]!),
-  );
-  return { ...fields, number: otherDigit ? printed : machineNumber };
 }
 
 /**
