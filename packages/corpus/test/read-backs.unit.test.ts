@@ -69,3 +69,62 @@ describe('the number printed on a passport data page, read by the service', () =
     expect(side.mrz_fields?.number).toBe(page.label.fields.number);
   }, 60_000);
 });
+
+describe('the MRZ read by the service', () => {
+  // Corpus seed 6001 with the MRZ-bearing variants and the profiles of an ordinary photo (the set the
+  // MRZ reader's changes of 2026-11-27 were measured on: docs/documents.md, "Reading images").
+  const MRZ_SET = {
+    ...DEFAULT_GENERATE_OPTIONS,
+    seed: 6001,
+    variants: ['passport_arg', 'passport_foreign', 'dni_2012_8', 'dni_2012_9', 'dni_2009'] as const,
+    profiles: ['clean', 'tilt', 'rotated', 'perspective', 'blur', 'jpeg', 'glare', 'low_light', 'print'] as const,
+  };
+  async function mrzSide(index: number) {
+    const images = await generateDocumentImages(index, MRZ_SET);
+    const side = images.find((image) => image.label.mrz !== null);
+    if (side === undefined) throw new Error('no MRZ side');
+    return side;
+  }
+
+  it('when a card turned by 90° lies off-centre, so that its zone falls in the half an upright page has it, then the zone is still read', async () => {
+    // Document 83: a 2012 DNI back turned by 89°; its zone was read upside down and no MRZ found.
+    const back = await mrzSide(83);
+    expect(back.label.degradation.profile).toBe('rotated');
+
+    const reading = await readSide(back.image, { side: 'back', acceptedTypes: ['dni'], today: back.label.reference_date });
+
+    expect(reading.mrz?.lines).toEqual(back.label.mrz?.lines);
+    expect(reading.mrz?.valid).toBe(true);
+  }, 60_000);
+
+  it('when a blurred M is read as H in the sex, then the sex is taken as M and the zone is valid', async () => {
+    // Document 103: a blurred 2009 front (σ ≈ 3 px); every check digit held and the zone was invalid for the H.
+    const front = await mrzSide(103);
+
+    const reading = await readSide(front.image, { side: 'front', acceptedTypes: ['dni'], today: front.label.reference_date });
+
+    expect(reading.mrz?.valid).toBe(true);
+    expect(reading.mrz_fields?.sex).toBe('M');
+  }, 60_000);
+
+  it('when the variants split on a blurred M in the names, then the names the other engine reads are given back', async () => {
+    // Document 193: `HUNOZ<<HARTINA` chosen, `MUNOZ<<MARTINA` read by other variants and by the LSTM engine.
+    const front = await mrzSide(193);
+
+    const reading = await readSide(front.image, { side: 'front', acceptedTypes: ['dni'], today: front.label.reference_date });
+
+    expect(reading.mrz?.lines).toEqual(front.label.mrz?.lines);
+    expect(reading.mrz_fields?.surname).toBe('MUNOZ');
+    expect(reading.mrz_fields?.given_names).toBe('MARTINA CAMILA');
+  }, 60_000);
+
+  it('when the second engine reads names that no variant read, then the misread names stay withheld', async () => {
+    // Document 67: every variant read `ROHERO` or worse, the LSTM engine `ROMERO`; one engine alone gives nothing.
+    const front = await mrzSide(67);
+
+    const reading = await readSide(front.image, { side: 'front', acceptedTypes: ['dni'], today: front.label.reference_date });
+
+    expect(reading.mrz).toMatchObject({ valid: true, names_second_read: 'disagreed', names_withheld: true });
+    expect(reading.mrz_fields?.surname).toBeNull();
+  }, 60_000);
+});

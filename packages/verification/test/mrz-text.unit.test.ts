@@ -38,6 +38,37 @@ describe('repairByPosition on an Argentine DNI', () => {
   });
 });
 
+describe('repairByPosition on the sex', () => {
+  // A 2009 DNI front's zone (corpus seed 6001, document 103), every check digit holding.
+  const CARD = ['IDARG1377248<<8<<<<<<<<<<<<<<<', '4708212M2605144ARG<<<<<<<<<<<4', 'FERNANDEZ<<SEBASTIAN<<<<<<<<<<'];
+  const withSex = (sex: string) => [CARD[0] ?? '', `${CARD[1]?.slice(0, 7)}${sex}${CARD[1]?.slice(8)}`, CARD[2] ?? ''];
+
+  it('when a blurred M is read as H, then the sex becomes M (no check digit covers it, and H is no sex)', () => {
+    expect(parseMrz(withSex('H'))).toMatchObject({ valid: false });
+
+    const repaired = repairByPosition(withSex('H'), 'TD1');
+
+    expect(repaired.lines).toEqual(CARD);
+    expect(repaired.changed).toBe(1);
+    expect(parseMrz(repaired.lines)).toMatchObject({ valid: true });
+  });
+
+  it('when an F is read as E, or an X as K, then the one sex that looks like it is taken', () => {
+    expect(repairByPosition(withSex('E'), 'TD1').lines[1]?.charAt(7)).toBe('F');
+    expect(repairByPosition(withSex('K'), 'TD1').lines[1]?.charAt(7)).toBe('X');
+  });
+
+  it('when the letter looks like no sex, then it stays as read and the zone stays invalid', () => {
+    expect(repairByPosition(withSex('P'), 'TD1').lines[1]?.charAt(7)).toBe('P');
+  });
+
+  it('when a passport’s sex is read as N, then it becomes M at its own place (TD3: the data line’s 21st character)', () => {
+    const passport = ['P<ARGPEREZ<<JUAN<<<<<<<<<<<<<<<<<<<<<<<<<<<<', 'AAA1234564ARG8001014N3001012<<<<<<<<<<<<<<02'];
+
+    expect(repairByPosition(passport, 'TD3').lines[1]?.charAt(20)).toBe('M');
+  });
+});
+
 describe('repairByPosition on an Argentine passport', () => {
   // s7-000041 (tilted 14°): both engines read the number AAB058028 as AABOS8028. The corpus printed this
   // zone's composite check digit wrong on purpose (a defective passport), so only the number's is asked.

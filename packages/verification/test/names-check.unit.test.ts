@@ -1,7 +1,13 @@
 import sharp from 'sharp';
 import { decodeGrey } from '../src/image/raster';
 import { FILLER_GLYPH_THRESHOLD, fillerLikeness } from '../src/readers/filler-glyphs';
-import { mrzNameWords, namesAgree, secondReadOfNames, verdictAmongRivals } from '../src/readers/names-check';
+import {
+  mrzNameWords,
+  namesAgree,
+  namesPickedBySecondRead,
+  secondReadOfNames,
+  verdictAmongRivals,
+} from '../src/readers/names-check';
 import { MRZ_WHITELIST, recognise, stopOcr, type OcrLine } from '../src/readers/ocr';
 
 afterAll(async () => {
@@ -132,6 +138,52 @@ describe('verdictAmongRivals', () => {
   it('when the second engine disagreed or read nothing, then that stands', () => {
     expect(verdictAmongRivals({ verdict: 'disagreed', text: 'X' }, chosen, [])).toBe('disagreed');
     expect(verdictAmongRivals({ verdict: 'unread', text: null }, chosen, [['ALVAREZ', 'HARTIN']])).toBe('unread');
+  });
+});
+
+describe('namesPickedBySecondRead', () => {
+  // Corpus seed 6001, document 193 (a blurred 2009 front): three variants of the legacy engine read a
+  // blurred M as H, four read it right; the chosen (valid) read was one of the three.
+  const chosen = 'HUNOZ<<HARTINA<CAMILA<<<<<<<<<';
+  const right = 'MUNOZ<<MARTINA<CAMILA<<<<<<<<<';
+
+  it('when the second engine reads the names one variant read and not the chosen ones, then those are picked', () => {
+    const second = { text: 'MUNOZ<<MARTINA<KCAMILA<<LLLLLLLL', fillerSeenAfter: null };
+
+    expect(namesPickedBySecondRead(second, chosen, [right, 'HUNOZ<<HARTINA<CAHILA<<<<<<<<<'], 'TD1')).toBe(right);
+  });
+
+  it('when its text holds two of the lines, then none is picked', () => {
+    // Read without the glyphs, MIGUE followed by an L is MIGUE and a filler read as L as much as MIGUEL.
+    const second = { text: 'PEREZ<<MIGUEL<<<<<<<<<<<<<<<<<', fillerSeenAfter: null };
+    const lines = ['PEREZ<<MIGUEL<<<<<<<<<<<<<<<<<', 'PEREZ<<MIGUE<<<<<<<<<<<<<<<<<<'];
+
+    expect(namesPickedBySecondRead(second, 'PEREZ<<HIGUEL<<<<<<<<<<<<<<<<<', lines, 'TD1')).toBeNull();
+  });
+
+  it('when its text holds none of the other lines, then none is picked', () => {
+    const second = { text: 'ROMERO<<FACUNDO<<<<L<LLLLLLLLL', fillerSeenAfter: null };
+
+    expect(
+      namesPickedBySecondRead(second, 'ROHERO<<FACUNDO<<<<<<<<<<<<<<<', ['RONERO<<SACUNDO<<<<<<<<<<<<<<<'], 'TD1'),
+    ).toBeNull();
+  });
+
+  it('when only the chosen names are in its text (leniently), then nothing is picked: the chosen names stay withheld', () => {
+    const second = { text: 'MUNOZ<<MARTINA<CAMILA<<<<<<<<<', fillerSeenAfter: null };
+
+    expect(namesPickedBySecondRead(second, right, [chosen], 'TD1')).toBeNull();
+  });
+
+  it('when the glyphs after the chosen words were measured, then they count for a line with its fillers in the same places', () => {
+    // Seed 6001, document 4: the LSTM engine read the lone filler between the two surnames as S.
+    const text = 'DALESSANDROSGIMENEZ<<JULIETALKL';
+    const rival = 'DALESSANDRO<GIMENEZ<<JULIETA<<';
+
+    expect(namesPickedBySecondRead({ text, fillerSeenAfter: null }, 'DALESSANDRO<GIHENEZ<<JULIETA<<', [rival], 'TD1')).toBeNull();
+    expect(
+      namesPickedBySecondRead({ text, fillerSeenAfter: [true, true, true] }, 'DALESSANDRO<GIHENEZ<<JULIETA<<', [rival], 'TD1'),
+    ).toBe(rival);
   });
 });
 

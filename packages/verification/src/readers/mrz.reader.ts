@@ -21,7 +21,14 @@ import {
   numberReadIn,
   type ScoredMrz,
 } from './mrz-text';
-import { FILLER_READS, secondReadOfDataLine, secondReadOfNames, type NamesSecondRead } from './names-check';
+import {
+  FILLER_READS,
+  namesPickedBySecondRead,
+  secondReadOfDataLine,
+  secondReadOfNames,
+  type NamesSecondRead,
+  type SecondReadText,
+} from './names-check';
 import { MRZ_WHITELIST, OcrTimeoutError, recognise, type OcrLine, type OcrResult } from './ocr';
 import { applyHomography, measureMrzBand, rectifyMrzBand, type MrzBandGeometry } from './rectify';
 import type { WorkBudget } from './work-budget';
@@ -65,7 +72,8 @@ export interface MrzReading {
   /**
    * The LSTM engine's read of the names line (`names-check.ts`), made when the names were read valid and
    * at least `MIN_NAME_CONFIDENCE`; null when it was not made. Names are given back only when it agreed;
-   * where another variant read other names, it agrees only if it reads none of those (`disagreed`).
+   * where another variant read other names, it agrees only if it reads none of those (`disagreed`). Where
+   * it disagreed, the one other variant's names it reads, if any, become the names (`agreed`).
    */
   names_second_read: NamesSecondRead | null;
 }
@@ -168,6 +176,8 @@ export interface MrzSearchOptions {
 interface ZoneCrop extends PixelRegion {
   /** The block was in the top half: the page is upside down at this turn, so the crop is read turned 180°. */
   flipped: boolean;
+  /** The crop is read the other way from what its half of the photo said, that reading having shown no MRZ. */
+  turned_back?: boolean;
   /** Lines the locator counted in the block. */
   lines: number;
   /** The block's first and last rows and height per line, px of the full-resolution turned image. */
@@ -372,6 +382,8 @@ interface Best {
   dataLine: OcrLine | undefined;
   /** The names lines other variants of the read's zone gave in their best readings (asked when the search ends). */
   rivals: () => string[];
+  /** Reads every variant of the read's zone not read yet (their names lines then count among `rivals`). */
+  readWholeZone: () => Promise<void>;
 }
 
 export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): Promise<MrzSearch> {
@@ -411,6 +423,21 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
       repaired_characters: chosen.reading.repaired_characters + changed,
     };
   };
+  // The second engine disagreed with the chosen names: every variant of the zone is read (the search
+  // may have ended before some), and the one names line among theirs that the second engine's text
+  // holds, if there is exactly one, replaces the chosen (`namesPickedBySecondRead`). Names cover no
+  // check digit, so the rest of the read stays valid.
+  const pickNamesBySecondRead = async (chosen: Best, second: SecondReadText, namesLine: string): Promise<void> => {
+    await chosen.readWholeZone();
+    const picked = namesPickedBySecondRead(second, namesLine, chosen.rivals(), chosen.scored.mrz.format);
+    if (picked === null) return;
+    const index = nameLineIndex(chosen.scored.mrz);
+    const lines = chosen.reading.lines.map((line, lineIndex) => (lineIndex === index ? picked : line));
+    const data = parseMrz(lines);
+    if (!data.ok || !data.valid) return;
+    chosen.scored = { ...chosen.scored, mrz: data };
+    chosen.reading = { ...chosen.reading, lines: data.lines, data, names_second_read: 'agreed' };
+  };
   const finish = async (budgetExhausted: boolean): Promise<MrzSearch> => {
     const chosen = current();
     if (chosen !== null && !chosen.reading.valid) await repairDataLine(chosen);
@@ -431,6 +458,8 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
       const rivals = chosen.corroborated ? [] : chosen.rivals();
       const second = await secondReadOfNames(chosen.image.png, chosen.namesLine, namesLine, format, rivals);
       chosen.reading.names_second_read = second.verdict;
+      if (second.verdict === 'disagreed' && second.text !== null)
+        await pickNamesBySecondRead(chosen, { text: second.text, fillerSeenAfter: second.fillerSeenAfter }, namesLine);
     }
     return {
       found: chosen?.reading ?? null,
@@ -455,7 +484,10 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
     const zones = await zoneCrops(analysis, angle);
     if (zones.length === 0) continue;
     const turned = await rotateRaster(raster, angle);
-    for (const crop of zones.map((zone) => zonePixels(zone, turned))) {
+    const crops = zones.map((zone) => zonePixels(zone, turned));
+    for (let cropIndex = 0; cropIndex < crops.length; cropIndex += 1) {
+      const crop = crops[cropIndex];
+      if (crop === undefined) break;
       const region = {
         left: crop.left / turned.width,
         top: crop.top / turned.height,
@@ -580,6 +612,10 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
             namesLine: ocr.lines[scored.candidate.source_lines[nameLineIndex(scored.mrz)] ?? -1],
             dataLine: ocr.lines[scored.candidate.source_lines[1] ?? -1],
             rivals: () => rivalsOf(namesKey(scored.mrz)).map((key) => key.slice(key.indexOf(':') + 1)),
+            readWholeZone: async () => {
+              // Not past a pass cut short by the safety cap: the zone is a screen's moiré.
+              for (const variant of variants) if ((await read(variant))?.ocr === null) return;
+            },
             reading: {
               lines: scored.mrz.lines,
               data: scored.mrz,
@@ -634,7 +670,18 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
         // Other variants only where the first read showed an MRZ: elsewhere they would read noise. A
         // candidate of the right shape is not enough (noise of the right length parses), two check digits are.
         const checked = scored === null ? 0 : Object.values(scored.mrz.check_digits).filter(Boolean).length;
-        if (index === 0 && !sawMrz && checked < 2) break;
+        if (index === 0 && !sawMrz && checked < 2) {
+          // Which half of the photo the block lies in is only a guess at the page's orientation (a card
+          // turned by 90° and lying off-centre puts an upside-down zone in the bottom half: corpus seed
+          // 6001, 3 of 27 rotated DNI backs read as garbage and found no MRZ). Where the read gave the
+          // block's lines (an upside-down zone reads as that many lines of garbage; noise or a page's
+          // print as many more: a dim licence front's ten, whose pass turned around took 6 s), the crop
+          // is read once more, turned the other way, before the block is given up.
+          const linesFit = Math.abs(ocr.lines.length - crop.lines) <= 1;
+          if (linesFit && crop.turned_back !== true)
+            crops.splice(cropIndex + 1, 0, { ...crop, flipped: !crop.flipped, turned_back: true });
+          break;
+        }
       }
       if (current()?.scored.mrz.valid === true) return finish(false);
     }

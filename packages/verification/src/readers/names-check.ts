@@ -84,6 +84,33 @@ export function verdictAmongRivals(
 }
 
 /**
+ * Where the second engine disagreed with the chosen names (`chosen`): the one other names line of the
+ * zone, as some variant of the first engine read it (`rivals`), whose words its text holds; null when
+ * none does, or when two lines do (the chosen one among them, read as leniently as the others). Two
+ * engines then still agree on the names given back, as when the chosen names are: the first engine's
+ * variants split on a blurred M (`HUNOZ<<HARTINA` three times, `MUNOZ<<MARTINA` four: corpus seed 6001),
+ * the other engine reads it, and the variant that read it right is taken.
+ */
+export function namesPickedBySecondRead(
+  second: SecondReadText,
+  chosen: string,
+  rivals: readonly string[],
+  format: MrzFormat,
+): string | null {
+  // The glyphs seen after the chosen line's words are those after a line's with its fillers in the same
+  // places (the variants differ in letters): the LSTM engine reads a lone filler between two surnames as S
+  // (`DALESSANDROSGIMENEZ`), which only the glyph can tell from a letter.
+  const fillers = (line: string) => line.replace(/[^<]/g, '.');
+  const agreeing = [...new Set([chosen, ...rivals])].filter((line) => {
+    const words = mrzNameWords(line, format);
+    const seen = fillers(line) === fillers(chosen) ? second.fillerSeenAfter : null;
+    return words.length > 0 && namesAgree(words, second.text, seen);
+  });
+  const picked = agreeing.length === 1 ? agreeing[0] : undefined;
+  return picked === undefined || picked === chosen ? null : picked;
+}
+
+/**
  * Per word of the names line, whether the photo shows a filler glyph right after it; null when the first
  * engine's symbols are not the line the reading kept (a repaired or padded line has no glyph to look at).
  */
@@ -133,17 +160,28 @@ export async function secondReadOfNames(
   namesLine: string,
   format: MrzFormat,
   rivals: readonly string[] = [],
-): Promise<{ verdict: NamesSecondRead; text: string | null }> {
+): Promise<SecondReadOfNames> {
   const words = nameWordsAt(namesLine, format);
-  if (words.length === 0) return { verdict: 'agreed', text: null };
+  if (words.length === 0) return { verdict: 'agreed', text: null, fillerSeenAfter: null };
   const text = await readLineAgain(png, line.bbox, NAMES_WHITELIST);
-  if (text === null) return { verdict: 'unread', text: null };
+  if (text === null) return { verdict: 'unread', text: null, fillerSeenAfter: null };
   const plain = words.map(({ word }) => word);
   const fillerSeenAfter = await fillersSeenAfterWords(png, line, namesLine, words);
   const second = { verdict: namesAgree(plain, text, fillerSeenAfter) ? ('agreed' as const) : ('disagreed' as const), text };
   const rivalWords = rivals.map((rival) => mrzNameWords(rival, format));
-  return { verdict: verdictAmongRivals(second, plain, rivalWords), text };
+  return { verdict: verdictAmongRivals(second, plain, rivalWords), text, fillerSeenAfter };
 }
+
+export interface SecondReadOfNames {
+  verdict: NamesSecondRead;
+  /** The other engine's text of the names line; null when it was not read. */
+  text: string | null;
+  /** Per word of the chosen names, whether the photo shows a filler glyph after it (null: not measured). */
+  fillerSeenAfter: readonly boolean[] | null;
+}
+
+/** A second read that gave a text. */
+export type SecondReadText = Pick<SecondReadOfNames, 'fillerSeenAfter'> & { text: string };
 
 /** The LSTM engine's text of a data line of the zone (digits and letters), or null. */
 export function secondReadOfDataLine(png: Buffer, line: OcrBox): Promise<string | null> {
