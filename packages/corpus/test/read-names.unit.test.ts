@@ -90,6 +90,17 @@ describe('the MRZ names a photo gives back', () => {
     ]);
   }, 60_000);
 
+  it('when a dim passport’s noisy zone is read smoothed, then less than a card’s, and its M stays an M', async () => {
+    // Seed 99's document 37 (low light, a Chilean passport; the zone's noise σ 16.6 stretched): smoothed
+    // by σ 1.5 px as a TD1 is, the zone read `CAHILA` and `FSS7…` for `F557…`, and the passport was
+    // rejected as unreadable (bench/documents, 2026-11-27); by 0.75 it reads exactly.
+    const { page, reading } = await readCorpusSide(99, 37, 'front', 'passport');
+    expect(page.label.degradation.profile).toBe('low_light');
+
+    expect(reading.mrz?.lines).toEqual(page.label.mrz?.lines);
+    expect(reading.mrz_fields?.given_names).toBe('CAMILA');
+  }, 60_000);
+
   it('when the chosen names are misread and another variant read the names the second engine reads, then those are given', async () => {
     // Seed 42's document 34 (blur, a 2012 DNI's back): the plain and the wide crop read `HARIA` for
     // MARIA (weakest letter 73) and the names were withheld; the second engine reads MARIA, as a variant

@@ -138,14 +138,23 @@ const MIN_DEBLUR_SIGMA = 1.4;
 /**
  * A zone whose crop, stretched at the OCR's width, is this noisy (`noiseSigma`) is read smoothed: a dim
  * photo's sensor noise, multiplied by the stretch, is read by the legacy engine as a field of small
- * characters, slowly (6 s, and the 10 s safety cap, over one such zone) and wrongly. Corpus seed 6001's
- * zones measure 1–5 on ordinary photos and prints and 5–24 in low light; over its 17 at 7.5 or more, the
- * crop as it is read 9 exactly, smoothed by σ 1.5 px 12, every pass under 2.5 s; at 8.5 one zone read
- * better as it is. From 10 (11 zones) the smoothed crop read 8 exactly where the plain one read 4.
+ * characters, slowly (6 s, and the 10 s safety cap, over one such zone) and wrongly. Ordinary photos and
+ * prints measure 1–5, dim ones 5–25 (corpus seeds 6001 and 6002); from 10, over 32 zones of the two,
+ * the crops as they are read 16 exactly and smoothed 25 (docs/documents.md "Reading images").
  */
 export const NOISY_ZONE_SIGMA = 10;
-// The smoothing of a noisy zone (Gaussian σ, px at the 1200 px OCR width; scaled with a variant's width).
-const DENOISE_SIGMA = 1.5;
+
+/**
+ * The smoothing of a noisy zone: Gaussian σ in px at the 1200 px OCR width (scaled with a variant's
+ * width), by the lines the locator counted. The characters of a two-line zone (TD3's 44 a line, TD2's
+ * 36) stand 0.68–0.83 as wide at that width as a TD1's 30: smoothed as much, a passport's M became H
+ * and its 5 an S (s99-000037, s99-000047). Measured per σ on corpus seed 6002's dim zones from 10:
+ * TD1 (10 zones) 7 exact as they are, 8 at 0.75, 9 at 1–1.5; TD3 (11) 5 as they are, 8 at 0.75, 7 at 1,
+ * 5 at 1.5.
+ */
+function denoiseSigma(zoneLines: number): number {
+  return zoneLines >= 3 ? 1.5 : 0.75;
+}
 
 /**
  * The variant that checks a valid read's names: 'wide' checks the plain crop, 'plain' every other. A
@@ -533,7 +542,7 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
       });
       const noisy = noiseSigma(zoneGrey) >= NOISY_ZONE_SIGMA;
       // Smoothing of an unthresholded crop `width` wide, where the zone is noisy.
-      const smoothing = (width: number) => (noisy ? (DENOISE_SIGMA * width) / PLAIN.width : undefined);
+      const smoothing = (width: number) => (noisy ? (denoiseSigma(crop.lines) * width) / PLAIN.width : undefined);
       let zoneBlur: number | null = null;
       const imageOf = async (variant: OcrVariant): Promise<OcrImage | null> => {
         if (variant.deblur !== undefined) {
