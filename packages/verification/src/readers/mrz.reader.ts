@@ -30,7 +30,7 @@ import {
   type NamesSecondRead,
   type SecondReadText,
 } from './names-check';
-import { MRZ_WHITELIST, OcrTimeoutError, recognise, type OcrLine, type OcrResult } from './ocr';
+import { DEFAULT_OCR_TIMEOUT_MS, MRZ_WHITELIST, OcrTimeoutError, recognise, type OcrLine, type OcrResult } from './ocr';
 import { applyHomography, measureMrzBand, rectifyMrzBand, type MrzBandGeometry } from './rectify';
 import type { WorkBudget } from './work-budget';
 
@@ -143,6 +143,11 @@ const MIN_DEBLUR_SIGMA = 1.4;
  * the crops as they are read 16 exactly and smoothed 25 (docs/documents.md "Reading images").
  */
 export const NOISY_ZONE_SIGMA = 10;
+
+// The safety cap of the passes read only to find the names the second engine reads (`readWholeZone`):
+// an ordinary zone pass takes 0.1–0.4 s; on a machine loaded beyond its cores one cut short leaves the
+// names withheld, as they were before the pass.
+const ARBITRATION_OCR_TIMEOUT_MS = 3_000;
 
 /**
  * The smoothing of a noisy zone: Gaussian σ in px at the 1200 px OCR width (scaled with a variant's
@@ -572,6 +577,8 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
             toTurned: (point) => bandToTurned(applyHomography(image.toBand, point)),
           };
         }
+        // A threshold turns a noisy zone's grain into specks the engine reads slowly, as letters.
+        if (noisy && variant.threshold !== undefined) return null;
         const scale = variant.width / crop.width;
         return {
           png: await pngVariant(turned, {
@@ -580,7 +587,7 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
             normalise: true,
             threshold: variant.threshold,
             upsideDown: crop.flipped,
-            blur: variant.threshold === undefined ? smoothing(variant.width) : undefined,
+            blur: smoothing(variant.width),
           }),
           toTurned: cropToTurned(crop, scale),
         };
@@ -590,14 +597,14 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
       const namesByVariant = new Map<OcrVariant['name'], Set<string>>();
       const bestNamesByVariant = new Map<OcrVariant['name'], string>();
       const readByVariant = new Map<OcrVariant['name'], { image: OcrImage; ocr: OcrResult | null }>();
-      const read = async (variant: OcrVariant) => {
+      const read = async (variant: OcrVariant, timeoutMs = options.ocrTimeoutMs) => {
         const known = readByVariant.get(variant.name);
         if (known !== undefined) return known;
         const image = await imageOf(variant);
         if (image === null) return null;
         attempts += 1;
         options.budget.spend(1);
-        const result = { image, ocr: await ocrMrz(image.png, options.ocrTimeoutMs) };
+        const result = { image, ocr: await ocrMrz(image.png, timeoutMs) };
         readByVariant.set(variant.name, result);
         if (result.ocr !== null) {
           const texts = result.ocr.lines.map((line) => line.text);
@@ -646,8 +653,11 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
             dataLine: ocr.lines[scored.candidate.source_lines[1] ?? -1],
             rivals: () => rivalsOf(namesKey(scored.mrz)).map((key) => key.slice(key.indexOf(':') + 1)),
             readWholeZone: async () => {
-              // Not past a pass cut short by the safety cap: the zone is a screen's moiré.
-              for (const variant of variants) if ((await read(variant))?.ocr === null) return;
+              // These passes can only give names back, never take the read away: each is cut short
+              // sooner than a search's pass (a dim zone's binarised crop ran to the 10 s safety cap,
+              // s99-000057), and none is made past one cut short.
+              const timeoutMs = Math.min(options.ocrTimeoutMs ?? DEFAULT_OCR_TIMEOUT_MS, ARBITRATION_OCR_TIMEOUT_MS);
+              for (const variant of variants) if ((await read(variant, timeoutMs))?.ocr === null) return;
             },
             reading: {
               lines: scored.mrz.lines,
