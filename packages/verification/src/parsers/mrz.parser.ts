@@ -182,6 +182,11 @@ interface Checks {
   problems: MrzProblem[];
 }
 
+/** Whether a character of the zone is a sex ICAO 9303 allows: M, F, X, or '<' (unspecified). */
+export function isMrzSex(character: string): boolean {
+  return character.length === 1 && 'MFX<'.includes(character);
+}
+
 function collect(checks: Record<string, boolean>, fields: MrzFields): Checks {
   const problems: MrzProblem[] = [];
   const checkDigits: Partial<Record<MrzCheckedField, boolean>> = {};
@@ -193,7 +198,7 @@ function collect(checks: Record<string, boolean>, fields: MrzFields): Checks {
     const problem = dateProblem(fields[field], field);
     if (problem !== null) problems.push(problem);
   }
-  if (!['M', 'F', 'X', '<'].includes(fields.sex)) problems.push({ field: 'sex', problem: 'invalid_sex' });
+  if (!isMrzSex(fields.sex)) problems.push({ field: 'sex', problem: 'invalid_sex' });
   return { check_digits: checkDigits, problems };
 }
 

@@ -1,5 +1,5 @@
 import { isStateCode } from '../parsers/icao-states';
-import { computeMrzCheckDigit, parseMrz, type MrzData, type MrzFormat } from '../parsers/mrz.parser';
+import { computeMrzCheckDigit, isMrzSex, parseMrz, type MrzData, type MrzFormat } from '../parsers/mrz.parser';
 
 /**
  * From OCR lines to MRZ candidates, without an image: pure, so it is unit-tested on its own.
@@ -202,7 +202,6 @@ function repairStateCode(code: string): string | null {
 
 // Where the sex stands: [line, character].
 const SEX_FIELD: Record<'TD1' | 'TD2' | 'TD3', readonly [number, number]> = { TD1: [1, 7], TD2: [1, 20], TD3: [1, 20] };
-const SEXES = 'MFX<';
 
 /**
  * A sex that is no sex is a misread: it becomes the one sex its look-alikes hold (a blurred M read as H
@@ -211,8 +210,8 @@ const SEXES = 'MFX<';
  * three of 27 blurred photos), and its zone was then invalid for the H alone.
  */
 function repairSex(sex: string): string | null {
-  if (SEXES.includes(sex)) return null;
-  const options = [...(LOOKALIKES[sex] ?? '')].filter((letter) => SEXES.includes(letter));
+  if (isMrzSex(sex)) return null;
+  const options = [...(LOOKALIKES[sex] ?? '')].filter(isMrzSex);
   return options.length === 1 ? (options[0] ?? null) : null;
 }
 

@@ -43,9 +43,12 @@ import type { WorkBudget } from './work-budget';
  * For each orientation tried (a clockwise turn, possibly including a small deskew), one OCR pass of the
  * zone comes first, straightened by its own lines (`rectify.ts`) when they can be traced; only if it
  * shows the filler runs an MRZ has are more variants tried (the plain crop, binarised, at a larger
- * width). The search stops at the first read whose check digits all hold and whose names a second
- * variant read the same; a valid read whose names no other variant confirms goes on through the zone's
- * variants. Otherwise the best attempt is reported, invalid, for the checks to name.
+ * width). A block whose first pass shows no MRZ is read once more turned the other way (its half of the
+ * photo only guessed the page's orientation), and a noisy zone's crops are smoothed (`NOISY_ZONE_SIGMA`).
+ * The search stops at the first read whose check digits all hold and whose names a second variant read
+ * the same; a valid read whose names no other variant confirms goes on through the zone's variants.
+ * Otherwise the best attempt is reported, invalid, for the checks to name. Names the other engine reads
+ * otherwise than the chosen read are arbitrated among every variant of the zone (`finish`).
  */
 export interface MrzReading {
   lines: string[];
