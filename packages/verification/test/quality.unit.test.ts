@@ -72,7 +72,9 @@ describe('image quality', () => {
 
   it('when a sharp genuine photo shows only a periodic peak, then it is reported and not taken for a recapture', async () => {
     const clean = await assess(photo(CLEAN));
-    const features = { ...clean.screen.features, luma_periodic: SCREEN_MODEL.periodicThreshold * 20 };
+    // As strong as the peak of the real 2009 DNI specimen's fine print (1.14 decades).
+    const features = { ...clean.screen.features, luma_periodic: 1.14 };
+    expect(features.luma_periodic).toBeGreaterThan(SCREEN_MODEL.periodicThreshold);
     expect(screenVerdict(features)).toMatchObject({ detected: false, judged: true, evidence: 'periodic' });
   });
 
@@ -157,6 +159,23 @@ describe('periodic peaks in the spectrum', () => {
     const periodic = spectrumFeatures([grating]);
     expect(periodic.peak_prominence).toBeGreaterThan(plain.peak_prominence + 1);
     expect(periodic.peak_count).toBeGreaterThan(plain.peak_count);
+  });
+
+  it('when a weak grating has no sub-harmonic, then it counts as comb-free; the harmonics of a line of text do not', () => {
+    const noise = spectrumFeatures([tile((x, y) => 128 + 40 * hash(x, y))]);
+    // A print's halftone as a camera resolves it: period 4.2 px at 22°, less than a decade above the
+    // noise (until 2026-11-27 any peak under a decade was taken for a comb member).
+    const angle = (22 * Math.PI) / 180;
+    const halftone = spectrumFeatures([
+      tile((x, y) => 128 + 40 * hash(x, y) + 0.7 * Math.cos((2 * Math.PI * (x * Math.cos(angle) + y * Math.sin(angle))) / 4.2)),
+    ]);
+    expect(halftone.peak_prominence).toBeLessThan(1);
+    expect(halftone.peak_prominence).toBeGreaterThan(noise.peak_prominence + 0.2);
+    expect(halftone.periodic_prominence).toBe(halftone.peak_prominence);
+    // Characters at a fixed pitch of 256/6 px: a comb of harmonics 6 cycles apart across the band.
+    const text = spectrumFeatures([tile((x, y) => 128 + 40 * hash(x, y) + (x % (TILE / 6) < 3 ? 60 : 0))]);
+    expect(text.peak_prominence).toBeGreaterThan(1.5);
+    expect(text.periodic_prominence).toBeLessThan(text.peak_prominence / 2);
   });
 
   it('when the box is smaller than a tile, then no tile is taken; a photo gets a grid from edge to edge', () => {

@@ -56,9 +56,13 @@ const HANN = Float32Array.from({ length: TILE }, (_, index) => 0.5 - 0.5 * cos((
  * as point peaks. A screen's grid or a print's halftone has its fundamental in the band and no
  * sub-harmonics. So a peak at k that has a comparable peak at k·(n−1)/n for some n (the previous
  * harmonic of a comb whose n-th member it is) is a comb member and not evidence of a recapture.
- * "Comparable": within `COMB_DECADES` of its power.
+ * "Comparable": the previous harmonic reaches at least halfway up the peak from the ring around it
+ * (`COMB_SHARE` of its prominence). Until 2026-11-27 it was "within one decade of the peak's power",
+ * which any point of the background meets beside a peak less than a decade prominent: every weak peak
+ * was taken for a comb member, and the halftone of most prints (0.3–0.9 decades) never counted
+ * (docs/documents.md "Screen and print recapture").
  */
-const COMB_DECADES = 1;
+const COMB_SHARE = 0.5;
 const COMB_HARMONICS = 12;
 
 export interface SpectrumFeatures {
@@ -199,7 +203,7 @@ const RING = Array.from({ length: RING_POINTS }, (_, index): [number, number] =>
   return [round(RING_RADIUS * cos(angle)), round(RING_RADIUS * sin(angle))];
 });
 
-function isCombMember(logPower: Float64Array, kx: number, ky: number, value: number): boolean {
+function isCombMember(logPower: Float64Array, kx: number, ky: number, value: number, prominence: number): boolean {
   for (let n = 2; n <= COMB_HARMONICS; n += 1) {
     const qx = round((kx * (n - 1)) / n);
     const qy = round((ky * (n - 1)) / n);
@@ -207,7 +211,7 @@ function isCombMember(logPower: Float64Array, kx: number, ky: number, value: num
     if (hypot(kx - qx, ky - qy) < 3) return false;
     for (let dx = -1; dx <= 1; dx += 1) {
       for (let dy = -1; dy <= 1; dy += 1) {
-        if (logPowerAt(logPower, qx + dx, qy + dy) >= value - COMB_DECADES) return true;
+        if (logPowerAt(logPower, qx + dx, qy + dy) >= value - COMB_SHARE * prominence) return true;
       }
     }
   }
@@ -266,7 +270,7 @@ export function spectrumFeatures(tiles: readonly Tile[]): SpectrumFeatures {
       const prominence = value - ring;
       if (prominence > best) best = prominence;
       if (prominence >= COUNTED_PEAK_DECADES) counted += 1;
-      if (prominence > periodic && !isCombMember(logPower, kx, signedY, value)) periodic = prominence;
+      if (prominence > periodic && !isCombMember(logPower, kx, signedY, value, prominence)) periodic = prominence;
     }
   }
   return {
