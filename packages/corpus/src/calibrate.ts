@@ -586,6 +586,51 @@ export function chooseLimit(
 }
 
 /** A held-out photo the model got wrong, for looking into the errors. */
+/** Held-out detection with the threshold moved to let through a given share of false alarms. */
+export interface DetectionAtFalseAlarms {
+  /** The share of originals allowed to be flagged. */
+  false_alarm_rate: number;
+  /** How many originals that is (the most flagged at any threshold that keeps to the share). */
+  false_alarms: number;
+  detected: number;
+  recaptures: number;
+}
+
+/** False-alarm shares at which the held-out detection curve is reported. */
+export const CURVE_FALSE_ALARM_RATES = [0.005, 0.01, 0.015, 0.02] as const;
+
+/**
+ * Detection when the threshold is put where at most `rate` of the originals score at or above it, for
+ * each rate: two models are compared at equal false alarms along this curve, not at the operating points
+ * their own thresholds happen to fall on (2026-11-27: a model that detected 6 more held-out recaptures at
+ * 4 more false alarms was kept because it detected more at every count; docs/documents.md). Photos under
+ * the model's sharpness gate are never flagged, as in `screenVerdict`.
+ */
+export function detectionAtFalseAlarms(
+  rows: readonly CalibrationRow[],
+  model: ScreenModel,
+  falseAlarmRates: readonly number[] = CURVE_FALSE_ALARM_RATES,
+): DetectionAtFalseAlarms[] {
+  const scoreOf = (row: CalibrationRow): number | null =>
+    featuresOf(row).log_blur >= model.minLogBlur ? screenScore(featuresOf(row), model) : null;
+  const originals = rows.filter((row) => row.recapture === null);
+  const recaptureScores = rows.filter((row) => row.recapture !== null).map(scoreOf);
+  const originalScores = originals.flatMap((row) => {
+    const score = scoreOf(row);
+    return score === null ? [] : [score];
+  });
+  return falseAlarmRates.map((rate) => {
+    const allowed = Math.floor(rate * originals.length);
+    const threshold = aboveAllBut(originalScores, allowed);
+    return {
+      false_alarm_rate: rate,
+      false_alarms: originalScores.filter((score) => score >= threshold).length,
+      detected: recaptureScores.filter((score) => score !== null && score >= threshold).length,
+      recaptures: recaptureScores.length,
+    };
+  });
+}
+
 export interface ScreenError {
   id: string;
   profile: string;
@@ -615,6 +660,8 @@ export interface CalibrationReport {
     /** Photos too blurred for the model (not judged): originals, recaptures. */
     held_out_unjudged: { originals: [number, number]; recaptures: [number, number] };
     held_out_errors: ScreenError[];
+    /** Held-out detection at fixed shares of false alarms (the threshold moved for each). */
+    held_out_curve: DetectionAtFalseAlarms[];
   };
   limits: LimitReport[];
   /** Milliseconds per `assessQuality` call (held-out): p50, p99. */
@@ -672,6 +719,7 @@ export async function calibrate(options: CalibrationOptions): Promise<Calibratio
       held_out_false_alarms_by_profile: falseAlarmsByProfile,
       held_out_unjudged: { originals: share(heldOutOriginals, unjudged), recaptures: share(heldOutRecaptures, unjudged) },
       held_out_errors: errors,
+      held_out_curve: detectionAtFalseAlarms(heldOut, model),
     },
     // Without reads (`readProfiles` empty: the recapture model only) there is nothing to put a limit on.
     limits:

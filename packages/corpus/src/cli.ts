@@ -170,6 +170,11 @@ function printReport(report: CalibrationReport): void {
   out(`  held-out seed ${report.options.heldOutSeed}: ${rates(heldOut)}`);
   for (const kind of ['screen', 'print'] as const)
     out(`    ${kind}: ${byKind[kind].detected}/${byKind[kind].recaptures} (${percent(byKind[kind].detection_rate)})`);
+  out(
+    `    at fixed false alarms (threshold moved): ${report.screen.held_out_curve
+      .map((point) => `${point.detected}/${point.recaptures} at ${point.false_alarms}/${heldOut.originals}`)
+      .join(', ')}`,
+  );
   const [periodicRecaptures, periodicOriginals] = report.screen.held_out_periodic_reported;
   out(
     `    periodic evidence reported: ${periodicRecaptures}/${heldOut.recaptures} recaptures, ${periodicOriginals}/${heldOut.originals} originals`,

@@ -1,5 +1,5 @@
-import { SCREEN_FEATURE_NAMES, type ScreenFeatureName } from '@idv/verification';
-import { chooseLimit, fitScreenModel, flags, rates, type ScreenGrid } from '../src/calibrate';
+import { SCREEN_FEATURE_NAMES, type ScreenFeatureName, type ScreenModel } from '@idv/verification';
+import { chooseLimit, detectionAtFalseAlarms, fitScreenModel, flags, rates, type ScreenGrid } from '../src/calibrate';
 import type { CalibrationRow } from '../src/calibration-worker';
 
 let documents = 0;
@@ -68,6 +68,34 @@ describe('calibration', () => {
     }
     expect(model.features.white_cast.weight).toBeLessThan(0);
     expect(model.features.black_level.weight).toBeGreaterThan(0);
+  });
+
+  it('when the held-out curve is read, then each point lets through its share of judged originals and never an unjudged photo', () => {
+    // A model that scores by the comb-free peak alone: the scores' order is the values' order.
+    const model: ScreenModel = {
+      periodicThreshold: 1,
+      minLogBlur: 2,
+      bias: 0,
+      threshold: 0.5,
+      features: Object.fromEntries(
+        SCREEN_FEATURE_NAMES.map((name) => [name, { mean: 0, scale: 1, weight: name === 'luma_periodic' ? 1 : 0 }]),
+      ) as ScreenModel['features'],
+    };
+    const judged = { log_blur: 3 };
+    const blurred = { log_blur: 1 };
+    const originals = Array.from({ length: 100 }, (_, index) =>
+      buildRow({ features: { ...judged, luma_periodic: index / 100 } }),
+    );
+    originals.push(buildRow({ features: { ...blurred, luma_periodic: 5 } }));
+    const recaptures = [1.5, 1.2, 0.985, 0.975, 0.5].map((value) =>
+      buildRow({ recapture: 'print', features: { ...judged, luma_periodic: value } }),
+    );
+    recaptures.push(buildRow({ recapture: 'screen', features: { ...blurred, luma_periodic: 5 } }));
+    // 101 originals: 1% lets one through (0.99), 2% two (0.99, 0.98).
+    expect(detectionAtFalseAlarms([...originals, ...recaptures], model, [0.01, 0.02])).toEqual([
+      { false_alarm_rate: 0.01, false_alarms: 1, detected: 3, recaptures: 6 },
+      { false_alarm_rate: 0.02, false_alarms: 2, detected: 4, recaptures: 6 },
+    ]);
   });
 
   it('when genuine photos show a comb-free periodic peak, then it is reported and the colour and tone decide', () => {
