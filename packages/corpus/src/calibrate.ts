@@ -368,6 +368,14 @@ function aboveAllBut(values: readonly number[], allowed: number): number {
   return (sorted[allowed] ?? 0) + 1e-9;
 }
 
+/**
+ * The lowest score that flags at most `rate` of the originals: above all but that share of them
+ * (`judgedScores`: the originals the model judged; `originals`: how many there are, judged or not).
+ */
+function falseAlarmLimit(judgedScores: readonly number[], originals: number, rate: number): number {
+  return aboveAllBut(judgedScores, Math.floor(rate * originals));
+}
+
 /** The candidates the cross-validation compares: every feature set with every sharpness gate and penalty. */
 export interface ScreenGrid {
   featureSets: readonly FeatureSet[];
@@ -413,22 +421,22 @@ function chooseThreshold(
     entries.flatMap(({ score }) => (score === null ? [] : [score])).sort((a, b) => b - a);
   const originalScores = judgedScores(originals);
   const recaptureScores = judgedScores(recaptures);
-  const falseAlarmLimit = aboveAllBut(originalScores, Math.floor(options.maxFalseAlarm * originals.length));
+  const limitScore = falseAlarmLimit(originalScores, originals.length, options.maxFalseAlarm);
   const toDetect = Math.ceil(options.minDetection * recaptures.length);
   const detectionLimit = recaptureScores[toDetect - 1] ?? -1;
-  const met = detectionLimit >= falseAlarmLimit;
+  const met = detectionLimit >= limitScore;
   // Between the highest original under the lowest recapture detected at the limit and that recapture,
   // every threshold detects as many with no more false alarms: the middle of that gap (in the logit).
-  const lowestDetected = recaptureScores.filter((score) => score >= falseAlarmLimit).at(-1);
+  const lowestDetected = recaptureScores.filter((score) => score >= limitScore).at(-1);
   const highestOriginalUnder = lowestDetected === undefined ? undefined : originalScores.find((score) => score < lowestDetected);
   const threshold =
     lowestDetected === undefined || highestOriginalUnder === undefined
-      ? falseAlarmLimit
+      ? limitScore
       : sigmoid((logit(highestOriginalUnder) + logit(min(lowestDetected, 1 - 1e-9))) / 2);
-  const detectedAbove = (limit: number): number =>
-    recaptureScores.filter((score) => score >= limit).length / max(1, recaptures.length);
-  const halfLimit = aboveAllBut(originalScores, Math.floor((options.maxFalseAlarm / 2) * originals.length));
-  return { threshold, atLimit: detectedAbove(falseAlarmLimit), atHalfLimit: detectedAbove(halfLimit), met };
+  const detectedAbove = (score: number): number =>
+    recaptureScores.filter((recapture) => recapture >= score).length / max(1, recaptures.length);
+  const halfLimitScore = falseAlarmLimit(originalScores, originals.length, options.maxFalseAlarm / 2);
+  return { threshold, atLimit: detectedAbove(limitScore), atHalfLimit: detectedAbove(halfLimitScore), met };
 }
 
 /**
@@ -604,29 +612,29 @@ export const CURVE_FALSE_ALARM_RATES = [0.005, 0.01, 0.015, 0.02] as const;
  * each rate: two models are compared at equal false alarms along this curve, not at the operating points
  * their own thresholds happen to fall on (2026-11-27: a model that detected 6 more held-out recaptures at
  * 4 more false alarms was kept because it detected more at every count; docs/documents.md). Photos under
- * the model's sharpness gate are never flagged, as in `screenVerdict`.
+ * the model's sharpness gate are never flagged: each photo is judged by `screenVerdict` itself.
  */
 export function detectionAtFalseAlarms(
   rows: readonly CalibrationRow[],
   model: ScreenModel,
   falseAlarmRates: readonly number[] = CURVE_FALSE_ALARM_RATES,
 ): DetectionAtFalseAlarms[] {
-  const scoreOf = (row: CalibrationRow): number | null =>
-    featuresOf(row).log_blur >= model.minLogBlur ? screenScore(featuresOf(row), model) : null;
+  const judgedScores = (kept: readonly CalibrationRow[]): number[] =>
+    kept.flatMap((row) => {
+      const verdict = screenVerdict(featuresOf(row), model);
+      return verdict.judged ? [verdict.score] : [];
+    });
   const originals = rows.filter((row) => row.recapture === null);
-  const recaptureScores = rows.filter((row) => row.recapture !== null).map(scoreOf);
-  const originalScores = originals.flatMap((row) => {
-    const score = scoreOf(row);
-    return score === null ? [] : [score];
-  });
+  const recaptures = rows.filter((row) => row.recapture !== null);
+  const originalScores = judgedScores(originals);
+  const recaptureScores = judgedScores(recaptures);
   return falseAlarmRates.map((rate) => {
-    const allowed = Math.floor(rate * originals.length);
-    const threshold = aboveAllBut(originalScores, allowed);
+    const limitScore = falseAlarmLimit(originalScores, originals.length, rate);
     return {
       false_alarm_rate: rate,
-      false_alarms: originalScores.filter((score) => score >= threshold).length,
-      detected: recaptureScores.filter((score) => score !== null && score >= threshold).length,
-      recaptures: recaptureScores.length,
+      false_alarms: originalScores.filter((score) => score >= limitScore).length,
+      detected: recaptureScores.filter((score) => score >= limitScore).length,
+      recaptures: recaptures.length,
     };
   });
 }
@@ -766,11 +774,21 @@ export async function calibrate(options: CalibrationOptions): Promise<Calibratio
 /** The report as the TypeScript of `packages/verification/src/quality/thresholds.ts`'s constants. */
 export function modelSource(report: CalibrationReport): string {
   const round = (value: number): number => Number(value.toPrecision(6));
+  // The periodic level sits just above the highest originals it leaves out: rounded down, it would
+  // report one of them.
+  const roundUp = (value: number): number => {
+    if (value <= 0) return round(value);
+    const unit = 10 ** (Math.floor(Math.log10(value)) - 5);
+    // (less a hair of float error, so that a value already at six digits stays as it is)
+    return Number((Math.ceil(value / unit - 1e-6) * unit).toPrecision(6));
+  };
   const lines = SCREEN_FEATURE_NAMES.map((name) => {
     const feature = report.model.features[name];
     return `    ${name}: { mean: ${round(feature.mean)}, scale: ${round(feature.scale)}, weight: ${round(feature.weight)} },`;
   });
   return [
+    `  periodicThreshold: ${roundUp(report.model.periodicThreshold)},`,
+    `  minLogBlur: ${round(report.model.minLogBlur)},`,
     `  bias: ${round(report.model.bias)},`,
     '  features: {',
     ...lines,

@@ -1,5 +1,14 @@
 import { SCREEN_FEATURE_NAMES, type ScreenFeatureName, type ScreenModel } from '@idv/verification';
-import { chooseLimit, detectionAtFalseAlarms, fitScreenModel, flags, rates, type ScreenGrid } from '../src/calibrate';
+import {
+  chooseLimit,
+  detectionAtFalseAlarms,
+  fitScreenModel,
+  flags,
+  modelSource,
+  rates,
+  type CalibrationReport,
+  type ScreenGrid,
+} from '../src/calibrate';
 import type { CalibrationRow } from '../src/calibration-worker';
 
 let documents = 0;
@@ -96,6 +105,22 @@ describe('calibration', () => {
       { false_alarm_rate: 0.01, false_alarms: 1, detected: 3, recaptures: 6 },
       { false_alarm_rate: 0.02, false_alarms: 2, detected: 4, recaptures: 6 },
     ]);
+  });
+
+  it('when the model is printed for thresholds.ts, then every field it chose is there and the periodic level is not rounded below itself', () => {
+    const model: ScreenModel = {
+      periodicThreshold: 0.6750462960119633,
+      minLogBlur: 2.1,
+      bias: -1.403689,
+      threshold: 0.4717507,
+      features: Object.fromEntries(
+        SCREEN_FEATURE_NAMES.map((name) => [name, { mean: 0, scale: 1, weight: name === 'glare' ? -1.0012 : 0 }]),
+      ) as ScreenModel['features'],
+    };
+    const source = modelSource({ model } as CalibrationReport);
+    expect(source).toContain('  periodicThreshold: 0.675047,\n  minLogBlur: 2.1,\n  bias: -1.40369,\n  features: {\n');
+    expect(source).toContain('    glare: { mean: 0, scale: 1, weight: -1.0012 },');
+    expect(source.endsWith('  threshold: 0.471751,')).toBe(true);
   });
 
   it('when genuine photos show a comb-free periodic peak, then it is reported and the colour and tone decide', () => {
