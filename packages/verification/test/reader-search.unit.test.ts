@@ -3,6 +3,7 @@ import path from 'node:path';
 import bwipjs from 'bwip-js';
 import sharp from 'sharp';
 import { readSide, stopReaders } from '../src';
+import { mrzAngles } from '../src/pipeline/read-side';
 import type { GreyRaster } from '../src/image/raster';
 import { locateMrzBlocks } from '../src/readers/mrz-locator';
 import { OcrTimeoutError, recognise, MRZ_WHITELIST } from '../src/readers/ocr';
@@ -127,6 +128,24 @@ describe('readSide on a page turned a quarter and a degree', () => {
     expect(reading.mrz?.valid).toBe(true);
     expect(reading.mrz?.lines[1]).toBe('L898902C36UTO7408122F1204159ZE184226B<<<<<10');
     expect(reading.mrz?.names_withheld).toBe(false);
+  });
+});
+
+describe('mrzAngles', () => {
+  it('when a barcode gave the turn, then only that turn is searched', () => {
+    expect(mrzAngles(-8, 'vertical', 11)).toEqual([11]);
+  });
+
+  it('when the hint may be off, then its neighbours 2° either side come last, after every turn tried before', () => {
+    // s7-000009: a print at 10.4°, hinted at 8° on the wrong axis; at 8° its MRZ lines still merge.
+    const angles = mrzAngles(-8, 'vertical', null);
+
+    expect(angles.slice(0, 8)).toEqual([98, 90, 92, 88, 94, 86, 8, 0]);
+    expect(angles.slice(8)).toEqual([100, 10, 96, 6]);
+  });
+
+  it('when there is no hint, then no neighbour is added', () => {
+    expect(mrzAngles(null, 'horizontal', null)).toEqual([0, 2, -2, 4, -4, 90]);
   });
 });
 
