@@ -131,6 +131,27 @@ describe('readSide on a page turned a quarter and a degree', () => {
   });
 });
 
+describe('readSide on a zone under a glare', () => {
+  it('when a glare erases part of the MRZ, then the zone is what to take again: no "no document", the zone before the barcode', async () => {
+    // s42-000056: a DNI back whose zone lay under a glare was told "no document in the photo" (nothing
+    // read) and, had it read, "no barcode" (a 2012 back has none).
+    const specimen = fs.readFileSync(path.join(REFERENCE_DOCUMENTS_DIR, 'images', 'mrz', 'passporteye_passport-td3.jpg'));
+    const { width = 0, height = 0 } = await sharp(specimen).metadata();
+    const glare = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><radialGradient id="g"><stop offset="0.6" stop-color="#fff"/><stop offset="1" stop-color="#fff" stop-opacity="0"/></radialGradient></defs><ellipse cx="${width * 0.5}" cy="${height * 0.9}" rx="${width * 0.12}" ry="${height * 0.1}" fill="url(#g)"/></svg>`;
+    const glared = await sharp(specimen)
+      .composite([{ input: Buffer.from(glare) }])
+      .jpeg({ quality: 90 })
+      .toBuffer();
+
+    const reading = await readSide(glared, { side: 'front', acceptedTypes: ['passport'], today: TODAY });
+
+    expect(reading.mrz?.valid).not.toBe(true);
+    expect(reading.problems).not.toContain('no_document');
+    expect(reading.problems).toContain('mrz_not_found');
+    expect(reading.problems.indexOf('mrz_not_found')).toBeLessThan(reading.problems.indexOf('barcode_not_found'));
+  });
+});
+
 describe('mrzAngles', () => {
   it('when a barcode gave the turn, then only that turn is searched', () => {
     expect(mrzAngles(-8, 'vertical', 11)).toEqual([11]);

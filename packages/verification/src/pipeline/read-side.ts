@@ -51,6 +51,7 @@ export type SideProblem =
   | 'glare'
   | 'too_dark'
   | 'barcode_not_found'
+  /** No MRZ was read, or one showed and no read of it holds (listed before the barcode then). */
   | 'mrz_not_found'
   /** The side shows the other face of the card (a back uploaded as the front, or the reverse). */
   | 'other_side'
@@ -485,9 +486,14 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   const detectedFace = faceOf(layout, mrz, frontFieldsRead);
 
   const problems: SideProblem[] = [...quality.problems];
+  // The OCR saw an MRZ's filler runs but read no zone that holds: the photo shows a document, and its
+  // lines are what to take again (a glare over a DNI back's zone, s42-000056: "no document in the
+  // photo" told the person the wrong thing, and "no barcode" the wrong side's).
+  const zoneUnread = mrzSearch.signal && mrz?.valid !== true;
+  if (zoneUnread) problems.push('mrz_not_found');
   if (barcode === null) problems.push('barcode_not_found');
-  if (mrz === null) problems.push('mrz_not_found');
-  if (barcode === null && mrz === null && printedCount === 0) problems.push('no_document');
+  if (mrz === null && !zoneUnread) problems.push('mrz_not_found');
+  if (barcode === null && mrz === null && printedCount === 0 && !mrzSearch.signal) problems.push('no_document');
   const expectedFace: SideFace | null = options.side === 'back' ? 'back' : 'front';
   if (detectedFace !== null && detectedFace !== 'data_page' && detectedFace !== expectedFace) problems.push('other_side');
   if (detectedType !== null && (detectedType === 'unsupported' || !options.acceptedTypes.includes(detectedType))) {
