@@ -11,6 +11,7 @@ import {
 import { parseMrz, type MrzData } from '../parsers/mrz.parser';
 import { edgeBlurSigma, wienerDeblur } from '../image/deconvolve';
 import { noiseSigma } from '../image/noise';
+import { erasedCharacters } from './mrz-erasure';
 import { locateMrzBlocks } from './mrz-locator';
 import {
   bestMrz,
@@ -97,6 +98,8 @@ export interface MrzSearch {
   budget_exhausted: boolean;
   /** Whether any attempt saw MRZ-like text (filler runs), even if no format fitted. */
   signal: boolean;
+  /** The widest stretch of a zone's lines that lost its ink, in characters (`erasedCharacters`). */
+  erased_characters: number;
 }
 
 // The whole turned image is searched for MRZ-like lines at this width before any OCR; a block in its
@@ -420,6 +423,7 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
   const started = Date.now();
   let attempts = 0;
   let signal = false;
+  let erased = 0;
   let best: Best | null = null;
   // Read through a call: TypeScript cannot see the closures (`consider`) that set it.
   const current = (): Best | null => best;
@@ -497,6 +501,7 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
       ms: Date.now() - started,
       budget_exhausted: budgetExhausted,
       signal,
+      erased_characters: Math.round(erased * 10) / 10,
     };
   };
 
@@ -548,6 +553,16 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
         normalise: true,
         upsideDown: crop.flipped,
       });
+      if (crop.turned_back !== true) {
+        const scale = PLAIN.width / crop.width;
+        const top = (crop.block_top - crop.top) * scale;
+        const bottom = (crop.block_bottom - crop.top) * scale;
+        const band = crop.flipped
+          ? { top: zoneGrey.height - bottom, bottom: zoneGrey.height - top, lines: crop.lines }
+          : { top, bottom, lines: crop.lines };
+        // Three lines are a TD1's 30 characters; two a TD3's 44 (a TD2's 36 measures a fifth wider).
+        erased = Math.max(erased, erasedCharacters(zoneGrey, band, crop.lines >= 3 ? 30 : 44));
+      }
       const noisy = noiseSigma(zoneGrey) >= NOISY_ZONE_SIGMA;
       // Smoothing of an unthresholded crop `width` wide, where the zone is noisy.
       const smoothing = (width: number) => (noisy ? (denoiseSigma(crop.lines) * width) / PLAIN.width : undefined);
