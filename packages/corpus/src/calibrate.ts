@@ -593,7 +593,6 @@ export function chooseLimit(
   return { measure, direction, limit, flagged_readable: flaggedReadable, caught_unreadable: caught, curve };
 }
 
-/** A held-out photo the model got wrong, for looking into the errors. */
 /** Held-out detection with the threshold moved to let through a given share of false alarms. */
 export interface DetectionAtFalseAlarms {
   /** The share of originals allowed to be flagged. */
@@ -639,6 +638,7 @@ export function detectionAtFalseAlarms(
   });
 }
 
+/** A held-out photo the model got wrong, for looking into the errors. */
 export interface ScreenError {
   id: string;
   profile: string;

@@ -1,5 +1,8 @@
 import type { GreyRaster } from '../image/raster';
 
+// Ink, in the stretched crop: dark enough to be a stroke, whatever the paper's tone.
+const INK_BELOW = 110;
+
 /**
  * How much of an MRZ a glare erased, from the zone's crop alone: an MRZ line has no spaces (a name's
  * spaces and the line's end are `<` fillers, ink like any character), so the only stretch of a line
@@ -9,15 +12,12 @@ import type { GreyRaster } from '../image/raster';
  * dim or angled zone the widest is 0.4–2.5 (the characters' own gaps, a `<` whose thin strokes
  * the stretch leaves grey); docs/documents.md "What each side yields".
  *
- * The crop is the zone at the OCR's width, stretched to the full range: ink is what stays under
- * `INK_BELOW` (the binarised variant's threshold). Each of the block's `lines` is an equal band of
- * `bandTop`…`bandBottom`. Where the line's text runs is the longest run of ink over the lines (gaps
- * under half a band's height bridged: a card's edge or the photo's background beside the zone is a run
- * of its own), and the longest stretch without ink inside it, on any line, is measured in characters of
- * that run (`charactersPerLine` of them).
+ * The crop is the zone at the OCR's width, stretched to the full range. Each of the block's
+ * `band.lines` is an equal share of the rows `band.top`…`band.bottom`. Where the text runs is the
+ * longest run of ink over the lines (gaps under half a line's height bridged: a card's edge or the
+ * photo's background beside the zone is a run of its own), and the longest stretch without ink inside
+ * it, on any line, is measured in characters of that run (`charactersPerLine` of them).
  */
-export const INK_BELOW = 110;
-
 export function erasedCharacters(
   zone: GreyRaster,
   band: { top: number; bottom: number; lines: number },
@@ -25,7 +25,11 @@ export function erasedCharacters(
 ): number {
   const { width, height, data } = zone;
   const lines: Uint8Array[] = [];
-  let text: { start: number; end: number } | null = null;
+  // The longest run of ink so far (none yet: empty).
+  const text = { start: 0, end: 0 };
+  const keepLonger = (start: number, end: number) => {
+    if (end - start > text.end - text.start) Object.assign(text, { start, end });
+  };
   for (let line = 0; line < band.lines; line += 1) {
     const top = Math.max(0, Math.round(band.top + ((band.bottom - band.top) * line) / band.lines));
     const bottom = Math.min(height, Math.round(band.top + ((band.bottom - band.top) * (line + 1)) / band.lines));
@@ -42,19 +46,18 @@ export function erasedCharacters(
     const bridge = Math.max(2, Math.round((bottom - top) / 2));
     let start = -1;
     let lastInk = -1;
-    for (let x = 0; x <= width; x += 1) {
-      const ink = x < width && inked[x] === 1;
-      if (!ink) continue;
+    for (let x = 0; x < width; x += 1) {
+      if (inked[x] !== 1) continue;
       if (start !== -1 && x - lastInk > bridge) {
-        if (text === null || lastInk - start > text.end - text.start) text = { start, end: lastInk };
+        keepLonger(start, lastInk);
         start = x;
       }
       if (start === -1) start = x;
       lastInk = x;
     }
-    if (start !== -1 && (text === null || lastInk - start > text.end - text.start)) text = { start, end: lastInk };
+    if (start !== -1) keepLonger(start, lastInk);
   }
-  if (text === null || text.end <= text.start) return 0;
+  if (text.end <= text.start) return 0;
   const pitch = (text.end - text.start) / charactersPerLine;
   let widest = 0;
   for (const inked of lines) {
