@@ -356,6 +356,7 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
     angles: mrzAngles(skew, skewEstimate.axis, knownAngle),
     budget: new WorkBudget(limits.mrz_ocr_passes, clock),
     ocrTimeoutMs: quality.screen.detected ? RECAPTURE_OCR_TIMEOUT_MS : undefined,
+    recaptured: quality.screen.evidence !== null,
   });
   const mrz = mrzSearch.found;
   const mrzType = mrz === null ? null : documentTypeOfMrz(mrz.data);

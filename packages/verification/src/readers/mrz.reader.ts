@@ -10,6 +10,7 @@ import {
 } from '../image/raster';
 import { parseMrz, type MrzData } from '../parsers/mrz.parser';
 import { edgeBlurSigma, wienerDeblur } from '../image/deconvolve';
+import { descreen } from '../image/descreen';
 import { noiseSigma } from '../image/noise';
 import { erasedCharacters } from './mrz-erasure';
 import { locateMrzBlocks } from './mrz-locator';
@@ -109,12 +110,23 @@ const ANALYSIS_WIDTH = 1000;
 const LOCATOR_BLUR = 1;
 
 interface OcrVariant {
-  name: 'plain' | 'binarised' | 'binarised_light' | 'wide' | 'rectified' | 'deblurred' | 'deblurred_stronger';
+  name:
+    | 'plain'
+    | 'binarised'
+    | 'binarised_light'
+    | 'wide'
+    | 'rectified'
+    | 'deblurred'
+    | 'deblurred_stronger'
+    | 'descreened'
+    | 'descreened_wide';
   /** Width of the zone's crop for OCR: OCR-B characters then stand 20–40 px tall. */
   width: number;
   threshold?: number;
   /** The crop's defocus undone (`deconvolve.ts`): σ as estimated times this factor, and the noise ratio. */
   deblur?: { sigmaFactor: number; noise: number };
+  /** The crop's screen grid or halftone notched out (`descreen.ts`). */
+  descreen?: true;
 }
 
 // The first reads the zone as it is; the others only when it was not read with every check digit holding
@@ -138,6 +150,12 @@ const DEBLURRED_STRONGER: OcrVariant = {
   width: 1200,
   deblur: { sigmaFactor: 1.2, noise: 0.03 },
 };
+// Last: the crop's periodic patterns notched out of its spectrum (`descreen.ts`), at two widths, each
+// checking the other's names. A screen's grid crosses the characters with dark lines the engine reads as
+// strokes (s42-000048: `CAMILA` read `CM4ILA`); notched out, the zone reads. A photo the recapture
+// detector flags has it read right after the plain crop (`MrzSearchOptions.recaptured`).
+const DESCREENED: OcrVariant = { name: 'descreened', width: 1200, descreen: true };
+const DESCREENED_WIDE: OcrVariant = { name: 'descreened_wide', width: 1600, descreen: true };
 // Sharp photos' text edges measure 0.8–1.1 px at the OCR width (as the barcodes' do, `deconvolve.ts`).
 const MIN_DEBLUR_SIGMA = 1.4;
 
@@ -178,6 +196,9 @@ function checkOf(variant: OcrVariant['name'], keystoned: boolean): OcrVariant {
   if (keystoned && (variant === 'plain' || variant === 'wide')) return RECTIFIED;
   if (variant === 'deblurred') return DEBLURRED_STRONGER;
   if (variant === 'deblurred_stronger') return DEBLURRED;
+  // On a screen the plain crop runs into the safety cap; descreened at the other width, the grid is gone too.
+  if (variant === 'descreened') return DESCREENED_WIDE;
+  if (variant === 'descreened_wide') return DESCREENED;
   return variant === 'plain' ? WIDE : PLAIN;
 }
 
@@ -204,6 +225,12 @@ export interface MrzSearchOptions {
   budget: WorkBudget;
   /** The safety cap of one OCR pass (`recognise`'s default otherwise). */
   ocrTimeoutMs?: number;
+  /**
+   * The photo looks like a screen or a print (the recapture detector's verdict or its periodic evidence):
+   * a zone whose plain read shows no MRZ is read descreened before it is given up, the grid having hidden
+   * the zone's shape (s42-000058, s7-000018).
+   */
+  recaptured?: boolean;
 }
 
 interface ZoneCrop extends PixelRegion {
@@ -424,6 +451,8 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
   let attempts = 0;
   let signal = false;
   let erased = 0;
+  // A plain pass on a photo that looks recaptured ran into the safety cap: every later zone's would too.
+  let plainCutShort = false;
   let best: Best | null = null;
   // Read through a call: TypeScript cannot see the closures (`consider`) that set it.
   const current = (): Best | null => best;
@@ -544,6 +573,7 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
         BINARISED_LIGHT,
         DEBLURRED,
         DEBLURRED_STRONGER,
+        DESCREENED,
       ];
       // The zone at the OCR's width, stretched: its noise decides whether the crops are smoothed, and
       // the deblurred variants start from it.
@@ -568,6 +598,17 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
       const smoothing = (width: number) => (noisy ? (denoiseSigma(crop.lines) * width) / PLAIN.width : undefined);
       let zoneBlur: number | null = null;
       const imageOf = async (variant: OcrVariant): Promise<OcrImage | null> => {
+        if (variant.descreen === true) {
+          const scale = variant.width / crop.width;
+          const grey =
+            variant.width === PLAIN.width
+              ? zoneGrey
+              : await greyVariant(turned, { region, scale, normalise: true, upsideDown: crop.flipped });
+          return {
+            png: await pngVariant(descreen(grey), { blur: smoothing(variant.width) }),
+            toTurned: cropToTurned(crop, scale),
+          };
+        }
         if (variant.deblur !== undefined) {
           const scale = variant.width / crop.width;
           const grey =
@@ -693,13 +734,35 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
           };
         }
       };
+      // A screen's grid can hide the zone's shape from the plain read altogether, or make the engine read
+      // it as a field of characters until the recapture's safety cap cuts it short (s42-000058, s7-000018):
+      // on a photo that looks recaptured, the zone is then read descreened before it is given up.
+      let promoted = false;
+      if (options.recaptured === true && plainCutShort) {
+        variants.splice(0, variants.length, DESCREENED, DESCREENED_WIDE);
+        promoted = true;
+      }
+      const promoteDescreened = (index: number): boolean => {
+        if (index !== 0 || promoted || options.recaptured !== true) return false;
+        // The other crops show the same grid, and each would run to the safety cap as the plain one did.
+        variants.splice(1, variants.length - 1, DESCREENED, DESCREENED_WIDE);
+        promoted = true;
+        return true;
+      };
+      let plainLineCount = 0;
       for (const [index, variant] of variants.entries()) {
         if (overBudget()) return finish(true);
         const pass = await read(variant);
         if (pass === null) continue;
         const { image, ocr } = pass;
-        // An OCR pass that had to be cut short read a screen's moiré: the rest of the photo is no better.
-        if (ocr === null) return finish(false);
+        if (ocr === null) {
+          if (promoteDescreened(index)) {
+            plainCutShort = true;
+            continue;
+          }
+          // An OCR pass that had to be cut short read a screen's moiré: the rest of the photo is no better.
+          return finish(false);
+        }
         const texts = ocr.lines.map((line) => line.text);
         const sawMrz = hasMrzSignal(texts);
         signal ||= sawMrz;
@@ -731,14 +794,17 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
         // Other variants only where the first read showed an MRZ: elsewhere they would read noise. A
         // candidate of the right shape is not enough (noise of the right length parses), two check digits are.
         const checked = scored === null ? 0 : Object.values(scored.mrz.check_digits).filter(Boolean).length;
-        if (index === 0 && !sawMrz && checked < 2) {
+        if (index === 0) plainLineCount = ocr.lines.length;
+        const firstRead = index === 0 || (promoted && variant === DESCREENED);
+        if (firstRead && !sawMrz && checked < 2) {
+          if (promoteDescreened(index)) continue;
           // Which half of the photo the block lies in is only a guess at the page's orientation (a card
           // turned by 90° and lying off-centre puts an upside-down zone in the bottom half: corpus seed
           // 6001, 3 of 27 rotated DNI backs read as garbage and found no MRZ). Where the read gave the
           // block's lines (an upside-down zone reads as that many lines of garbage; noise or a page's
           // print as many more: a dim licence front's ten, whose pass turned around took 6 s), the crop
           // is read once more, turned the other way, before the block is given up.
-          const linesFit = Math.abs(ocr.lines.length - crop.lines) <= 1;
+          const linesFit = Math.abs(plainLineCount - crop.lines) <= 1;
           if (linesFit && crop.turned_back !== true)
             crops.splice(cropIndex + 1, 0, { ...crop, flipped: !crop.flipped, turned_back: true });
           break;

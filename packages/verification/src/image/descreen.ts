@@ -1,0 +1,152 @@
+import FFT from 'fft.js';
+import type { GreyRaster } from './raster';
+
+const { cos, hypot, log10, max, min, PI, pow, round } = Math;
+
+/**
+ * A screen's pixel grid (or a print's halftone) taken out of a crop by notch filtering. What the camera
+ * sees of a screen is the text crossed by the grid's dark lines, aliased by the sensor into moiré; the
+ * grid is periodic, so in the spectrum of a small tile it is a few point peaks standing far above the
+ * spectrum around them, where text is broadband. Each tile (`TILE` px, half overlapping) is transformed,
+ * every frequency whose magnitude stands more than `PEAK_DECADES` above the mean of the ring around it is
+ * brought down to that ring, and the tiles are put back together under a Hann window. The lowest
+ * frequencies (periods of `PROTECTED_PERIOD_PX` and more: a character's own shape and its pitch in the
+ * line) are never touched.
+ */
+const TILE = 64;
+const STRIDE = TILE / 2;
+/** log10 of magnitude above the ring's mean: 0.5 decades is 3.2 times the ring. */
+const PEAK_DECADES = 0.5;
+/** Periods at least this long (px) are left as they are: at the OCR's width an MRZ character's pitch is 25–40 px. */
+const PROTECTED_PERIOD_PX = 12.8;
+// The ring a frequency is compared with: the 7×7 bins around it without the 3×3 at its centre (a peak
+// smeared over its neighbours by a grid's slow change of period across the tile).
+const RING_OUTER = 3;
+const RING_INNER = 1;
+
+interface ComplexFft {
+  createComplexArray(): number[];
+  transform(output: number[], input: ArrayLike<number>): void;
+  inverseTransform(output: number[], input: ArrayLike<number>): void;
+}
+
+let engine: ComplexFft | null = null;
+function fft(): ComplexFft {
+  engine ??= new FFT(TILE) as unknown as ComplexFft;
+  return engine;
+}
+
+const SYNTHESIS_WINDOW = Float64Array.from({ length: TILE }, (_, index) => 0.5 - 0.5 * cos((2 * PI * (index + 0.5)) / TILE));
+
+/** Transforms each of the tile's lines in place; `at(line, position)` is where a line's element is kept. */
+function transformLines(
+  real: Float64Array,
+  imaginary: Float64Array,
+  inverse: boolean,
+  at: (line: number, position: number) => number,
+): void {
+  const engine = fft();
+  const input = engine.createComplexArray();
+  const output = engine.createComplexArray();
+  for (let line = 0; line < TILE; line += 1) {
+    for (let position = 0; position < TILE; position += 1) {
+      input[2 * position] = real[at(line, position)] ?? 0;
+      input[2 * position + 1] = imaginary[at(line, position)] ?? 0;
+    }
+    if (inverse) engine.inverseTransform(output, input);
+    else engine.transform(output, input);
+    for (let position = 0; position < TILE; position += 1) {
+      real[at(line, position)] = output[2 * position] ?? 0;
+      imaginary[at(line, position)] = output[2 * position + 1] ?? 0;
+    }
+  }
+}
+
+/** In-place 2-D transform of a TILE×TILE complex tile held as separate real and imaginary planes. */
+function transform2d(real: Float64Array, imaginary: Float64Array, inverse: boolean): void {
+  transformLines(real, imaginary, inverse, (row, column) => row * TILE + column);
+  transformLines(real, imaginary, inverse, (column, row) => row * TILE + column);
+}
+
+/** Sums over the (2r+1)×(2r+1) box around every bin, the spectrum wrapping around at its edges. */
+function boxSums(values: Float64Array, radius: number): Float64Array {
+  const rows = new Float64Array(TILE * TILE);
+  for (let y = 0; y < TILE; y += 1) {
+    for (let x = 0; x < TILE; x += 1) {
+      let sum = 0;
+      for (let dx = -radius; dx <= radius; dx += 1) sum += values[y * TILE + ((x + dx + TILE) % TILE)] ?? 0;
+      rows[y * TILE + x] = sum;
+    }
+  }
+  const boxes = new Float64Array(TILE * TILE);
+  for (let y = 0; y < TILE; y += 1) {
+    for (let x = 0; x < TILE; x += 1) {
+      let sum = 0;
+      for (let dy = -radius; dy <= radius; dy += 1) sum += rows[((y + dy + TILE) % TILE) * TILE + x] ?? 0;
+      boxes[y * TILE + x] = sum;
+    }
+  }
+  return boxes;
+}
+
+const PROTECTED_RADIUS = TILE / PROTECTED_PERIOD_PX;
+const FREE = Uint8Array.from({ length: TILE * TILE }, (_, index) => {
+  const fy = Math.floor(index / TILE);
+  const fx = index % TILE;
+  return hypot(fx < TILE / 2 ? fx : fx - TILE, fy < TILE / 2 ? fy : fy - TILE) >= PROTECTED_RADIUS ? 1 : 0;
+});
+const RING_BINS = (2 * RING_OUTER + 1) ** 2 - (2 * RING_INNER + 1) ** 2;
+
+export function descreen(source: GreyRaster): GreyRaster {
+  const { data, width, height } = source;
+  const sum = new Float64Array(width * height);
+  const weight = new Float64Array(width * height);
+  const real = new Float64Array(TILE * TILE);
+  const imaginary = new Float64Array(TILE * TILE);
+  const logMagnitude = new Float64Array(TILE * TILE);
+  for (let top = -STRIDE; top < height; top += STRIDE) {
+    for (let left = -STRIDE; left < width; left += STRIDE) {
+      // Pixels beyond the crop repeat its edge.
+      for (let y = 0; y < TILE; y += 1) {
+        const row = min(height - 1, max(0, top + y)) * width;
+        for (let x = 0; x < TILE; x += 1) {
+          real[y * TILE + x] = data[row + min(width - 1, max(0, left + x))] ?? 0;
+          imaginary[y * TILE + x] = 0;
+        }
+      }
+      transform2d(real, imaginary, false);
+      for (let index = 0; index < TILE * TILE; index += 1) {
+        logMagnitude[index] = log10(hypot(real[index] ?? 0, imaginary[index] ?? 0) + 1e-3);
+      }
+      const outer = boxSums(logMagnitude, RING_OUTER);
+      const inner = boxSums(logMagnitude, RING_INNER);
+      for (let index = 0; index < TILE * TILE; index += 1) {
+        if (FREE[index] === 0) continue;
+        const ring = ((outer[index] ?? 0) - (inner[index] ?? 0)) / RING_BINS;
+        const excess = (logMagnitude[index] ?? 0) - ring;
+        if (excess <= PEAK_DECADES) continue;
+        // Down to the ring's level: the text's own share of that frequency stays.
+        const gain = pow(10, -excess);
+        real[index] = (real[index] ?? 0) * gain;
+        imaginary[index] = (imaginary[index] ?? 0) * gain;
+      }
+      transform2d(real, imaginary, true);
+      for (let y = 0; y < TILE; y += 1) {
+        const outY = top + y;
+        if (outY < 0 || outY >= height) continue;
+        for (let x = 0; x < TILE; x += 1) {
+          const outX = left + x;
+          if (outX < 0 || outX >= width) continue;
+          const w = (SYNTHESIS_WINDOW[x] ?? 0) * (SYNTHESIS_WINDOW[y] ?? 0);
+          sum[outY * width + outX] = (sum[outY * width + outX] ?? 0) + (real[y * TILE + x] ?? 0) * w;
+          weight[outY * width + outX] = (weight[outY * width + outX] ?? 0) + w;
+        }
+      }
+    }
+  }
+  const out = Buffer.alloc(width * height);
+  for (let index = 0; index < width * height; index += 1) {
+    out[index] = min(255, max(0, round((sum[index] ?? 0) / max(1e-9, weight[index] ?? 0))));
+  }
+  return { data: out, width, height };
+}
