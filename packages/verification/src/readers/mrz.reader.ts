@@ -150,10 +150,10 @@ const DEBLURRED_STRONGER: OcrVariant = {
   width: 1200,
   deblur: { sigmaFactor: 1.2, noise: 0.03 },
 };
-// Last: the crop's periodic patterns notched out of its spectrum (`descreen.ts`), at two widths, each
-// checking the other's names. A screen's grid crosses the characters with dark lines the engine reads as
-// strokes (s42-000048: `CAMILA` read `CM4ILA`); notched out, the zone reads. A photo the recapture
-// detector flags has it read right after the plain crop (`MrzSearchOptions.recaptured`).
+// On a photo that looks recaptured (`MrzSearchOptions.recaptured`), last: the crop's periodic patterns
+// notched out of its spectrum (`descreen.ts`). A screen's grid crosses the characters with dark lines the
+// engine reads as strokes (s42-000048: `CAMILA` read `CM4ILA`); notched out, the zone reads. Where the
+// plain crop showed no MRZ or ran into the safety cap, it is read at two widths right after it instead.
 const DESCREENED: OcrVariant = { name: 'descreened', width: 1200, descreen: true };
 const DESCREENED_WIDE: OcrVariant = { name: 'descreened_wide', width: 1600, descreen: true };
 // Sharp photos' text edges measure 0.8–1.1 px at the OCR width (as the barcodes' do, `deconvolve.ts`).
@@ -190,15 +190,17 @@ function denoiseSigma(zoneLines: number): number {
  * rectified read is never checked by another resampling of the rectified band: the two misread a blurred
  * M as H alike. The binarised variant is the noisiest reader of letters, so it only ever is checked.
  */
-function checkOf(variant: OcrVariant['name'], keystoned: boolean): OcrVariant {
+function checkOf(variant: OcrVariant['name'], keystoned: boolean, descreenedOnly: boolean): OcrVariant {
   // Under a keystone the plain and the wide crop are one rectangle at two widths: both cut the same
   // line's far end and misread it alike, so only the straightened zone can check them.
   if (keystoned && (variant === 'plain' || variant === 'wide')) return RECTIFIED;
   if (variant === 'deblurred') return DEBLURRED_STRONGER;
   if (variant === 'deblurred_stronger') return DEBLURRED;
-  // On a screen the plain crop runs into the safety cap; descreened at the other width, the grid is gone too.
-  if (variant === 'descreened') return DESCREENED_WIDE;
-  if (variant === 'descreened_wide') return DESCREENED;
+  // Where the zone is read descreened only (`MrzSearchOptions.recaptured`), the plain crop showed nothing
+  // or ran into the safety cap: the other width checks. Elsewhere the plain crop does, already read: the
+  // two widths of one descreening misread a screen's M as H alike (s7-000048).
+  if (descreenedOnly && variant === 'descreened') return DESCREENED_WIDE;
+  if (descreenedOnly && variant === 'descreened_wide') return DESCREENED;
   return variant === 'plain' ? WIDE : PLAIN;
 }
 
@@ -227,8 +229,8 @@ export interface MrzSearchOptions {
   ocrTimeoutMs?: number;
   /**
    * The photo looks like a screen or a print (the recapture detector's verdict or its periodic evidence):
-   * a zone whose plain read shows no MRZ is read descreened before it is given up, the grid having hidden
-   * the zone's shape (s42-000058, s7-000018).
+   * its zones are read descreened too, last, and right after the plain crop where that showed no MRZ or
+   * ran into the safety cap (s7-000018). Elsewhere no zone is descreened.
    */
   recaptured?: boolean;
 }
@@ -573,7 +575,10 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
         BINARISED_LIGHT,
         DEBLURRED,
         DEBLURRED_STRONGER,
-        DESCREENED,
+        // Only where the photo looks recaptured: descreening also takes some of a line's own periodicity,
+        // and on an ordinary zone its read was a rival to the others' names that only the second engine
+        // could settle (a passport sample with a wrong check digit lost its names on a loaded machine).
+        ...(options.recaptured === true ? [DESCREENED] : []),
       ];
       // The zone at the OCR's width, stretched: its noise decides whether the crops are smoothed, and
       // the deblurred variants start from it.
@@ -774,7 +779,7 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
           // variant may confirm them too.
           if (!corroborationDone) {
             corroborationDone = true;
-            const check = checkOf(top.variant, (rectified?.geometry.convergence_deg ?? 0) >= KEYSTONE_CHECK_DEG);
+            const check = checkOf(top.variant, (rectified?.geometry.convergence_deg ?? 0) >= KEYSTONE_CHECK_DEG, promoted);
             const second = await read(check);
             const secondScored = second?.ocr == null ? null : bestMrz(second.ocr.lines.map((line) => line.text));
             if (second?.ocr != null && secondScored !== null) consider(check.name, second.image, second.ocr, secondScored);
