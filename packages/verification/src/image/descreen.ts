@@ -1,7 +1,7 @@
 import FFT from 'fft.js';
 import type { GreyRaster } from './raster';
 
-const { cos, hypot, log10, max, min, PI, pow, round } = Math;
+const { cos, hypot, log10, max, min, PI, pow, round, sqrt } = Math;
 
 /**
  * A screen's pixel grid (or a print's halftone) taken out of a crop by notch filtering. What the camera
@@ -38,34 +38,44 @@ function fft(): ComplexFft {
 
 const SYNTHESIS_WINDOW = Float64Array.from({ length: TILE }, (_, index) => 0.5 - 0.5 * cos((2 * PI * (index + 0.5)) / TILE));
 
-/** Transforms each of the tile's lines in place; `at(line, position)` is where a line's element is kept. */
+let lineInput: number[] | null = null;
+let lineOutput: number[] | null = null;
+
+/**
+ * Transforms each of the tile's lines in place: a line's elements lie `positionStride` apart, and lines
+ * `lineStride` apart (rows: 1 and TILE; columns: TILE and 1).
+ */
 function transformLines(
   real: Float64Array,
   imaginary: Float64Array,
   inverse: boolean,
-  at: (line: number, position: number) => number,
+  lineStride: number,
+  positionStride: number,
 ): void {
   const engine = fft();
-  const input = engine.createComplexArray();
-  const output = engine.createComplexArray();
+  const input = (lineInput ??= engine.createComplexArray());
+  const output = (lineOutput ??= engine.createComplexArray());
   for (let line = 0; line < TILE; line += 1) {
+    const first = line * lineStride;
     for (let position = 0; position < TILE; position += 1) {
-      input[2 * position] = real[at(line, position)] ?? 0;
-      input[2 * position + 1] = imaginary[at(line, position)] ?? 0;
+      const at = first + position * positionStride;
+      input[2 * position] = real[at] ?? 0;
+      input[2 * position + 1] = imaginary[at] ?? 0;
     }
     if (inverse) engine.inverseTransform(output, input);
     else engine.transform(output, input);
     for (let position = 0; position < TILE; position += 1) {
-      real[at(line, position)] = output[2 * position] ?? 0;
-      imaginary[at(line, position)] = output[2 * position + 1] ?? 0;
+      const at = first + position * positionStride;
+      real[at] = output[2 * position] ?? 0;
+      imaginary[at] = output[2 * position + 1] ?? 0;
     }
   }
 }
 
 /** In-place 2-D transform of a TILE×TILE complex tile held as separate real and imaginary planes. */
 function transform2d(real: Float64Array, imaginary: Float64Array, inverse: boolean): void {
-  transformLines(real, imaginary, inverse, (row, column) => row * TILE + column);
-  transformLines(real, imaginary, inverse, (column, row) => row * TILE + column);
+  transformLines(real, imaginary, inverse, TILE, 1);
+  transformLines(real, imaginary, inverse, 1, TILE);
 }
 
 /** Sums over the (2r+1)×(2r+1) box around every bin, the spectrum wrapping around at its edges. */
@@ -104,22 +114,27 @@ export function descreen(source: GreyRaster): GreyRaster {
   const real = new Float64Array(TILE * TILE);
   const imaginary = new Float64Array(TILE * TILE);
   const logMagnitude = new Float64Array(TILE * TILE);
+  const pixels = new Float64Array(TILE * TILE);
   for (let top = -STRIDE; top < height; top += STRIDE) {
     for (let left = -STRIDE; left < width; left += STRIDE) {
       // Pixels beyond the crop repeat its edge.
       for (let y = 0; y < TILE; y += 1) {
         const row = min(height - 1, max(0, top + y)) * width;
         for (let x = 0; x < TILE; x += 1) {
-          real[y * TILE + x] = data[row + min(width - 1, max(0, left + x))] ?? 0;
-          imaginary[y * TILE + x] = 0;
+          pixels[y * TILE + x] = data[row + min(width - 1, max(0, left + x))] ?? 0;
         }
       }
+      real.set(pixels);
+      imaginary.fill(0);
       transform2d(real, imaginary, false);
       for (let index = 0; index < TILE * TILE; index += 1) {
-        logMagnitude[index] = log10(hypot(real[index] ?? 0, imaginary[index] ?? 0) + 1e-3);
+        const re = real[index] ?? 0;
+        const im = imaginary[index] ?? 0;
+        logMagnitude[index] = log10(sqrt(re * re + im * im) + 1e-3);
       }
       const outer = boxSums(logMagnitude, RING_OUTER);
       const inner = boxSums(logMagnitude, RING_INNER);
+      let notched = 0;
       for (let index = 0; index < TILE * TILE; index += 1) {
         if (FREE[index] === 0) continue;
         const ring = ((outer[index] ?? 0) - (inner[index] ?? 0)) / RING_BINS;
@@ -129,8 +144,11 @@ export function descreen(source: GreyRaster): GreyRaster {
         const gain = pow(10, -excess);
         real[index] = (real[index] ?? 0) * gain;
         imaginary[index] = (imaginary[index] ?? 0) * gain;
+        notched += 1;
       }
-      transform2d(real, imaginary, true);
+      // A tile with nothing to take out is put back as it was.
+      if (notched > 0) transform2d(real, imaginary, true);
+      else real.set(pixels);
       for (let y = 0; y < TILE; y += 1) {
         const outY = top + y;
         if (outY < 0 || outY >= height) continue;
