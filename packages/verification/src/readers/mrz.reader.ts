@@ -197,8 +197,7 @@ function checkOf(variant: OcrVariant['name'], keystoned: boolean, descreenedOnly
   if (variant === 'deblurred') return DEBLURRED_STRONGER;
   if (variant === 'deblurred_stronger') return DEBLURRED;
   // Where the zone is read descreened only (`MrzSearchOptions.recaptured`), the plain crop showed nothing
-  // or ran into the safety cap: the other width checks. Elsewhere the plain crop does, already read: the
-  // two widths of one descreening misread a screen's M as H alike (s7-000048).
+  // or ran into the safety cap: the other width checks. Elsewhere the plain crop does, as for the others.
   if (descreenedOnly && variant === 'descreened') return DESCREENED_WIDE;
   if (descreenedOnly && variant === 'descreened_wide') return DESCREENED;
   return variant === 'plain' ? WIDE : PLAIN;
@@ -754,7 +753,8 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
         promoted = true;
         return true;
       };
-      let plainLineCount = 0;
+      // Lines the zone's first read gave (the plain crop's, or the descreened one's where it is read so only).
+      let firstReadLines = 0;
       for (const [index, variant] of variants.entries()) {
         if (overBudget()) return finish(true);
         const pass = await read(variant);
@@ -799,7 +799,7 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
         // Other variants only where the first read showed an MRZ: elsewhere they would read noise. A
         // candidate of the right shape is not enough (noise of the right length parses), two check digits are.
         const checked = scored === null ? 0 : Object.values(scored.mrz.check_digits).filter(Boolean).length;
-        if (index === 0) plainLineCount = ocr.lines.length;
+        if (index === 0) firstReadLines = ocr.lines.length;
         const firstRead = index === 0 || (promoted && variant === DESCREENED);
         if (firstRead && !sawMrz && checked < 2) {
           if (promoteDescreened(index)) continue;
@@ -809,7 +809,7 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
           // block's lines (an upside-down zone reads as that many lines of garbage; noise or a page's
           // print as many more: a dim licence front's ten, whose pass turned around took 6 s), the crop
           // is read once more, turned the other way, before the block is given up.
-          const linesFit = Math.abs(plainLineCount - crop.lines) <= 1;
+          const linesFit = Math.abs(firstReadLines - crop.lines) <= 1;
           if (linesFit && crop.turned_back !== true)
             crops.splice(cropIndex + 1, 0, { ...crop, flipped: !crop.flipped, turned_back: true });
           break;
