@@ -1,5 +1,12 @@
 import { computeMrzCheckDigit, parseMrz } from '../src/parsers/mrz.parser';
-import { bestMrz, dataLineFromSecondRead, documentNumberRepairs, numberReadIn, repairByPosition } from '../src/readers/mrz-text';
+import {
+  bestMrz,
+  dataLineFromSecondRead,
+  documentNumberRepairs,
+  mrzCandidates,
+  numberReadIn,
+  repairByPosition,
+} from '../src/readers/mrz-text';
 
 // A 2012 DNI back's zone (corpus seed 42, document 46), every check digit holding.
 const DNI = ['IDARG25617151<2<<<<<<<<<<<<<<<', '7606124F2706030ARG<<<<<<<<<<<4', 'GOMEZ<<CAMILA<<<<<<<<<<<<<<<<<'];
@@ -83,6 +90,19 @@ describe('repairByPosition on an Argentine passport', () => {
     expect(repaired.lines).toEqual(PRINTED);
     expect(parseMrz(repaired.lines)).toMatchObject({ check_digits: { document_number: true, composite: false } });
     expect(bestMrz(misread)?.mrz.lines).toEqual(PRINTED);
+  });
+
+  it('when a digit of the number is read as a letter worth as much mod 10, then the check digits hold and still it is not taken', () => {
+    // Seed 99, document 167 (low light): 'AAD871346' read as 'AADS71346'. S weighs 28 and 8 weighs 8: at
+    // weight 7 they differ by 140, so the number's and the composite's check digits hold for both.
+    const misread = ['P<ARGSILVA<<ANGEL<<<<<<<<<<<<<<<<<<<<<<<<<<<', 'AADS713460ARG6308029M340111415317486<<<<<<14'];
+    expect(parseMrz(misread)).toMatchObject({ valid: true });
+
+    const best = bestMrz(misread);
+
+    expect(best?.mrz.valid).toBe(false);
+    const passportReadings = mrzCandidates(misread).filter((candidate) => candidate.lines[1]?.length === 44);
+    expect(passportReadings.map((candidate) => candidate.lines[1]?.slice(0, 9))).toEqual(['AAD571346']);
   });
 
   it('when the same number stands in another state’s passport, then its letters stay (numbers there may hold letters anywhere)', () => {

@@ -314,6 +314,14 @@ function wordsOf(line: string): string[] {
 // Bounds the combinations tried per OCR result (each line rarely has more than two or three options).
 const MAX_CANDIDATES = 64;
 
+/** The document number of an Argentine DNI (TD1) or current-series passport (TD3) holds a letter where only digits stand. */
+function lettersWhereDigitsStand(lines: readonly string[], format: 'TD1' | 'TD2' | 'TD3'): boolean {
+  const lineClasses = positionClasses(lines, format);
+  if (format === 'TD1' && lineClasses[0] === DNI_NUMBER) return /[A-Z]/.test(lines[0]?.slice(5, 14) ?? '');
+  if (format === 'TD3' && lineClasses[1] === ARG_PASSPORT_DATA_LINE) return /[A-Z]/.test(lines[1]?.slice(3, 9) ?? '');
+  return false;
+}
+
 /** The MRZ candidates in OCR lines: consecutive lines fitting a format, as read and repaired. */
 export function mrzCandidates(ocrLines: readonly string[]): MrzCandidate[] {
   const words = ocrLines.map(wordsOf);
@@ -346,14 +354,10 @@ export function mrzCandidates(ocrLines: readonly string[]): MrzCandidate[] {
           });
         }
         // A DNI number read with letters is never right, even where its check digits hold (seed 7 read
-        // 'S4236OS5' for '34236055', number and composite holding): only the repaired reading stands.
-        if (
-          format === 'TD1' &&
-          positionClasses(combo.lines, format)[0] === DNI_NUMBER &&
-          /[A-Z]/.test(combo.lines[0]?.slice(5, 14) ?? '')
-        ) {
-          continue;
-        }
+        // 'S4236OS5' for '34236055', number and composite holding), nor the digits of an Argentine
+        // passport's number (seed 99 read 'AADS71346' for 'AAD871346': S weighs 28, 8 weighs 8, and the
+        // check digits, mod 10, cannot tell them apart): only the repaired reading stands.
+        if (lettersWhereDigitsStand(combo.lines, format)) continue;
         candidates.push({
           lines: combo.lines,
           source_lines: sourceLines,
