@@ -97,8 +97,8 @@ describe('descreen', () => {
   });
 
   // The notches also take some of a line's own periodicity (a fixed pitch, runs of `<`): on the corpus's
-  // clean zones, read descreened, `000` became `OOO` and `252` `ZSZ`. Hence a last resort, never a first
-  // read, except on a photo that looks recaptured (mrz.reader.ts).
+  // clean zones, read descreened, `000` became `OOO` and `252` `ZSZ`. Hence only on a photo that looks
+  // recaptured (mrz.reader.ts).
   it('when the zone has no grid, then its characters are kept, if not untouched', () => {
     const restored = descreen(clean);
 

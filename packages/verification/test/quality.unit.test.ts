@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import {
@@ -11,6 +9,7 @@ import {
   type QualityReport,
 } from '../src/quality';
 import { TILE, spectrumFeatures, tileOrigins } from '../src/quality/spectrum';
+import { corpusFile, generateCorpus } from './corpus-data';
 
 /**
  * Three photos of Argentine passport pages from the synthetic corpus (packages/corpus), at the size the
@@ -18,26 +17,18 @@ import { TILE, spectrumFeatures, tileOrigins } from '../src/quality/spectrum';
  * screen, 129 through a print (`assignment` in packages/corpus gives each index its profile). The
  * recaptures are ones whose pixel grid or halftone is resolved; the detector finds about nine in ten
  * recaptures of the held-out corpus, not all (docs/documents.md "Screen and print recapture"). Generated
- * by the corpus's CLI, as any user of the corpus would; a missing build fails the suite, never skips it.
+ * by the corpus's CLI (`generateCorpus`).
  */
-const CORPUS_CLI = path.resolve(__dirname, '../../corpus/dist/cli.js');
 const SEED = 3;
-const CLEAN = `s${SEED}-000030-front.jpg`;
-const SCREEN = `s${SEED}-000058-front.jpg`;
-const PRINT = `s${SEED}-000129-front.jpg`;
+const CLEAN = corpusFile(SEED, 30, 'front');
+const SCREEN = corpusFile(SEED, 58, 'front');
+const PRINT = corpusFile(SEED, 129, 'front');
 
 let dir = '';
 const photo = (file: string): Buffer => fs.readFileSync(path.join(dir, file));
 
 beforeAll(() => {
-  if (!fs.existsSync(CORPUS_CLI))
-    throw new Error(`${CORPUS_CLI} is missing: build packages/corpus first (pnpm exec turbo run build)`);
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quality-test-'));
-  execFileSync(
-    process.execPath,
-    [CORPUS_CLI, 'generate', '--seed', String(SEED), '--indices', '30,58,129', '--out', dir, '--quiet'],
-    { stdio: 'inherit' },
-  );
+  dir = generateCorpus(SEED, [30, 58, 129]);
 }, 120_000);
 
 afterAll(() => {

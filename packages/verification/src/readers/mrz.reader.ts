@@ -601,24 +601,21 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
       // Smoothing of an unthresholded crop `width` wide, where the zone is noisy.
       const smoothing = (width: number) => (noisy ? (denoiseSigma(crop.lines) * width) / PLAIN.width : undefined);
       let zoneBlur: number | null = null;
+      // The zone at a variant's width, stretched: what the deblurred and descreened variants start from.
+      const zoneGreyAt = async (width: number): Promise<GreyRaster> =>
+        width === PLAIN.width
+          ? zoneGrey
+          : greyVariant(turned, { region, scale: width / crop.width, normalise: true, upsideDown: crop.flipped });
       const imageOf = async (variant: OcrVariant): Promise<OcrImage | null> => {
         if (variant.descreen === true) {
-          const scale = variant.width / crop.width;
-          const grey =
-            variant.width === PLAIN.width
-              ? zoneGrey
-              : await greyVariant(turned, { region, scale, normalise: true, upsideDown: crop.flipped });
           return {
-            png: await pngVariant(descreen(grey), { blur: smoothing(variant.width) }),
-            toTurned: cropToTurned(crop, scale),
+            png: await pngVariant(descreen(await zoneGreyAt(variant.width)), { blur: smoothing(variant.width) }),
+            toTurned: cropToTurned(crop, variant.width / crop.width),
           };
         }
         if (variant.deblur !== undefined) {
           const scale = variant.width / crop.width;
-          const grey =
-            variant.width === PLAIN.width
-              ? zoneGrey
-              : await greyVariant(turned, { region, scale, normalise: true, upsideDown: crop.flipped });
+          const grey = await zoneGreyAt(variant.width);
           zoneBlur ??= edgeBlurSigma(grey).sigma;
           if (zoneBlur < MIN_DEBLUR_SIGMA) return null;
           const sigma = zoneBlur * variant.deblur.sigmaFactor;
