@@ -1,6 +1,9 @@
-import { stopReaders } from '../src';
+import fs from 'node:fs';
+import path from 'node:path';
+import { readDocument, stopReaders } from '../src';
 import type { GreyRaster } from '../src/image/raster';
-import { cardFrame, readPrintedFields } from '../src/readers/printed.reader';
+import { cardFrame, readPrintedFields, snapToTextRow } from '../src/readers/printed.reader';
+import { corpusFile, generateCorpus } from './corpus-data';
 
 /**
  * The printed fields' passes: a layout whose first crops read nothing is not the card's, so its other
@@ -49,4 +52,91 @@ describe('readPrintedFields', () => {
     expect(reading.passes).toBe(1);
     expect(Object.keys(reading.raw)).toEqual(['expiry_date']);
   });
+});
+
+/** Paper with dark rows of "text" (rows of short strokes) at the given pixel rows. */
+function paperWithRows(rows: readonly { top: number; bottom: number }[], width = 600, height = 300): GreyRaster {
+  const data = Buffer.alloc(width * height, 230);
+  for (const { top, bottom } of rows) {
+    for (let y = top; y < bottom; y += 1) {
+      // Strokes 3 px wide every 7 px, as letters leave paper between them.
+      for (let x = 40; x < width - 40; x += 1) if (x % 7 < 3) data[y * width + x] = 30;
+    }
+  }
+  return { data, width, height };
+}
+
+describe('snapToTextRow', () => {
+  const origin = { x: 0, y: 0 };
+  const unit = 100;
+  // A value row (16 px) printed higher than the box expects, its label (8 px) above it.
+  const box = { x0: 0.5, x1: 5, y0: 0.75, y1: 0.95 };
+
+  it('when the value stands across the top of its box, then the box moves onto the value, not onto its label', () => {
+    const raster = paperWithRows([
+      { top: 40, bottom: 48 },
+      { top: 60, bottom: 76 },
+    ]);
+
+    const snapped = snapToTextRow(raster, origin, unit, box);
+
+    expect(snapped.y0 * unit).toBeLessThanOrEqual(60);
+    expect(snapped.y0 * unit).toBeGreaterThan(48);
+    expect(snapped.y1 * unit).toBeGreaterThanOrEqual(76);
+    expect(snapped.y1 * unit).toBeLessThan(90);
+    expect([snapped.x0, snapped.x1]).toEqual([box.x0, box.x1]);
+  });
+
+  it('when two value rows are in the window, then the one nearer the box centre is taken', () => {
+    // The box's centre is at 85 px: the rows' centres at 70 and 96.
+    const raster = paperWithRows([
+      { top: 62, bottom: 78 },
+      { top: 88, bottom: 104 },
+    ]);
+
+    const snapped = snapToTextRow(raster, origin, unit, box);
+
+    expect(snapped.y0 * unit).toBeGreaterThan(78);
+    expect(snapped.y0 * unit).toBeLessThanOrEqual(88);
+    expect(snapped.y1 * unit).toBeGreaterThanOrEqual(104);
+  });
+
+  it('when the window is blank paper, then the box is kept', () => {
+    expect(snapToTextRow(paperWithRows([]), origin, unit, box)).toEqual(box);
+  });
+
+  it('when the window is one dark blob taller than the box (a table, a shadow), then the box is kept', () => {
+    expect(snapToTextRow(paperWithRows([{ top: 50, bottom: 120 }]), origin, unit, box)).toEqual(box);
+  });
+});
+
+describe('a 2009 front whose values stand higher than the specimen measured', () => {
+  // Corpus seed 99, document 62: a 2009 card photographed turned 90°, its printed number altered
+  // (9.922.010 for 9722010 in its MRZ and barcode). Its values stand about 0.1 MRZ heights above where
+  // the specimen's do: before the crops were moved onto their rows, no field was read on this front and
+  // the card was accepted.
+  let dir = '';
+  beforeAll(() => {
+    dir = generateCorpus(99, [62]);
+  });
+  afterAll(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('when the card is read, then its printed names and number are read and the altered number is a data mismatch', async () => {
+    const reading = await readDocument(
+      [
+        { side: 'front', image: fs.readFileSync(path.join(dir, corpusFile(99, 62, 'front'))) },
+        { side: 'back', image: fs.readFileSync(path.join(dir, corpusFile(99, 62, 'back'))) },
+      ],
+      { acceptedTypes: ['dni'], today: '2026-11-23' },
+    );
+
+    const front = reading.sides.find((side) => side.side === 'front');
+    expect(front?.printed?.layout).toBe('dni_2009_front');
+    expect(front?.printed?.fields).toMatchObject({ given_names: 'MARIA JOSE', number: '9922010' });
+    expect(front?.detected_face).toBe('front');
+    expect(reading.reasons).toEqual(['document_data_mismatch']);
+    expect(reading.checks.find((check) => check.name === 'data_consistency')).toMatchObject({ fields: ['number'] });
+  }, 60_000);
 });

@@ -5,10 +5,13 @@ import { digitsOnly, namesMatch, normaliseCountry, normaliseDocumentNumber, norm
 /**
  * What one source read, as compared. Values may be written as each source writes them ('12.345.678',
  * '01 NOV 1969', 'MUÑOZ'); they are normalised before comparing. `names_truncated` marks a source whose
- * names may be cut short (an MRZ with a full name field, `MrzData.names_truncated`).
+ * names may be cut short (an MRZ with a full name field, `MrzData.names_truncated`), `names_by_ocr` one
+ * whose names were read from the print by OCR.
  */
 export type ComparableFields = { readonly [K in FieldName]?: string | null } & {
   readonly names_truncated?: boolean;
+  /** The names were read by OCR from the card's print (`NameSource.ocr`). */
+  readonly names_by_ocr?: boolean;
 };
 
 type Verdict = 'match' | 'mismatch' | 'not_comparable';
@@ -28,7 +31,14 @@ function compareField(field: FieldName, a: ComparableFields, b: ComparableFields
   switch (field) {
     case 'surname':
     case 'given_names':
-      return namesMatch(left, right, a.names_truncated ?? false, b.names_truncated ?? false) ? 'match' : 'mismatch';
+      return namesMatch(
+        left,
+        right,
+        { truncated: a.names_truncated ?? false, ocr: a.names_by_ocr ?? false },
+        { truncated: b.names_truncated ?? false, ocr: b.names_by_ocr ?? false },
+      )
+        ? 'match'
+        : 'mismatch';
     case 'number':
       return compareNormalised(left, right, normaliseDocumentNumber);
     case 'cuil':
@@ -60,4 +70,34 @@ export function compareFields(a: ComparableFields, b: ComparableFields, fields: 
 /** The comparable view of parsed domain fields, with the truncation flag of their source. */
 export function comparable(fields: DocumentFields, namesTruncated = false): ComparableFields {
   return { ...fields, names_truncated: namesTruncated };
+}
+
+// The fields whose rows stand next to each other on a card and read alike: a crop that lands on its
+// neighbour's row reads the neighbour's value.
+const NEIGHBOURS: Partial<Record<FieldName, readonly FieldName[]>> = {
+  surname: ['given_names'],
+  given_names: ['surname'],
+  birth_date: ['issue_date', 'expiry_date'],
+  issue_date: ['birth_date', 'expiry_date'],
+  expiry_date: ['issue_date', 'birth_date'],
+};
+
+/**
+ * Printed fields without those whose value is, according to `authority` (the barcode's or valid MRZ's
+ * fields), a neighbouring field's: the crop landed on the next row (a photo in perspective shifts the
+ * rows against a layout placed by rotation alone; seed 99: given names read `SANCHEZ MULLER`, the
+ * surname). Such a value says nothing about the field it was read for, neither agreement nor a
+ * difference.
+ */
+export function withoutMisplacedValues<T extends ComparableFields>(printed: T, authority: ComparableFields): T {
+  const kept: Record<string, unknown> = { ...printed };
+  for (const [field, neighbours] of Object.entries(NEIGHBOURS) as [FieldName, readonly FieldName[]][]) {
+    const value = printed[field];
+    if (value === null || value === undefined || compareField(field, printed, authority) !== 'mismatch') continue;
+    const neighbourValue = neighbours.some(
+      (neighbour) => compareField(neighbour, { ...printed, [neighbour]: value }, authority) === 'match',
+    );
+    if (neighbourValue) delete kept[field];
+  }
+  return kept as T;
 }

@@ -46,18 +46,63 @@ export function nameKeys(name: string): Set<string> {
   return new Set(forms.map((form) => form.replace(/[^A-Z]/g, '')));
 }
 
+/** How a source wrote its names, for `namesMatch`. */
+export interface NameSource {
+  /** An MRZ whose name field is full: ICAO cuts long names at the field's end. */
+  truncated?: boolean;
+  /** Read by OCR from the card's print, where a letter or two misread is the reader's doing. */
+  ocr?: boolean;
+}
+
+// Letters of a name per edit OCR may make in a printed name (`editDistance`: one taken for another, or two
+// narrow ones merged: FLORENCIA read FLORENOA, NOELIA read NOEUA, IÑAKI read INAM, corpus seed 99).
+const LETTERS_PER_OCR_EDIT = 6;
+
 /**
- * Whether two names are the same name as two sources write it. A side marked truncated (an MRZ whose
- * name field is full) matches when it is a prefix of the other: ICAO cuts long names at the field's end.
+ * Levenshtein distance with one more single edit, two letters read as one or one as two (OCR merges
+ * narrow neighbours: `CI` read `O`, `LI` read `U`, `KI` read `M`); it stops early once it is over `limit`
+ * (the answer is then `limit + 1`).
  */
-export function namesMatch(a: string, b: string, aTruncated = false, bTruncated = false): boolean {
+export function editDistance(a: string, b: string, limit = Number.POSITIVE_INFINITY): number {
+  // Every edit changes the length by one at most.
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, index) => index)];
+  for (let i = 1; i <= a.length; i += 1) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      const above = rows[i - 1] as number[];
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min((above[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (above[j - 1] ?? 0) + cost);
+      if (i >= 2) value = Math.min(value, ((rows[i - 2] as number[])[j - 1] ?? 0) + 1);
+      if (j >= 2) value = Math.min(value, (above[j - 2] ?? 0) + 1);
+      row.push(value);
+    }
+    if (Math.min(...row) > limit && (i < 2 || Math.min(...(rows[i - 1] as number[])) > limit)) return limit + 1;
+    rows.push(row);
+  }
+  return Math.min((rows[a.length] as number[])[b.length] ?? 0, limit + 1);
+}
+
+/**
+ * Whether two names are the same name as two sources write it. A side marked truncated matches when it
+ * is a prefix of the other. Where either side was read by OCR from the print, names that differ by at
+ * most one edit per `LETTERS_PER_OCR_EDIT` letters (at least one) match: OCR's misreads are not the
+ * card's, and a forger who changes a name changes more than a letter or two of it (docs/documents.md
+ * "Cross-checks and reason codes").
+ */
+export function namesMatch(a: string, b: string, aSource: NameSource = {}, bSource: NameSource = {}): boolean {
   const aKeys = nameKeys(a);
   const bKeys = nameKeys(b);
+  const ocr = aSource.ocr === true || bSource.ocr === true;
   for (const aKey of aKeys) {
     for (const bKey of bKeys) {
       if (aKey === bKey) return true;
-      if (aTruncated && bKey.startsWith(aKey)) return true;
-      if (bTruncated && aKey.startsWith(bKey)) return true;
+      if (aSource.truncated === true && bKey.startsWith(aKey)) return true;
+      if (bSource.truncated === true && aKey.startsWith(bKey)) return true;
+      if (ocr) {
+        const allowance = Math.max(1, Math.floor(Math.max(aKey.length, bKey.length) / LETTERS_PER_OCR_EDIT));
+        if (editDistance(aKey, bKey, allowance) <= allowance) return true;
+      }
     }
   }
   return false;

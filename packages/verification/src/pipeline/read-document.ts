@@ -1,4 +1,4 @@
-import { compareFields, comparable, type ComparableFields } from '../checks/compare-fields';
+import { compareFields, comparable, withoutMisplacedValues, type ComparableFields } from '../checks/compare-fields';
 import {
   checkCuil,
   checkDataConsistency,
@@ -90,22 +90,28 @@ function fromVerdict(name: DocumentCheckName, verdict: CheckVerdict): DocumentCh
 }
 
 /** The sources of one side, authoritative first. */
-function sourcesOf(side: SideReading): { name: string; fields: Partial<DocumentFields>; truncated: boolean }[] {
-  const sources: { name: string; fields: Partial<DocumentFields>; truncated: boolean }[] = [];
-  if (side.barcode_fields !== null) sources.push({ name: `barcode:${side.side}`, fields: side.barcode_fields, truncated: false });
+function sourcesOf(side: SideReading): { name: string; fields: ComparableFields }[] {
+  const sources: { name: string; fields: ComparableFields }[] = [];
+  if (side.barcode_fields !== null) sources.push({ name: `barcode:${side.side}`, fields: side.barcode_fields });
   if (side.mrz_fields !== null && side.mrz !== null) {
-    sources.push({ name: `mrz:${side.side}`, fields: side.mrz_fields, truncated: side.mrz.names_truncated });
+    sources.push({ name: `mrz:${side.side}`, fields: comparable(side.mrz_fields, side.mrz.names_truncated) });
   }
-  if (side.printed !== null) sources.push({ name: `printed:${side.side}`, fields: side.printed.fields, truncated: false });
+  if (side.printed !== null)
+    sources.push({ name: `printed:${side.side}`, fields: { ...side.printed.fields, names_by_ocr: true } });
   return sources;
 }
 
-function merge(sides: readonly SideReading[]): DocumentFields {
+/** The sides' fields, each from its most authoritative source; `machineOnly`: the barcodes' and valid MRZs'. */
+function merge(sides: readonly SideReading[], machineOnly = false): DocumentFields {
   const ranked = [
     ...sides.flatMap((side) => (side.barcode_fields === null ? [] : [side.barcode_fields])),
     ...sides.flatMap((side) => (side.mrz?.valid === true && side.mrz_fields !== null ? [side.mrz_fields] : [])),
-    ...sides.flatMap((side) => (side.mrz?.valid === false && side.mrz_fields !== null ? [side.mrz_fields] : [])),
-    ...sides.flatMap((side) => (side.printed === null ? [] : [side.printed.fields])),
+    ...(machineOnly
+      ? []
+      : [
+          ...sides.flatMap((side) => (side.mrz?.valid === false && side.mrz_fields !== null ? [side.mrz_fields] : [])),
+          ...sides.flatMap((side) => (side.printed === null ? [] : [side.printed.fields])),
+        ]),
   ];
   const merged = emptyDocumentFields();
   for (const field of FIELD_NAMES) {
@@ -124,7 +130,7 @@ function merge(sides: readonly SideReading[]): DocumentFields {
 function identityOf(side: SideReading): ComparableFields | null {
   if (side.barcode_fields !== null) return comparable(side.barcode_fields);
   if (side.mrz?.valid === true && side.mrz_fields !== null) return comparable(side.mrz_fields, side.mrz.names_truncated);
-  if (side.printed !== null && Object.keys(side.printed.fields).length > 0) return side.printed.fields;
+  if (side.printed !== null && Object.keys(side.printed.fields).length > 0) return { ...side.printed.fields, names_by_ocr: true };
   return null;
 }
 
@@ -166,7 +172,14 @@ function angleCheck(front: SideReading | undefined, angled: SideReading | undefi
  * The checks over sides already read (`readSide` each, possibly in parallel in a worker pool). Pure
  * apart from nothing: no image work happens here.
  */
-export function combineSides(sides: readonly SideReading[], options: ReadDocumentOptions, ms = 0): DocumentReading {
+export function combineSides(read: readonly SideReading[], options: ReadDocumentOptions, ms = 0): DocumentReading {
+  // A printed value that is a neighbouring field's, by the barcode or MRZ, was read off the next row.
+  const machine = comparable(merge(read, true));
+  const sides = read.map((side) =>
+    side.printed === null
+      ? side
+      : { ...side, printed: { ...side.printed, fields: withoutMisplacedValues(side.printed.fields, machine) } },
+  );
   const fields = merge(sides);
   const detected = sides.map((side) => side.detected_type).find((type) => type !== null) ?? null;
   const docType = detected === null || detected === 'unsupported' ? (options.expectedType ?? null) : detected;
@@ -213,11 +226,7 @@ export function combineSides(sides: readonly SideReading[], options: ReadDocumen
   // angle mismatch, not a disagreement inside one document.
   const sources: NamedSource[] = sides
     .filter((side) => side.side !== 'front_angle')
-    .flatMap((side) =>
-      sourcesOf(side)
-        .filter((source) => !(source.name.startsWith('mrz:') && side.mrz?.valid !== true))
-        .map((source) => ({ name: source.name, fields: { ...source.fields, names_truncated: source.truncated } })),
-    );
+    .flatMap((side) => sourcesOf(side).filter((source) => !(source.name.startsWith('mrz:') && side.mrz?.valid !== true)));
   checks.push(fromVerdict('data_consistency', checkDataConsistency(sources, CROSS_CHECKED_FIELDS)));
 
   const angle = angleCheck(
