@@ -120,6 +120,18 @@ describe('parseMrz', () => {
     expect(parsedOrFail(referenceEntry('che-td1-smith').lines).names_truncated).toBe(false);
   });
 
+  test('when the name field was cut right after the filler between two words, then the names are flagged as possibly truncated', () => {
+    // Corpus seed 99, document 121: MARÍA DE LOS ÁNGELES cut to fit 30 characters.
+    const mrz = parsedOrFail([
+      'IDARG15971034<6<<<<<<<<<<<<<<<',
+      '6402101F3704239ARG<<<<<<<<<<<8',
+      'RODRIGUEZ<SILVA<<MARIA<DE<LOS<',
+    ]);
+
+    expect(mrz.valid).toBe(true);
+    expect(mrz.names_truncated).toBe(true);
+  });
+
   test('when the 2009 DNI specimen is parsed strictly, then its document number check fails and the rest holds', () => {
     const mrz = parsedOrFail(referenceEntry('arg-td1-dni-2009-specimen-villareal').lines);
 

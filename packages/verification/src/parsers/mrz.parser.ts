@@ -231,9 +231,19 @@ function parseTd1(lines: readonly string[]): Omit<MrzData, 'ok' | 'format' | 'li
     fields,
     ...checks,
     valid: checks.problems.length === 0,
-    names_truncated: !third.endsWith('<'),
+    names_truncated: namesMayBeTruncated(third),
     long_document_number: number.convention,
   };
+}
+
+/**
+ * A name field without a run of fillers at its end may hold cut names: cut after a letter, or right after
+ * the `<` between two words (corpus seed 99: `RODRIGUEZ<SILVA<<MARIA<DE<LOS<` for MARÍA DE LOS ÁNGELES,
+ * whose card was rejected as a data mismatch while the field ended in a filler). A name that fits with
+ * exactly one filler to spare looks the same and is only allowed a prefix match it does not need.
+ */
+function namesMayBeTruncated(nameField: string): boolean {
+  return !nameField.endsWith('<<');
 }
 
 /** TD2, TD3 and the visas share line 1 and the first 28 characters of line 2. */
@@ -281,7 +291,7 @@ function parseTwoLine(format: Exclude<MrzFormat, 'TD1'>, lines: readonly string[
     fields,
     ...collected,
     valid: collected.problems.length === 0,
-    names_truncated: !nameField.endsWith('<'),
+    names_truncated: namesMayBeTruncated(nameField),
     long_document_number: number.convention,
   };
 }
