@@ -343,12 +343,12 @@ const ACCENT_GAP_SHARE = 0.05;
  * one: the layouts were measured on one specimen each, and a card printed or modelled a little
  * differently (the corpus's 2009 front, whose values stand 0.05-0.15 MRZ heights above the specimen's)
  * puts the value across the box's edge, where OCR reads half a line or the label next to it (seed 99: 2
- * of the 33 2009 fronts whose zone was read kept one field each; every altered print there went unseen). The window is the box's
- * width and its height plus `ROW_SEARCH_SLACK` above and below; ink is what is darker than the paper by
- * 45% of the window's contrast; a row of text is a run of rows with ink, a value's row one at least
- * `VALUE_ROW_SHARE` as tall as the tallest, and the one nearest the box's centre is taken, with a quarter
- * of its height above and below. With no such row (a blank, glared or blurred window, or a blob taller
- * than the box) the box is kept as it is.
+ * of the 33 2009 fronts whose zone was read kept one field each; every altered print there went
+ * unseen). The window is the box's width and its height plus `ROW_SEARCH_SLACK` above and below; ink is
+ * what is darker than the paper by 45% of the window's contrast; a row of text is a run of rows with
+ * ink, a value's row one at least `VALUE_ROW_SHARE` as tall as the tallest, and the one nearest the box's
+ * centre is taken, with a quarter of its height above and below. With no such row (a blank, glared or
+ * blurred window, or a blob taller than the box) the box is kept as it is.
  */
 export function snapToTextRow(raster: GreyRaster, origin: Point, unit: number, box: LayoutBox): LayoutBox {
   const slack = (box.y1 - box.y0) * ROW_SEARCH_SLACK;
