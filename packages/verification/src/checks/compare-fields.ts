@@ -72,13 +72,12 @@ export function comparable(fields: DocumentFields, namesTruncated = false): Comp
   return { ...fields, names_truncated: namesTruncated };
 }
 
-// The fields whose rows stand next to each other on a card and read alike: a crop that lands on its
-// neighbour's row reads the neighbour's value.
+// The printed fields whose rows stand next to rows that read alike: a crop that lands on its neighbour's
+// row reads the neighbour's value (no layout reads the issue date, but its row stands among the dates).
 const NEIGHBOURS: Partial<Record<FieldName, readonly FieldName[]>> = {
   surname: ['given_names'],
   given_names: ['surname'],
   birth_date: ['issue_date', 'expiry_date'],
-  issue_date: ['birth_date', 'expiry_date'],
   expiry_date: ['issue_date', 'birth_date'],
 };
 

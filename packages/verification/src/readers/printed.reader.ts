@@ -480,7 +480,7 @@ export async function readPrintedFields(
     if (options.confirmWithin !== undefined && index >= options.confirmWithin && Object.keys(fields).length === 0) break;
     // A line is read on the row of text nearest its box first and, when that keeps nothing, in the box as
     // measured: on the corpus's fronts the row reads more (seed 99, 60 DNI fronts: surnames 0 -> 18,
-    // numbers 23 -> 30), on the 2012 specimen the box as measured reads its number and the row does not.
+    // numbers 24 -> 33), on the 2012 specimen the box as measured reads its number and the row does not.
     const snapped = box.lines === undefined ? snapToTextRow(frame.turned, frame.origin, frame.unit, box) : box;
     const placements = snapped.y0 === box.y0 && snapped.y1 === box.y1 ? [box] : [snapped, box];
     for (const placed of placements) {
