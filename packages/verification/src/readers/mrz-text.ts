@@ -389,10 +389,17 @@ export function better(a: ScoredMrz, b: ScoredMrz): boolean {
   return a.score > b.score;
 }
 
-/** The best-scoring candidate of some OCR lines, valid or not; null when nothing fits a format. */
-export function bestMrz(ocrLines: readonly string[]): ScoredMrz | null {
+/**
+ * The best-scoring candidate of some OCR lines, valid or not; null when nothing fits a format. With
+ * `lineLength`, only candidates whose lines are that long: lines read cell by cell (`mrz-glyphs.ts`) are
+ * as long as the format they were read as, and cutting them to another fits noise by chance (s99-000157: a
+ * glyph read gone astray along a dim zone's lines, cut to TD2, held more check digits than the engine's
+ * TD3 with one letter for a digit).
+ */
+export function bestMrz(ocrLines: readonly string[], lineLength?: number): ScoredMrz | null {
   let best: ScoredMrz | null = null;
   for (const candidate of mrzCandidates(ocrLines)) {
+    if (lineLength !== undefined && candidate.lines.some((line) => line.length !== lineLength)) continue;
     // Every ICAO document code starts with a letter (P, I, A, C, V): a line starting with a filler is a
     // line whose first character was lost, and fitting it to a shorter format can pass by chance (seed
     // 7: a TD3 read cut to TD2 with every check digit holding).

@@ -13,6 +13,7 @@ import { edgeBlurSigma, wienerDeblur } from '../image/deconvolve';
 import { descreen } from '../image/descreen';
 import { noiseSigma } from '../image/noise';
 import { erasedCharacters } from './mrz-erasure';
+import { readMrzGlyphs, type GlyphLineLayout } from './mrz-glyphs';
 import { locateMrzBlocks } from './mrz-locator';
 import {
   bestMrz,
@@ -33,7 +34,7 @@ import {
   type SecondReadText,
 } from './names-check';
 import { DEFAULT_OCR_TIMEOUT_MS, MRZ_WHITELIST, OcrTimeoutError, recognise, type OcrLine, type OcrResult } from './ocr';
-import { applyHomography, measureMrzBand, rectifyMrzBand, type MrzBandGeometry } from './rectify';
+import { applyHomography, levelMrzLines, measureMrzBand, rectifyMrzBand, type MrzBandGeometry } from './rectify';
 import type { WorkBudget } from './work-budget';
 
 /**
@@ -119,7 +120,8 @@ interface OcrVariant {
     | 'deblurred'
     | 'deblurred_stronger'
     | 'descreened'
-    | 'descreened_wide';
+    | 'descreened_wide'
+    | 'glyphs';
   /** Width of the zone's crop for OCR: OCR-B characters then stand 20–40 px tall. */
   width: number;
   threshold?: number;
@@ -127,6 +129,8 @@ interface OcrVariant {
   deblur?: { sigmaFactor: number; noise: number };
   /** The crop's screen grid or halftone notched out (`descreen.ts`). */
   descreen?: true;
+  /** Read by matching OCR-B's glyphs in the straightened zone (`mrz-glyphs.ts`), not by the OCR engine. */
+  glyphs?: true;
 }
 
 // The first reads the zone as it is; the others only when it was not read with every check digit holding
@@ -156,6 +160,13 @@ const DEBLURRED_STRONGER: OcrVariant = {
 // plain crop showed no MRZ or ran into the safety cap, it is read at two widths right after it instead.
 const DESCREENED: OcrVariant = { name: 'descreened', width: 1200, descreen: true };
 const DESCREENED_WIDE: OcrVariant = { name: 'descreened_wide', width: 1600, descreen: true };
+// Right after the plain and the straightened crop: the zone's cells matched against OCR-B's glyphs
+// blurred as the zone is (`mrz-glyphs.ts`), at a width of its own (`GLYPH_CELL_PX`). A blurred passport
+// zone (σ 3–4 px) that the engine reads `P<OIA6ARCIA` or cut short at both ends reads exactly this way;
+// it comes before the other crops because those, and the deblurred ones, ran the search's budget out
+// before a later variant was reached (s99-000064, s99-000134). Its names are checked as every other
+// variant's: by the plain crop's, and by the LSTM engine shown the zone deblurred (`glyphRead`).
+const GLYPHS: OcrVariant = { name: 'glyphs', width: 0, glyphs: true };
 // Sharp photos' text edges measure 0.8–1.1 px at the OCR width (as the barcodes' do, `deconvolve.ts`).
 const MIN_DEBLUR_SIGMA = 1.4;
 
@@ -260,6 +271,8 @@ interface RelativeZone extends RelativeRegion {
 interface OcrImage {
   png: Buffer;
   toTurned: (point: Point) => Point;
+  /** The reading already made of these pixels (the glyph variant's), instead of an OCR pass. */
+  read?: OcrResult;
 }
 
 function zoneQuad(lines: readonly OcrLine[], image: OcrImage, turned: GreyRaster, original: GreyRaster, angle: number): Quad {
@@ -380,6 +393,69 @@ async function rectifiedZone(
     if (geometry !== null) return { raster, geometry, band, scale };
   }
   return null;
+}
+
+// The glyph variant's cells: about this many px wide (OCR-B characters then stand 26 px tall).
+const GLYPH_CELL_PX = 24;
+
+/**
+ * The zone straightened at a width that gives its cells `GLYPH_CELL_PX` and read by matching OCR-B's
+ * glyphs (`readMrzGlyphs`): three lines hold 30 characters; two hold 44 (TD3) or 36 (TD2), and the
+ * glyphs decide which. Null when the lines cannot be laid out as cells.
+ */
+async function glyphImage(
+  rectified: { raster: GreyRaster; geometry: MrzBandGeometry; band: ZoneCrop; scale: number },
+  lines: number,
+): Promise<OcrImage | null> {
+  if (lines < 2) return null;
+  const lengths = rectified.geometry.lines.length >= 3 ? [30] : [44, 36];
+  // The ink spans the line less a side bearing at each end; the band keeps 4% margins on each side.
+  const width = Math.round((Math.max(...lengths) * GLYPH_CELL_PX) / 0.92);
+  const image = rectifyMrzBand(rectified.raster, rectified.geometry, width);
+  if (image === null) return null;
+  const layouts = image.lineCentres.map((centreY) => ({ centreY, left: image.inkLeft, right: image.inkRight }));
+  const bandToTurned = cropToTurned(rectified.band, rectified.scale);
+  return glyphRead(image.raster, layouts, lengths, (point) => bandToTurned(applyHomography(image.toBand, point)), false);
+}
+
+/**
+ * The glyph variant of a zone whose lines could not be traced (`measureMrzBand`: a zone blurred until
+ * its lines run into each other), read from the plain crop with its lines taken as level
+ * (`levelMrzLines`) and each line's slant fitted by the glyphs themselves. Two lines are read as a TD3's 44
+ * characters only.
+ */
+async function levelGlyphImage(
+  zone: GreyRaster,
+  block: { top: number; bottom: number; lines: number },
+  toTurned: (point: Point) => Point,
+): Promise<OcrImage | null> {
+  if (block.lines < 2 || block.lines > 3) return null;
+  const lineHeight = (block.bottom - block.top) / block.lines;
+  const layouts = levelMrzLines(zone, { top: block.top, lines: block.lines, line_height: lineHeight });
+  if (layouts === null) return null;
+  const length = block.lines >= 3 ? 30 : 44;
+  const span = Math.max(...layouts.map((line) => line.right - line.left));
+  // At the OCR's width a cell is larger than the glyph variant's: brought down to it, as the rectified band is.
+  const scale = Math.min(1, (GLYPH_CELL_PX * length) / Math.max(1, span));
+  const raster = scale < 1 ? await greyVariant(zone, { scale }) : zone;
+  const scaled = layouts.map((line) => ({ centreY: line.centreY * scale, left: line.left * scale, right: line.right * scale }));
+  return glyphRead(raster, scaled, [length], (point) => toTurned({ x: point.x / scale, y: point.y / scale }), true);
+}
+
+/** The band read by glyphs, and what the other engine is shown of it: the band with its blur undone. */
+async function glyphRead(
+  band: GreyRaster,
+  layouts: readonly GlyphLineLayout[],
+  lengths: readonly number[],
+  toTurned: (point: Point) => Point,
+  level: boolean,
+): Promise<OcrImage | null> {
+  const sigma = edgeBlurSigma(band).sigma;
+  const read = readMrzGlyphs(band, layouts, lengths, sigma, { level });
+  if (read === null) return null;
+  const { noise } = DEBLURRED.deblur ?? { noise: 0.01 };
+  const shown = sigma < MIN_DEBLUR_SIGMA ? band : wienerDeblur(wienerDeblur(band, sigma, noise, 'rows'), sigma, noise, 'columns');
+  return { png: await pngVariant(shown), toTurned, read };
 }
 
 /** Which line holds the names: the third of a TD1 card, the first of TD2 and TD3. */
@@ -569,6 +645,7 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
       const variants: OcrVariant[] = [
         PLAIN,
         ...(rectified === null ? [] : [RECTIFIED]),
+        GLYPHS,
         BINARISED,
         WIDE,
         BINARISED_LIGHT,
@@ -587,16 +664,17 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
         normalise: true,
         upsideDown: crop.flipped,
       });
-      if (crop.turned_back !== true) {
+      // The located block in the zone's pixels at the OCR's width.
+      const zoneBlock = (() => {
         const scale = PLAIN.width / crop.width;
         const top = (crop.block_top - crop.top) * scale;
         const bottom = (crop.block_bottom - crop.top) * scale;
-        const band = crop.flipped
+        return crop.flipped
           ? { top: zoneGrey.height - bottom, bottom: zoneGrey.height - top, lines: crop.lines }
           : { top, bottom, lines: crop.lines };
-        // Three lines are a TD1's 30 characters; two a TD3's 44 (a TD2's 36 measures a fifth wider).
-        erased = Math.max(erased, erasedCharacters(zoneGrey, band, crop.lines >= 3 ? 30 : 44));
-      }
+      })();
+      // Three lines are a TD1's 30 characters; two a TD3's 44 (a TD2's 36 measures a fifth wider).
+      if (crop.turned_back !== true) erased = Math.max(erased, erasedCharacters(zoneGrey, zoneBlock, crop.lines >= 3 ? 30 : 44));
       const noisy = noiseSigma(zoneGrey) >= NOISY_ZONE_SIGMA;
       // Smoothing of an unthresholded crop `width` wide, where the zone is noisy.
       const smoothing = (width: number) => (noisy ? (denoiseSigma(crop.lines) * width) / PLAIN.width : undefined);
@@ -626,6 +704,10 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
             'columns',
           );
           return { png: await pngVariant(sharpened), toTurned: cropToTurned(crop, scale) };
+        }
+        if (variant.glyphs === true) {
+          if (rectified !== null) return glyphImage(rectified, crop.lines);
+          return levelGlyphImage(zoneGrey, zoneBlock, cropToTurned(crop, PLAIN.width / crop.width));
         }
         if (variant.name === 'rectified') {
           if (rectified === null) return null;
@@ -664,12 +746,12 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
         if (image === null) return null;
         attempts += 1;
         options.budget.spend(1);
-        const result = { image, ocr: await ocrMrz(image.png, timeoutMs) };
+        const result = { image, ocr: image.read ?? (await ocrMrz(image.png, timeoutMs)) };
         readByVariant.set(variant.name, result);
         if (result.ocr !== null) {
           const texts = result.ocr.lines.map((line) => line.text);
           namesByVariant.set(variant.name, namesReadIn(texts));
-          const own = bestMrz(texts);
+          const own = bestMrz(texts, variant.glyphs === true ? texts[0]?.length : undefined);
           if (own !== null) bestNamesByVariant.set(variant.name, namesKey(own.mrz));
         }
         return result;
@@ -768,7 +850,7 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
         const texts = ocr.lines.map((line) => line.text);
         const sawMrz = hasMrzSignal(texts);
         signal ||= sawMrz;
-        const scored = bestMrz(texts);
+        const scored = bestMrz(texts, variant.glyphs === true ? ocr.lines[0]?.text.length : undefined);
         if (scored !== null) consider(variant.name, image, ocr, scored);
         const top = current();
         if (top?.scored.mrz.valid === true && !top.corroborated) {

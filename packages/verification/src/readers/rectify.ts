@@ -45,7 +45,7 @@ function yAt(line: Pick<MrzLineFit, 'intercept' | 'slope'>, x: number): number {
 }
 
 /** Weighted least squares fit of y = a + b·x; null when the points do not spread over x. */
-function fitLine(points: readonly { x: number; y: number; w: number }[]): { intercept: number; slope: number } | null {
+export function fitLine(points: readonly { x: number; y: number; w: number }[]): { intercept: number; slope: number } | null {
   let sw = 0;
   let sx = 0;
   let sy = 0;
@@ -175,6 +175,37 @@ export function measureMrzBand(
     tilt_deg: angles.reduce((sum, angle) => sum + angle, 0) / angles.length,
     length_ratio: Math.max(...lengths) / shortest,
   };
+}
+
+/**
+ * The lines of a zone whose lines could not be traced (`measureMrzBand` gave null: a blurred zone's
+ * lines run into each other strip by strip), taken as level: each line's centre is the ink-weighted
+ * centre of the whole band's rows near the block's line, and its extent the longest inked run along that
+ * row. Null when a line holds no ink.
+ */
+export function levelMrzLines(
+  band: GreyRaster,
+  block: { top: number; lines: number; line_height: number },
+): { centreY: number; left: number; right: number }[] | null {
+  const { width, height } = band;
+  const lineHeight = block.line_height;
+  if (block.lines < 2 || lineHeight < 4 || width < 100) return null;
+  const ink = inkMask(band, { radius: Math.max(3, Math.round(lineHeight * 0.6)) });
+  const rows = new Float64Array(height);
+  for (let y = 0; y < height; y += 1) {
+    let count = 0;
+    for (let x = 0; x < width; x += 1) count += ink[y * width + x] ?? 0;
+    rows[y] = count;
+  }
+  const lines: { centreY: number; left: number; right: number }[] = [];
+  for (let index = 0; index < block.lines; index += 1) {
+    let centre = block.top + lineHeight * (index + 0.5);
+    for (let pass = 0; pass < 2; pass += 1) centre = centroid(rows, height, centre, lineHeight * 0.5).y;
+    const extent = inkedExtent(ink, width, height, { intercept: centre, slope: 0 }, lineHeight);
+    if (extent === null) return null;
+    lines.push({ centreY: centre, ...extent });
+  }
+  return lines;
 }
 
 /**
@@ -344,6 +375,10 @@ export interface RectifiedBand {
   raster: GreyRaster;
   /** Output pixels → the band's pixels (to place what OCR found back on the photo). */
   toBand: Homography;
+  /** Each line's centre row, top line first, and the lines' first and last inked column, in output pixels. */
+  lineCentres: number[];
+  inkLeft: number;
+  inkRight: number;
 }
 
 /**
@@ -376,5 +411,11 @@ export function rectifyMrzBand(band: GreyRaster, geometry: MrzBandGeometry, widt
   };
   const toBand = homographyBetween(target, source);
   if (toBand === null || height < 8) return null;
-  return { raster: warpGrey(band, toBand, width, height), toBand };
+  return {
+    raster: warpGrey(band, toBand, width, height),
+    toBand,
+    lineCentres: geometry.lines.map((_, index) => pitch * (index + 1)),
+    inkLeft: margin,
+    inkRight: width - margin,
+  };
 }
