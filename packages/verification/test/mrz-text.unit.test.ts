@@ -134,6 +134,15 @@ describe('repairByPosition on state codes', () => {
     expect(repairByPosition(misread, 'TD1').lines).toEqual(DNI);
   });
 
+  it('when the nationality is read with 4 for A (4RG), then it is ARG: a digit cannot stand there', () => {
+    // Corpus seed 7, document 58 (a screen recapture), every check digit holding either way.
+    const zone = ['P<ARGNANCUCHEO<<JERONIMO<<<<<<<<<<<<<<<<<<<<', 'AAB1922193ARG8903196M240907636152046<<<<<<78'];
+    const misread = [zone[0] ?? '', 'AAB19221934RG8903196M240907636152046<<<<<<78'];
+    expect(parseMrz(misread)).toMatchObject({ valid: true });
+
+    expect(repairByPosition(misread, 'TD3')).toEqual({ lines: zone, changed: 1 });
+  });
+
   it('when a code is a state, then it stays, even one a look-alike letter away from another (DEU, not DEV)', () => {
     const zone = ['P<DEUMUELLER<<JOSE<<<<<<<<<<<<<<<<<<<<<<<<<<', 'C01X00T566DEU7203028M3603136<<<<<<<<<<<<<<08'];
 

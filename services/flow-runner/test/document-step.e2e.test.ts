@@ -124,15 +124,18 @@ describe('the document step without JavaScript', () => {
     expect(h1Of(another.last!)).toBe('Frente del documento');
   });
 
-  // Passport pages the benchmark rejected at once as document_mrz_invalid: s99-000014, blur turned the
-  // zone into an invalid TD2 of no known state; s7-000036, glare over the names line only (1.7% of the
-  // photo, under the glare limit) turned it into an invalid TD2 without its `P<`; its lines lost their
-  // ink over a few characters, which is told as the reflection it is.
+  // Passport pages whose zone says more about the photo than about the passport. s42-000004, blurred: its
+  // zone reads valid (matched glyph by glyph) but the second engine does not read its names as the first
+  // did, so they are withheld, and a passport has nothing else that names its holder. s7-000036, glare
+  // over the names line only (1.7% of the photo, under the glare limit), reads as an invalid TD2 without
+  // its `P<`; its lines lost their ink over a few characters, which is told as the reflection it is. (The
+  // benchmark had rejected both at once; s99-000014, blurred, was the first case until its zone was read
+  // glyph by glyph, exactly, on 2026-11-28.)
   test.each([
-    { seed: 99, index: 14, profile: 'blur', hint: 'La foto está movida' },
+    { seed: 42, index: 4, profile: 'blur', hint: 'La foto está movida' },
     { seed: 7, index: 36, profile: 'glare', hint: 'Hay un reflejo sobre los datos' },
   ])(
-    'when a passport page ($profile, s$seed-$index) reads as an invalid zone, then the person is asked for another photo, not rejected',
+    'when a passport page ($profile, s$seed-$index) reads as a zone to take again, then the person is asked for another photo, not rejected',
     async ({ seed, index, profile, hint }) => {
       const pages = await generateDocumentImages(index, { ...DEFAULT_GENERATE_OPTIONS, seed });
       const front = pages.find((page) => page.label.side === 'front')!;

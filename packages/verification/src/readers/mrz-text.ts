@@ -95,6 +95,11 @@ const POSITION_CLASSES: Record<'TD1' | 'TD2' | 'TD3', PositionClass[][]> = {
 
 const TO_LETTER: Readonly<Record<string, string>> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '8': 'B' };
 const TO_DIGIT: Readonly<Record<string, string>> = { O: '0', Q: '0', D: '0', I: '1', L: '1', Z: '2', S: '5', G: '6', B: '8' };
+// Where only a letter may stand, OCR-B's open-topped 4 is also an A read as a digit (s7-000058, a screen
+// recapture: its nationality read `4RG`, which no check digit covers, beside every check digit holding).
+// Not among a document number's look-alikes (`NUMBER_LOOKALIKES`): there both stand, and only the check
+// digit and a second read decide.
+const CLASS_TO_LETTER: Readonly<Record<string, string>> = { ...TO_LETTER, '4': 'A' };
 
 // The Argentine DNI's TD1 document number is the DNI number, digits only (8 positions and a filler, or
 // 7 and two): on those cards its positions take digits. Its check digits cannot tell 2 from Z and 5 from S
@@ -248,7 +253,7 @@ function repairByClass(lines: readonly string[], format: 'TD1' | 'TD2' | 'TD3'):
       const char = line.charAt(index);
       const kind = lineClasses[index] ?? 'X';
       const replacement =
-        kind === 'A' ? TO_LETTER[char] : kind === 'N' ? TO_DIGIT[char] : kind === 'O' ? fillerOf(line, index) : undefined;
+        kind === 'A' ? CLASS_TO_LETTER[char] : kind === 'N' ? TO_DIGIT[char] : kind === 'O' ? fillerOf(line, index) : undefined;
       if (replacement !== undefined) {
         out += replacement;
         changed += 1;
