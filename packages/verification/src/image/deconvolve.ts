@@ -121,6 +121,11 @@ function fft(re: Float64Array, im: Float64Array, inverse: boolean): void {
   }
 }
 
+/** The crop with a Gaussian blur of `sigma` undone along rows and then columns (a Gaussian is separable). */
+export function wienerDeblurBoth(raster: GreyRaster, sigma: number, k: number): GreyRaster {
+  return wienerDeblur(wienerDeblur(raster, sigma, k, 'rows'), sigma, k, 'columns');
+}
+
 /**
  * The crop with a Gaussian blur of `sigma` undone along `axis` (Wiener filter, noise-to-signal `k`).
  * Each line is mirrored at its ends before filtering, so the crop's edges ring no more than its inside.

@@ -1,6 +1,6 @@
 import type { GreyRaster } from '../image/raster';
 import type { OcrBox, OcrLine, OcrResult, OcrSymbol } from './ocr';
-import { fitLine } from './rectify';
+import { fitLine, type MrzLineExtent } from './rectify';
 import { OCR_B_ASPECT, OCR_B_BITMAPS, OCR_B_CHARACTERS, OCR_B_COLUMNS, OCR_B_ROWS } from './ocr-b-glyphs';
 
 /**
@@ -15,13 +15,7 @@ import { OCR_B_ASPECT, OCR_B_BITMAPS, OCR_B_CHARACTERS, OCR_B_COLUMNS, OCR_B_ROW
  * decides a character by the check digits: the reading is given to the same fitting and checks as the
  * OCR's, so a zone printed with a wrong check digit stays invalid.
  */
-export interface GlyphLineLayout {
-  /** The line's centre row in the band's pixels. */
-  centreY: number;
-  /** The first and last inked column of the line (its first and last characters' ink). */
-  left: number;
-  right: number;
-}
+export type GlyphLineLayout = MrzLineExtent;
 
 interface Template {
   character: string;
@@ -32,8 +26,6 @@ interface Template {
 interface CellMatch {
   character: string;
   score: number;
-  /** The best score of another character: how sure the match is. */
-  runnerUp: number;
   left: number;
   top: number;
 }
@@ -208,19 +200,17 @@ class InkField {
   }
 }
 
-function bestOf(scores: Float64Array, templates: readonly Template[]): { character: string; score: number; runnerUp: number } {
+function bestOf(scores: Float64Array, templates: readonly Template[]): { character: string; score: number } {
   let best = -Infinity;
-  let second = -Infinity;
   let character = '<';
   for (let index = 0; index < scores.length; index += 1) {
     const score = scores[index] ?? -Infinity;
     if (score > best) {
-      second = best;
       best = score;
       character = templates[index]?.character ?? '<';
-    } else if (score > second) second = score;
+    }
   }
-  return { character, score: best, runnerUp: second };
+  return { character, score: best };
 }
 
 /** The best match among `templates` of a cell near (left, top), moved by up to `reachX`/`reachY` pixels. */
@@ -299,8 +289,8 @@ function fitTops(points: readonly { x: number; y: number; w: number }[]): { inte
  * Where a line's `length` cells stand: the first cell's left edge and the pitch, found by trying pitches
  * around the one the inked extent gives and offsets of a tenth of a cell, scored on a dozen cells spread
  * along the line; then the cells' top edge fitted through where those sampled cells matched best (a
- * line the band shows at a slight slant keeps every cell on its glyph). `reachY` is how far (share of a
- * cell's height) a sampled cell may lie above or below the line's measured centre.
+ * line the band shows at a slight slant keeps every cell on its glyph). `reachShare` is how far (share of
+ * a cell's height) a sampled cell may lie above or below the line's measured centre.
  */
 function lineGrid(
   field: InkField,
@@ -473,17 +463,7 @@ export function readMrzGlyphs(
   // format they can hold check digits by chance.
   if (read.some((cells) => cells.reduce((sum, match) => sum + match.score, 0) / cells.length < MIN_LINE_SCORE)) return null;
   const all = read.flat();
-  const best = {
-    lines: read,
-    mean: all.reduce((sum, match) => sum + match.score, 0) / Math.max(1, all.length),
-    cell: chosen.cell,
-  };
-  if (best === null) return null;
-  const { cell } = best;
-  const ocrLines = best.lines.map((cells) => ocrLineOf(cells, cell));
-  return {
-    text: ocrLines.map((line) => line.text).join('\n'),
-    confidence: Math.round(best.mean * 1000) / 10,
-    lines: ocrLines,
-  };
+  const mean = all.reduce((sum, match) => sum + match.score, 0) / Math.max(1, all.length);
+  const ocrLines = read.map((cells) => ocrLineOf(cells, chosen.cell));
+  return { text: ocrLines.map((line) => line.text).join('\n'), confidence: Math.round(mean * 1000) / 10, lines: ocrLines };
 }

@@ -9,7 +9,7 @@ import {
   type RelativeRegion,
 } from '../image/raster';
 import { parseMrz, type MrzData } from '../parsers/mrz.parser';
-import { edgeBlurSigma, wienerDeblur } from '../image/deconvolve';
+import { edgeBlurSigma, wienerDeblurBoth } from '../image/deconvolve';
 import { descreen } from '../image/descreen';
 import { noiseSigma } from '../image/noise';
 import { erasedCharacters } from './mrz-erasure';
@@ -403,19 +403,19 @@ const GLYPH_CELL_PX = 24;
  * glyphs (`readMrzGlyphs`): three lines hold 30 characters; two hold 44 (TD3) or 36 (TD2), and the
  * glyphs decide which. Null when the lines cannot be laid out as cells.
  */
-async function glyphImage(
-  rectified: { raster: GreyRaster; geometry: MrzBandGeometry; band: ZoneCrop; scale: number },
-  lines: number,
-): Promise<OcrImage | null> {
-  if (lines < 2) return null;
+async function glyphImage(rectified: {
+  raster: GreyRaster;
+  geometry: MrzBandGeometry;
+  band: ZoneCrop;
+  scale: number;
+}): Promise<OcrImage | null> {
   const lengths = rectified.geometry.lines.length >= 3 ? [30] : [44, 36];
   // The ink spans the line less a side bearing at each end; the band keeps 4% margins on each side.
   const width = Math.round((Math.max(...lengths) * GLYPH_CELL_PX) / 0.92);
   const image = rectifyMrzBand(rectified.raster, rectified.geometry, width);
   if (image === null) return null;
-  const layouts = image.lineCentres.map((centreY) => ({ centreY, left: image.inkLeft, right: image.inkRight }));
   const bandToTurned = cropToTurned(rectified.band, rectified.scale);
-  return glyphRead(image.raster, layouts, lengths, (point) => bandToTurned(applyHomography(image.toBand, point)), false);
+  return glyphRead(image.raster, image.lines, lengths, (point) => bandToTurned(applyHomography(image.toBand, point)), false);
 }
 
 /**
@@ -453,9 +453,16 @@ async function glyphRead(
   const sigma = edgeBlurSigma(band).sigma;
   const read = readMrzGlyphs(band, layouts, lengths, sigma, { level });
   if (read === null) return null;
-  const { noise } = DEBLURRED.deblur ?? { noise: 0.01 };
-  const shown = sigma < MIN_DEBLUR_SIGMA ? band : wienerDeblur(wienerDeblur(band, sigma, noise, 'rows'), sigma, noise, 'columns');
+  const shown = sigma < MIN_DEBLUR_SIGMA ? band : wienerDeblurBoth(band, sigma, DEBLURRED.deblur?.noise ?? 0.01);
   return { png: await pngVariant(shown), toTurned, read };
+}
+
+/**
+ * The best MRZ in a variant's lines. A glyph read's lines are as long as the format they were read as,
+ * and only that format is fitted to them (`bestMrz`'s `lineLength`).
+ */
+function fittedRead(variant: OcrVariant, texts: readonly string[]): ScoredMrz | null {
+  return bestMrz(texts, variant.glyphs === true ? texts[0]?.length : undefined);
 }
 
 /** Which line holds the names: the third of a TD1 card, the first of TD2 and TD3. */
@@ -697,16 +704,11 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
           zoneBlur ??= edgeBlurSigma(grey).sigma;
           if (zoneBlur < MIN_DEBLUR_SIGMA) return null;
           const sigma = zoneBlur * variant.deblur.sigmaFactor;
-          const sharpened = wienerDeblur(
-            wienerDeblur(grey, sigma, variant.deblur.noise, 'rows'),
-            sigma,
-            variant.deblur.noise,
-            'columns',
-          );
+          const sharpened = wienerDeblurBoth(grey, sigma, variant.deblur.noise);
           return { png: await pngVariant(sharpened), toTurned: cropToTurned(crop, scale) };
         }
         if (variant.glyphs === true) {
-          if (rectified !== null) return glyphImage(rectified, crop.lines);
+          if (rectified !== null) return glyphImage(rectified);
           return levelGlyphImage(zoneGrey, zoneBlock, cropToTurned(crop, PLAIN.width / crop.width));
         }
         if (variant.name === 'rectified') {
@@ -751,7 +753,7 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
         if (result.ocr !== null) {
           const texts = result.ocr.lines.map((line) => line.text);
           namesByVariant.set(variant.name, namesReadIn(texts));
-          const own = bestMrz(texts, variant.glyphs === true ? texts[0]?.length : undefined);
+          const own = fittedRead(variant, texts);
           if (own !== null) bestNamesByVariant.set(variant.name, namesKey(own.mrz));
         }
         return result;
@@ -850,7 +852,7 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
         const texts = ocr.lines.map((line) => line.text);
         const sawMrz = hasMrzSignal(texts);
         signal ||= sawMrz;
-        const scored = bestMrz(texts, variant.glyphs === true ? ocr.lines[0]?.text.length : undefined);
+        const scored = fittedRead(variant, texts);
         if (scored !== null) consider(variant.name, image, ocr, scored);
         const top = current();
         if (top?.scored.mrz.valid === true && !top.corroborated) {
@@ -860,7 +862,13 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
             corroborationDone = true;
             const check = checkOf(top.variant, (rectified?.geometry.convergence_deg ?? 0) >= KEYSTONE_CHECK_DEG, promoted);
             const second = await read(check);
-            const secondScored = second?.ocr == null ? null : bestMrz(second.ocr.lines.map((line) => line.text));
+            const secondScored =
+              second?.ocr == null
+                ? null
+                : fittedRead(
+                    check,
+                    second.ocr.lines.map((line) => line.text),
+                  );
             if (second?.ocr != null && secondScored !== null) consider(check.name, second.image, second.ocr, secondScored);
           }
           // The check may itself have become the best read.

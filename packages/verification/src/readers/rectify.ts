@@ -177,6 +177,13 @@ export function measureMrzBand(
   };
 }
 
+/** A level MRZ line: its centre row, and its first and last inked column (its first and last characters' ink). */
+export interface MrzLineExtent {
+  centreY: number;
+  left: number;
+  right: number;
+}
+
 /**
  * The lines of a zone whose lines could not be traced (`measureMrzBand` gave null: a blurred zone's
  * lines run into each other strip by strip), taken as level: each line's centre is the ink-weighted
@@ -186,7 +193,7 @@ export function measureMrzBand(
 export function levelMrzLines(
   band: GreyRaster,
   block: { top: number; lines: number; line_height: number },
-): { centreY: number; left: number; right: number }[] | null {
+): MrzLineExtent[] | null {
   const { width, height } = band;
   const lineHeight = block.line_height;
   if (block.lines < 2 || lineHeight < 4 || width < 100) return null;
@@ -197,7 +204,7 @@ export function levelMrzLines(
     for (let x = 0; x < width; x += 1) count += ink[y * width + x] ?? 0;
     rows[y] = count;
   }
-  const lines: { centreY: number; left: number; right: number }[] = [];
+  const lines: MrzLineExtent[] = [];
   for (let index = 0; index < block.lines; index += 1) {
     let centre = block.top + lineHeight * (index + 0.5);
     for (let pass = 0; pass < 2; pass += 1) centre = centroid(rows, height, centre, lineHeight * 0.5).y;
@@ -375,10 +382,8 @@ export interface RectifiedBand {
   raster: GreyRaster;
   /** Output pixels → the band's pixels (to place what OCR found back on the photo). */
   toBand: Homography;
-  /** Each line's centre row, top line first, and the lines' first and last inked column, in output pixels. */
-  lineCentres: number[];
-  inkLeft: number;
-  inkRight: number;
+  /** The lines as they stand in the output, top line first (every one spans the same columns). */
+  lines: MrzLineExtent[];
 }
 
 /**
@@ -414,8 +419,6 @@ export function rectifyMrzBand(band: GreyRaster, geometry: MrzBandGeometry, widt
   return {
     raster: warpGrey(band, toBand, width, height),
     toBand,
-    lineCentres: geometry.lines.map((_, index) => pitch * (index + 1)),
-    inkLeft: margin,
-    inkRight: width - margin,
+    lines: geometry.lines.map((_, index) => ({ centreY: pitch * (index + 1), left: margin, right: width - margin })),
   };
 }
