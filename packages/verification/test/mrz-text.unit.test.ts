@@ -1,5 +1,6 @@
 import { computeMrzCheckDigit, parseMrz } from '../src/parsers/mrz.parser';
 import {
+  arbitrationRivals,
   bestMrz,
   dataLineFromSecondRead,
   documentNumberRepairs,
@@ -190,6 +191,48 @@ describe('bestMrz', () => {
     const cut = ['<ARGCARDOZO<<JOSE<LUIS<<<<<<<<<<<<<<', 'AAF6010983ARG8201032M190306130372315'];
 
     expect(bestMrz(cut)).toBeNull();
+  });
+
+  it('when every check digit holds but the issuing state is no code or the document code no TD2 code, then the read is not taken', () => {
+    // s99-000178's kind: a screen's TD3 read as a TD2 of state `GSU`, or of code `SU` and state `ARE`,
+    // every check digit holding (a TD3 data line cut to 36 keeps three of a TD2's four check digits).
+    const withCheck = (field: string): string => `${field}${computeMrzCheckDigit(field) ?? ''}`;
+    const dataLine = (state: string): string => {
+      const head = `${withCheck('AAB123456')}${state}${withCheck('850412')}F${withCheck('310905')}<<<<<<<`;
+      return `${head}${computeMrzCheckDigit(`${head.slice(0, 10)}${head.slice(13, 20)}${head.slice(21)}`) ?? ''}`;
+    };
+    const cut = ['I<GSUAREZ<<MARIA'.padEnd(36, '<'), dataLine('ARG')];
+    const names = ['SUAREZ<DE<LA<FUENTE<<LUCAS'.padEnd(36, '<'), dataLine('ARG')];
+    const specimen = ['I<UTOERIKSSON<<ANNA<MARIA'.padEnd(36, '<'), dataLine('UTO')];
+    expect(parseMrz(cut)).toMatchObject({ valid: true });
+    expect(parseMrz(names)).toMatchObject({ valid: true });
+
+    expect(bestMrz(cut)).toBeNull();
+    expect(bestMrz(names)).toBeNull();
+    expect(bestMrz(specimen)?.mrz).toMatchObject({ valid: true, lines: specimen });
+  });
+});
+
+describe('arbitrationRivals', () => {
+  const chosen = '2:P<BRAHARTINEZ<<NOA<<<<<<<<<<<<<<<<<<<<<<<<<<';
+
+  it('when another turn of the search read the same zone with other names, then they are among the rivals', () => {
+    // s7-000048: `HARTINEZ` by every variant at −4°, `MARTINEZ` by one at −5°.
+    const seen = [chosen, '2:P<BRAMARTINEZ<<NOA<<<<<<<<<<<<<<<<<<<<<<<<<<'];
+
+    expect(arbitrationRivals(chosen, [], seen)).toEqual(['P<BRAMARTINEZ<<NOA<<<<<<<<<<<<<<<<<<<<<<<<<<']);
+  });
+
+  it('when names were read of another shape, code or state, then they are no rivals, and the zone’s own are kept once', () => {
+    const zone = 'P<BRAMARTINEZ<<NOA<<<<<<<<<<<<<<<<<<<<<<<<<<';
+    const seen = [
+      `2:${zone}`,
+      '2:HP<BRAMARTINEZ<<NOA<<<<<<<<<<<<<<<<<<<<<<<<<',
+      '2:P<URYMARTINEZ<<NOA<<<<<<<<<<<<<<<<<<<<<<<<<<',
+      '3:MARTINEZ<<NOA',
+    ];
+
+    expect(arbitrationRivals(chosen, [zone], seen)).toEqual([zone]);
   });
 });
 

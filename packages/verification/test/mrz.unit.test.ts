@@ -1,4 +1,12 @@
-import { computeMrzCheckDigit, documentTypeOfMrz, extractMrzLines, mrzToDocumentFields, parseMrz, type MrzData } from '../src';
+import {
+  computeMrzCheckDigit,
+  documentTypeOfMrz,
+  extractMrzLines,
+  hasFormatDocumentCode,
+  mrzToDocumentFields,
+  parseMrz,
+  type MrzData,
+} from '../src';
 import { readReferenceJson, type MrzReferenceEntry } from './reference-data';
 
 const referenceEntries = readReferenceJson<MrzReferenceEntry[]>('mrz.json');
@@ -168,6 +176,21 @@ describe('documentTypeOfMrz', () => {
     expect(documentTypeOfMrz(misread)).toBeNull();
   });
 
+  test('when a read whose every check digit holds has no ICAO issuing state, then it names no type either', () => {
+    // bench/documents seed 99, document 178: a passport's TD3 on a screen, read without its first two and
+    // last eight characters, fits a TD2 of state `GSU` whose check digits all hold.
+    const withCheck = (field: string): string => `${field}${computeMrzCheckDigit(field) ?? ''}`;
+    const number = withCheck('AAB123456');
+    const birth = withCheck('850412');
+    const expiry = withCheck('310905');
+    const optional = '<<<<<<<';
+    const composite = computeMrzCheckDigit(`${number}${birth}${expiry}${optional}`) ?? '';
+    const cut = parsedOrFail(['I<GSUAREZ<<MARIA'.padEnd(36, '<'), `${number}ARG${birth}F${expiry}${optional}${composite}`]);
+
+    expect(cut).toMatchObject({ format: 'TD2', valid: true });
+    expect(documentTypeOfMrz(cut)).toBeNull();
+  });
+
   test('when an invalid read has an ICAO issuing state, then another document is still unsupported', () => {
     const [first, second, third] = referenceEntry('che-td1-smith').lines;
     // The birth date's check digit made wrong: the card is still a Swiss ID card.
@@ -179,6 +202,16 @@ describe('documentTypeOfMrz', () => {
 
     expect(damaged.valid).toBe(false);
     expect(documentTypeOfMrz(damaged)).toBe('unsupported');
+  });
+});
+
+describe('hasFormatDocumentCode', () => {
+  test('when the document code starts as its format allows (P, A/C/I, V), then it holds; otherwise not', () => {
+    for (const id of ['icao-td3-utopia-eriksson', 'che-td1-smith', 'icao-td2-utopia', 'usa-mrva-traveler'])
+      expect(hasFormatDocumentCode(parsedOrFail(referenceEntry(id).lines))).toBe(true);
+    const [first = '', second = ''] = referenceEntry('icao-td3-utopia-eriksson').lines;
+
+    expect(hasFormatDocumentCode(parsedOrFail([`I${first.slice(1)}`, second]))).toBe(false);
   });
 });
 

@@ -28,8 +28,12 @@ const ICAO_ADDITIONS = `
 D GBD GBN GBO GBP GBS RKS XXK EUE UNO UNA UNK XBA XCC XCE XCO XDC XEC XES XIM XOM XPO XXA XXB XXC XXX
 ANT NTZ`;
 
+// Utopia, the issuing state of ICAO 9303's own specimens (and of many issuers' specimen documents): a
+// reader that called it no state would take the standard's examples for misreads.
+const SPECIMEN_STATE = 'UTO';
+
 const STATE_CODES: ReadonlySet<string> = new Set(
-  `${ISO_3166_ALPHA_3} ${ICAO_ADDITIONS}`
+  `${ISO_3166_ALPHA_3} ${ICAO_ADDITIONS} ${SPECIMEN_STATE}`
     .split(/\s+/)
     .filter((code) => code !== '')
     .map((code) => code.padEnd(3, '<')),

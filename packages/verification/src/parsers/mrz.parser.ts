@@ -352,10 +352,12 @@ export function extractMrzLines(ocrText: string): string[] | null {
 
 /**
  * What kind of document an MRZ belongs to, among those we verify; `unsupported` for another one (a
- * foreign ID card, a visa). Null when the read cannot say: an invalid read whose issuing state is no
- * ICAO code is a misread, most often a passport's or a DNI's lines that lost their first characters and
- * fit another format's length (`P<ARGGOMEZ…` read as a TD2 of state `GGO`); calling it another document
- * would tell the person to fetch a different one when the photo is what should be taken again.
+ * foreign ID card, a visa). Null when the read cannot say: a read whose issuing state is no ICAO code is
+ * a misread, most often a passport's or a DNI's lines that lost their first characters and fit another
+ * format's length (`P<ARGGOMEZ…` read as a TD2 of state `GGO`); calling it another document would tell
+ * the person to fetch a different one when the photo is what should be taken again. Even when every
+ * check digit holds: each is one chance in ten, and a cut TD3 read can carry all of them (a screen
+ * recapture of a passport read as a TD2 of state `GSU`, bench/documents seed 99 document 178).
  */
 export function documentTypeOfMrz(mrz: MrzData): DocumentType | 'unsupported' | null {
   if (mrz.format === 'TD3' && mrz.fields.document_code.startsWith('P')) return 'passport';
@@ -363,8 +365,18 @@ export function documentTypeOfMrz(mrz: MrzData): DocumentType | 'unsupported' | 
     return 'dni';
   }
   // Every format has the issuing state at the first line's positions 3–5, filler included (`D<<`).
-  if (!mrz.valid && !isStateCode((mrz.lines[0] ?? '').slice(2, 5))) return null;
+  if (!isStateCode((mrz.lines[0] ?? '').slice(2, 5))) return null;
   return 'unsupported';
+}
+
+// The first character of the document code each format allows (ICAO 9303 parts 4–7): a machine readable
+// passport is P, an official travel document (TD1, TD2) A, C or I, a visa V.
+const DOCUMENT_CODE_LETTERS: Record<MrzFormat, string> = { TD1: 'ACI', TD2: 'ACI', TD3: 'P', MRVA: 'V', MRVB: 'V' };
+
+/** Whether the document code's first character is one the zone's format allows. */
+export function hasFormatDocumentCode(mrz: MrzData): boolean {
+  const letter = mrz.fields.document_code.charAt(0);
+  return letter !== '' && DOCUMENT_CODE_LETTERS[mrz.format].includes(letter);
 }
 
 function sexOf(printedSex: string): Sex | null {

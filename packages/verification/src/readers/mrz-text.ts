@@ -1,5 +1,13 @@
 import { isStateCode } from '../parsers/icao-states';
-import { computeMrzCheckDigit, isMrzSex, parseMrz, type MrzData, type MrzFormat } from '../parsers/mrz.parser';
+import {
+  computeMrzCheckDigit,
+  documentTypeOfMrz,
+  hasFormatDocumentCode,
+  isMrzSex,
+  parseMrz,
+  type MrzData,
+  type MrzFormat,
+} from '../parsers/mrz.parser';
 
 /**
  * From OCR lines to MRZ candidates, without an image: pure, so it is unit-tested on its own.
@@ -411,10 +419,43 @@ export function bestMrz(ocrLines: readonly string[], lineLength?: number): Score
     if (!/^[A-Z]/.test(candidate.lines[0] ?? '')) continue;
     const parsed = parseMrz(candidate.lines);
     if (!parsed.ok) continue;
+    // A read whose every check digit holds but whose document code no document of its format has, or
+    // whose issuing state is no code (it names no document: `documentTypeOfMrz`), is lines cut or shifted
+    // that fit by chance, and standing on it would give back a stranger's fields as valid. A TD3's data
+    // line cut to a TD2's 36 characters keeps its number, birth and expiry check digits where a TD2 has
+    // them, so only the composite (one chance in ten) tells: s99-000178, a screen's passport read as a
+    // TD2 of state `GSU`; from a wider crop of the same zone, as `SUAREZ<DE<LA…` (code `SU`, state `ARE`).
+    if (parsed.valid && (!hasFormatDocumentCode(parsed) || documentTypeOfMrz(parsed) === null)) continue;
     const scored = { candidate, mrz: parsed, score: score(parsed, candidate) };
     if (best === null || better(scored, best)) best = scored;
   }
   return best;
+}
+
+/** The names line a names key (`<line count>:<names line>`) holds. */
+export function namesLineOf(key: string): string {
+  return key.slice(key.indexOf(':') + 1);
+}
+
+/**
+ * Whether another names key reads the same zone's names otherwise: a line of the same shape, and on a
+ * passport's line also of the same document code and issuing state (a line read with a stray mark
+ * before it, `HP<URYNUNEZ…`, s7-000053, is misaligned, not a reading of other names).
+ */
+export function rivalNames(key: string, other: string): boolean {
+  return other !== key && other.startsWith(key.slice(0, key.startsWith('3:') ? 2 : 7));
+}
+
+/**
+ * The names lines the second engine may pick from when it disagrees with the chosen ones (`key`): those
+ * the zone's variants read (`zoneRivals`, lines), and the rival ones among every names key read in the
+ * search (`seen`), at the other turns and crops of the same zone: a screen's passport read `HARTINEZ` by
+ * every variant at −4°, `MARTINEZ` by one at −5° (s7-000048), and the second engine, reading `MARTINEZ`,
+ * picks it.
+ */
+export function arbitrationRivals(key: string, zoneRivals: readonly string[], seen: Iterable<string>): string[] {
+  const elsewhere = [...seen].filter((other) => rivalNames(key, other)).map(namesLineOf);
+  return [...new Set([...zoneRivals, ...elsewhere])];
 }
 
 /** Whether OCR text looks like an MRZ band at all: filler runs are what no other printed text has. */

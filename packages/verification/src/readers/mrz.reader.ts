@@ -16,13 +16,16 @@ import { erasedCharacters } from './mrz-erasure';
 import { readMrzGlyphs, type GlyphLineLayout } from './mrz-glyphs';
 import { locateMrzBlocks } from './mrz-locator';
 import {
+  arbitrationRivals,
   bestMrz,
   better,
   dataLineFromSecondRead,
   documentNumberRepairs,
   hasMrzSignal,
   mrzCandidates,
+  namesLineOf,
   numberReadIn,
+  rivalNames,
   type ScoredMrz,
 } from './mrz-text';
 import {
@@ -537,6 +540,9 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
   let erased = 0;
   // A plain pass on a photo that looks recaptured ran into the safety cap: every later zone's would too.
   let plainCutShort = false;
+  // The names line of every variant's best reading, at every turn and crop (`namesKey`): what the second
+  // engine may pick from when it disagrees with the chosen names (`pickNamesBySecondRead`).
+  const namesReadInSearch = new Set<string>();
   let best: Best | null = null;
   // Read through a call: TypeScript cannot see the closures (`consider`) that set it.
   const current = (): Best | null => best;
@@ -576,7 +582,8 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
   // check digit, so the rest of the read stays valid.
   const pickNamesBySecondRead = async (chosen: Best, second: SecondReadText, namesLine: string): Promise<void> => {
     await chosen.readWholeZone();
-    const picked = namesPickedBySecondRead(second, namesLine, chosen.rivals(), chosen.scored.mrz.format);
+    const rivals = arbitrationRivals(namesKey(chosen.scored.mrz), chosen.rivals(), namesReadInSearch);
+    const picked = namesPickedBySecondRead(second, namesLine, rivals, chosen.scored.mrz.format);
     if (picked === null) return;
     const index = nameLineIndex(chosen.scored.mrz);
     const lines = chosen.reading.lines.map((line, lineIndex) => (lineIndex === index ? picked : line));
@@ -754,20 +761,18 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
           const texts = result.ocr.lines.map((line) => line.text);
           namesByVariant.set(variant.name, namesReadIn(texts));
           const own = fittedRead(variant, texts);
-          if (own !== null) bestNamesByVariant.set(variant.name, namesKey(own.mrz));
+          if (own !== null) {
+            bestNamesByVariant.set(variant.name, namesKey(own.mrz));
+            namesReadInSearch.add(namesKey(own.mrz));
+          }
         }
         return result;
       };
       // Another variant read these names, and none read other names in its best reading of the zone: a
       // blurred M is read as H by some variants and not others, and two of four agreeing on H gave
       // names back wrong (seed 7). Where variants disagree, only the second engine can pick among them
-      // (`finish`). Other names contradict these only from a reading of the same shape, and on a passport's line also
-      // of the same document code and issuing state: a line read with a stray mark before it
-      // (`HP<URYNUNEZ…`, s7-000053) is misaligned, not a reading of other names.
-      const rivalsOf = (key: string) =>
-        [...bestNamesByVariant.values()].filter(
-          (names) => names !== key && names.startsWith(key.slice(0, key.startsWith('3:') ? 2 : 7)),
-        );
+      // (`finish`).
+      const rivalsOf = (key: string) => [...bestNamesByVariant.values()].filter((names) => rivalNames(key, names));
       const readElsewhere = (key: string, variant: OcrVariant['name']) =>
         [...namesByVariant.entries()].some(([name, names]) => name !== variant && names.has(key)) && rivalsOf(key).length === 0;
       // A read becomes the best one if it outranks it (`outranks`), or reads the same as surely with names
@@ -795,7 +800,7 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
             image,
             namesLine: ocr.lines[scored.candidate.source_lines[nameLineIndex(scored.mrz)] ?? -1],
             dataLine: ocr.lines[scored.candidate.source_lines[1] ?? -1],
-            rivals: () => rivalsOf(namesKey(scored.mrz)).map((key) => key.slice(key.indexOf(':') + 1)),
+            rivals: () => rivalsOf(namesKey(scored.mrz)).map(namesLineOf),
             readWholeZone: async () => {
               // These passes can only give names back, never take the read away: each is cut short
               // sooner than a search's pass (a dim zone's binarised crop ran to the 10 s safety cap,
