@@ -140,3 +140,32 @@ describe('a 2009 front whose values stand higher than the specimen measured', ()
     expect(reading.checks.find((check) => check.name === 'data_consistency')).toMatchObject({ fields: ['number'] });
   }, 60_000);
 });
+
+describe('a dim photo of a 2012 front', () => {
+  // Corpus seed 99, document 77: a 2012 card in low light (mean luma 32), its printed number altered
+  // (62.826.038 for 42826038 in its barcode and MRZ). Its paper lies under the ink threshold with its
+  // ink: before its crops were stretched first, every crop was black, no field was read and the card was
+  // accepted.
+  let dir = '';
+  beforeAll(() => {
+    dir = generateCorpus(99, [77]);
+  });
+  afterAll(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('when the card is read, then its printed number is read and the altered number is a data mismatch', async () => {
+    const reading = await readDocument(
+      [
+        { side: 'front', image: fs.readFileSync(path.join(dir, corpusFile(99, 77, 'front'))) },
+        { side: 'back', image: fs.readFileSync(path.join(dir, corpusFile(99, 77, 'back'))) },
+      ],
+      { acceptedTypes: ['dni'], today: '2026-11-23' },
+    );
+
+    const front = reading.sides.find((side) => side.side === 'front');
+    expect(front?.printed?.fields).toMatchObject({ number: '62826038' });
+    expect(reading.reasons).toEqual(['document_data_mismatch']);
+    expect(reading.checks.find((check) => check.name === 'data_consistency')).toMatchObject({ fields: ['number'] });
+  }, 60_000);
+});

@@ -2,6 +2,7 @@ import type { OcrResult } from '../src/readers/ocr';
 import {
   parsePassportNumber,
   parsePrintedCuil,
+  parsePrintedDate,
   parsePrintedNumber,
   printedNumberAgainst,
   valueOfBlock,
@@ -23,6 +24,27 @@ describe('the printed DNI number', () => {
       expect(parsePrintedNumber(text)).toBeNull();
     },
   );
+});
+
+describe('a date printed on a DNI or passport', () => {
+  test.each([
+    ['01 NOV/ NOV 1969', '1969-11-01'],
+    ['23 AGO/AUG 1974', '1974-08-23'],
+    ['8 ENE/ JAN 2030', '2030-01-08'],
+  ])('%s reads as %s', (text, date) => {
+    expect(parsePrintedDate(text)).toBe(date);
+  });
+
+  test.each([
+    // A misread month: the day is not taken from inside it (`A601` held `01 AUG 1974`).
+    ['23 A601 AUG 1974'],
+    ['26 DICI DEC 2028'],
+    // A year no card carries is a misread digit.
+    ['18 SEP/ SEP 9015'],
+    [''],
+  ])('%j is no date', (text) => {
+    expect(parsePrintedDate(text)).toBeNull();
+  });
 });
 
 describe('the CUIL printed on a DNI back', () => {
