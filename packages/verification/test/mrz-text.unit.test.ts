@@ -2,11 +2,14 @@ import { computeMrzCheckDigit, parseMrz } from '../src/parsers/mrz.parser';
 import {
   arbitrationRivals,
   bestMrz,
+  cellReadsIn,
+  completedByVote,
   dataLineFromSecondRead,
   documentNumberRepairs,
   mrzCandidates,
   numberReadIn,
   repairByPosition,
+  votedLines,
 } from '../src/readers/mrz-text';
 
 // A 2012 DNI back's zone (corpus seed 42, document 46), every check digit holding.
@@ -233,6 +236,75 @@ describe('arbitrationRivals', () => {
     ];
 
     expect(arbitrationRivals(chosen, [zone], seen)).toEqual([zone]);
+  });
+
+  it('when the same names were read cut to another format’s length, then that line is no rival', () => {
+    // s42-000058: `AYELEN` in a TD3's line and in the same line cut to a TD2's 36 characters; the second
+    // engine holding both, the pick was ambiguous and the names were withheld.
+    const td3 = 'P<ARGACOSTA<<AYELEN<<<<<<<<<<<<<<<<<<<<<<<<<';
+    const td2 = 'P<ARGACOSTA<<AYELEN<<<<<<<<<<<<<<<<<';
+    const key = '2:P<ARGACOSTA<<ATELEN<<<<<<<<<<<<<<<<<<<<<<<<<';
+
+    expect(arbitrationRivals(key, [td2], [`2:${td2}`, `2:${td3}`])).toEqual([td3]);
+  });
+});
+
+describe('cellReadsIn and votedLines', () => {
+  // s42-000058, a passport on a screen, read descreened at three turns: every line 44 cells, a space
+  // where the engine could not name a character, and no read valid alone.
+  const READS = [
+    ['P<ARGACOSTA<<AYELEN<< <<<<<<<  < <<<< < < <<', 'AA093 9381ARG690211 F280917119528825< <<<<44'],
+    ['P ARGAC0STA<<ATELEN < 4<<<<< <<<<<< <<<<<< <', 'AAD9369381ARG6902117F28091 119528525< <<<<  '],
+    ['P<ARGACOSTA< ATELEN4<444 Q44  <<4<4   <<<<<<', 'A  9369381ARG690211 F28Q91 119528825Q<<<<< 4'],
+  ];
+  const DATA_LINE = 'AAD9369381ARG6902117F280917119528825<<<<<<44';
+
+  it('when a read gives a format’s lines cell for cell, then they are found among its OCR lines', () => {
+    const [read] = cellReadsIn(['NOISE ABOVE', ...(READS[0] ?? [])]);
+
+    expect(read).toEqual({ lines: READS[0], source_lines: [1, 2] });
+    expect(cellReadsIn(['P<ARGACOSTA<<AYELEN', 'AAD9369381'])).toEqual([]);
+  });
+
+  it('when three reads are voted cell by cell, then the data line is read as printed and a tied cell is tried both ways', () => {
+    const reads = READS.map((lines) => ({ lines, source_lines: [0, 1] }));
+    const outcomes = votedLines(reads) ?? [];
+
+    // Cell 2 is tied between 0 and D; every other cell of the data line has a majority.
+    expect(outcomes.map((lines) => lines[1])).toEqual([DATA_LINE.replace('AAD', 'AA0'), DATA_LINE]);
+    expect(bestMrz(outcomes[1] ?? [], 44)?.mrz.valid).toBe(true);
+    expect(bestMrz(outcomes[0] ?? [], 44)?.mrz.valid).toBe(false);
+  });
+
+  it('when a read’s names differ from the vote’s, then its gaps filled by the vote give them', () => {
+    const reads = READS.map((lines) => ({ lines, source_lines: [0, 1] }));
+    const [, voted = []] = votedLines(reads) ?? [];
+
+    // Two reads of three gave `ATELEN`: the vote's names; the first read's `AYELEN` stays its own.
+    expect(voted[0]).toBe('P<ARGACOSTA<<ATELEN<<<<<<<<<<<<<<<<<<<<<<<<<');
+    expect(completedByVote(reads[0] ?? { lines: [], source_lines: [] }, voted)[0]).toBe(
+      'P<ARGACOSTA<<AYELEN<<<<<<<<<<<<<<<<<<<<<<<<<',
+    );
+    // A digit where only a letter stands is no reading of the cell: the vote's is taken.
+    expect(completedByVote(reads[1] ?? { lines: [], source_lines: [] }, voted)[0]).toBe(
+      'P<ARGACOSTA<<ATELEN<<<<<<<<<<<<<<<<<<<<<<<<<',
+    );
+  });
+
+  it('when fewer than three reads, reads of other shapes, or a cell no read named, then there is no vote', () => {
+    const reads = READS.map((lines) => ({ lines, source_lines: [0, 1] }));
+
+    expect(votedLines(reads.slice(0, 2))).toBeNull();
+    expect(votedLines([...reads, { lines: ['P<ARG', 'AAD'], source_lines: [0, 1] }])).toBeNull();
+    const blank = reads.map(({ lines }) => ({ lines: [lines[0] ?? '', ` ${lines[1]?.slice(1) ?? ''}`], source_lines: [0, 1] }));
+    expect(votedLines(blank)).toBeNull();
+  });
+
+  it('when more than two cells are tied, then there is no vote', () => {
+    const lines = (data: string) => ({ lines: ['P<ARGACOSTA<<AYELEN<<<<<<<<<<<<<<<<<<<<<<<<<', data], source_lines: [0, 1] });
+    const reads = [lines(DATA_LINE), lines(DATA_LINE.replace('AAD936', 'BBE936')), lines(DATA_LINE.replace('AAD936', '      '))];
+
+    expect(votedLines(reads)).toBeNull();
   });
 });
 

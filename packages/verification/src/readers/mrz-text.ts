@@ -451,11 +451,14 @@ export function rivalNames(key: string, other: string): boolean {
  * the zone's variants read (`zoneRivals`, lines), and the rival ones among every names key read in the
  * search (`seen`), at the other turns and crops of the same zone: a screen's passport read `HARTINEZ` by
  * every variant at −4°, `MARTINEZ` by one at −5° (s7-000048), and the second engine, reading `MARTINEZ`,
- * picks it.
+ * picks it. Only lines as long as the chosen one: another format's (a passport's names cut to a TD2's 36
+ * characters) could never replace it, and the second engine holding the same names in both made the pick
+ * ambiguous (s42-000058).
  */
 export function arbitrationRivals(key: string, zoneRivals: readonly string[], seen: Iterable<string>): string[] {
+  const length = namesLineOf(key).length;
   const elsewhere = [...seen].filter((other) => rivalNames(key, other)).map(namesLineOf);
-  return [...new Set([...zoneRivals, ...elsewhere])];
+  return [...new Set([...zoneRivals, ...elsewhere])].filter((line) => line.length === length);
 }
 
 /** Whether OCR text looks like an MRZ band at all: filler runs are what no other printed text has. */
@@ -589,4 +592,115 @@ function mergedDataLine(lines: readonly string[], other: string): string[] | nul
   }
   if (merged === second || failing.size > 0) return null;
   return [first, merged];
+}
+
+/**
+ * One read of a zone whose every line came back as long as the format's, each cell a character or a
+ * space where the engine saw a character and could not name it: the legacy engine does that on a
+ * screen's descreened zone (s42-000058: three turns' reads, every line 44 cells, none valid alone).
+ */
+export interface CellRead {
+  /** The zone's lines as read, spaces included, upper case. */
+  lines: string[];
+  /** Indexes of those lines among the read's OCR lines. */
+  source_lines: number[];
+}
+
+/** Every run of consecutive OCR lines that gives a format's line count, each line its cell count. */
+export function cellReadsIn(ocrLines: readonly string[]): CellRead[] {
+  const reads: CellRead[] = [];
+  const texts = ocrLines.map((line) => line.toUpperCase());
+  for (const { count, length } of FORMATS) {
+    for (let start = 0; start + count <= texts.length; start += 1) {
+      const lines = texts.slice(start, start + count);
+      if (lines.every((line) => line.length === length && /^[A-Z0-9< ]+$/.test(line) && line.trim() !== '')) {
+        reads.push({ lines, source_lines: lines.map((_, offset) => start + offset) });
+      }
+    }
+  }
+  return reads;
+}
+
+// What a read's cell may vote for: a digit where only letters stand (names, codes) is a misread of a
+// letter or a filler, which the other reads name better (s42-000058 read fillers as 4 after the names).
+const CELL_CHARACTERS: Record<PositionClass, RegExp> = { A: /^[A-Z<]$/, N: /^[0-9<]$/, X: /^[A-Z0-9<]$/, O: /^[A-Z0-9<]$/ };
+
+/** The format whose line count and length lines of these lengths have. */
+function formatOfShape(lengths: readonly number[]): (typeof FORMATS)[number] | undefined {
+  return FORMATS.find(({ count, length }) => lengths.length === count && lengths.every((cells) => cells === length));
+}
+
+// A vote needs this many reads of the zone: with two, every cell they read differently is a tie.
+export const MIN_CELL_READS = 3;
+// Cells tied between two characters are tried both ways, up to this many (four readings at most).
+const MAX_TIED_CELLS = 2;
+
+/**
+ * The zone's lines voted cell by cell among reads of one shape (`CellRead`, a format's line count and
+ * length): each cell the character most reads gave it, a space, or a character its position cannot
+ * hold (`CELL_CHARACTERS`), counting for none. A cell no read named is a filler between fillers (two on
+ * each side: the run after the names); elsewhere, or with fewer than `MIN_CELL_READS` reads, there is no
+ * vote (null). A cell two characters tie on is tried both ways (at most `MAX_TIED_CELLS` such cells;
+ * null beyond). A character is only ever one the reads gave the cell, and the check digits still judge
+ * the lines: a tie is settled by them as a look-alike repair is, as likely to pass wrong as the same
+ * misread read once.
+ */
+export function votedLines(reads: readonly CellRead[]): string[][] | null {
+  const shape = reads[0]?.lines.map((line) => line.length) ?? [];
+  const format = formatOfShape(shape);
+  const sameShape = reads.every(
+    (read) => read.lines.length === shape.length && read.lines.every((line, index) => line.length === shape[index]),
+  );
+  if (format === undefined || !sameShape || reads.length < MIN_CELL_READS) return null;
+  const lineClasses = POSITION_CLASSES[format.format];
+  // Per line and cell, the characters most reads gave it (one, two when tied, none).
+  const winners = shape.map((length, lineIndex) =>
+    Array.from({ length }, (_, cell) => {
+      const allowed = CELL_CHARACTERS[lineClasses[lineIndex]?.[cell] ?? 'X'];
+      const counts = new Map<string, number>();
+      for (const read of reads) {
+        const character = read.lines[lineIndex]?.charAt(cell) ?? ' ';
+        if (allowed.test(character)) counts.set(character, (counts.get(character) ?? 0) + 1);
+      }
+      const most = Math.max(0, ...counts.values());
+      return [...counts.entries()].filter(([, count]) => count === most).map(([character]) => character);
+    }),
+  );
+  const isFiller = (line: readonly string[][], cell: number) => line[cell]?.length === 1 && line[cell]?.[0] === '<';
+  let outcomes: string[][] = [shape.map(() => '')];
+  let ties = 0;
+  for (const [lineIndex, line] of winners.entries()) {
+    for (const [cell, tied] of line.entries()) {
+      let characters = tied;
+      if (characters.length === 0) {
+        const betweenFillers = [cell - 2, cell - 1, cell + 1, cell + 2].every((other) => isFiller(line, other));
+        if (!betweenFillers) return null;
+        characters = ['<'];
+      }
+      if (characters.length > 2 || (characters.length === 2 && (ties += 1) > MAX_TIED_CELLS)) return null;
+      outcomes = outcomes.flatMap((lines) =>
+        characters.map((character) => lines.map((text, index) => (index === lineIndex ? text + character : text))),
+      );
+    }
+  }
+  return outcomes;
+}
+
+/**
+ * A read's lines with every cell it did not name (a space, or a character its position cannot hold)
+ * taken from the vote (`voted`, of the same shape): what that read says of the zone's names once its
+ * gaps are filled. Where the vote's names differ from a read's, the second engine picks among them
+ * (s42-000058: two of three reads `ATELEN`, one `AYELEN`, the LSTM engine `AYELEN`).
+ */
+export function completedByVote(read: CellRead, voted: readonly string[]): string[] {
+  const format = formatOfShape(voted.map((line) => line.length));
+  const lineClasses = format === undefined ? [] : POSITION_CLASSES[format.format];
+  return voted.map((line, lineIndex) =>
+    [...line]
+      .map((votedCharacter, cell) => {
+        const own = read.lines[lineIndex]?.charAt(cell) ?? ' ';
+        return CELL_CHARACTERS[lineClasses[lineIndex]?.[cell] ?? 'X'].test(own) ? own : votedCharacter;
+      })
+      .join(''),
+  );
 }

@@ -19,6 +19,8 @@ import {
   arbitrationRivals,
   bestMrz,
   better,
+  cellReadsIn,
+  completedByVote,
   dataLineFromSecondRead,
   documentNumberRepairs,
   hasMrzSignal,
@@ -26,6 +28,8 @@ import {
   namesLineOf,
   numberReadIn,
   rivalNames,
+  votedLines,
+  type CellRead,
   type ScoredMrz,
 } from './mrz-text';
 import {
@@ -543,6 +547,9 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
   // The names line of every variant's best reading, at every turn and crop (`namesKey`): what the second
   // engine may pick from when it disagrees with the chosen names (`pickNamesBySecondRead`).
   const namesReadInSearch = new Set<string>();
+  // Reads that gave every cell of a zone's lines, by shape (`cellReadsIn`), each with the way to make a
+  // read of its crop the best one: the zone's lines voted cell by cell among them (`votedLines`).
+  const cellReads = new Map<string, { read: CellRead; consider: (scored: ScoredMrz) => void }[]>();
   let best: Best | null = null;
   // Read through a call: TypeScript cannot see the closures (`consider`) that set it.
   const current = (): Best | null => best;
@@ -592,7 +599,30 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
     chosen.scored = { ...chosen.scored, mrz: data };
     chosen.reading = { ...chosen.reading, lines: data.lines, data, names_second_read: 'agreed' };
   };
+  // Where no read was valid, the zone's lines as most reads of every cell gave them: a screen's zone read
+  // at three turns, each read with a few cells it could not name and none valid (s42-000058). Only a
+  // valid vote is taken; the read nearest it stands for it (its crop and lines are what the names'
+  // second read looks at).
+  const voteCells = (): void => {
+    if (current()?.scored.mrz.valid === true) return;
+    for (const group of cellReads.values()) {
+      for (const lines of votedLines(group.map(({ read }) => read)) ?? []) {
+        const scored = bestMrz(lines, lines[0]?.length);
+        if (scored === null || !scored.mrz.valid) continue;
+        const agreement = (read: CellRead) =>
+          read.lines.reduce(
+            (sum, line, index) => sum + [...line].filter((c, cell) => c === lines[index]?.charAt(cell)).length,
+            0,
+          );
+        const nearest = group.reduce((a, b) => (agreement(b.read) > agreement(a.read) ? b : a));
+        const namesIndex = nameLineIndex(scored.mrz);
+        for (const { read } of group) namesReadInSearch.add(`${lines.length}:${completedByVote(read, lines)[namesIndex] ?? ''}`);
+        nearest.consider({ ...scored, candidate: { ...scored.candidate, source_lines: nearest.read.source_lines } });
+      }
+    }
+  };
   const finish = async (budgetExhausted: boolean): Promise<MrzSearch> => {
+    voteCells();
     const chosen = current();
     if (chosen !== null && !chosen.reading.valid) await repairDataLine(chosen);
     // Made whatever the budget, as the corroborating pass is: it decides whether names are given back.
@@ -760,6 +790,13 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
         if (result.ocr !== null) {
           const texts = result.ocr.lines.map((line) => line.text);
           namesByVariant.set(variant.name, namesReadIn(texts));
+          for (const cellRead of cellReadsIn(texts)) {
+            const shape = cellRead.lines.map((line) => line.length).join('x');
+            const group = cellReads.get(shape) ?? [];
+            const { ocr } = result;
+            group.push({ read: cellRead, consider: (scored) => consider(variant.name, image, ocr, scored, true) });
+            cellReads.set(shape, group);
+          }
           const own = fittedRead(variant, texts);
           if (own !== null) {
             bestNamesByVariant.set(variant.name, namesKey(own.mrz));
@@ -777,8 +814,10 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
         [...namesByVariant.entries()].some(([name, names]) => name !== variant && names.has(key)) && rivalsOf(key).length === 0;
       // A read becomes the best one if it outranks it (`outranks`), or reads the same as surely with names
       // read surer.
-      const consider = (variantName: OcrVariant['name'], image: OcrImage, ocr: OcrResult, scored: ScoredMrz) => {
-        const corroborated = scored.mrz.valid && readElsewhere(namesKey(scored.mrz), variantName);
+      // A read voted among several (`voteCells`) is never corroborated here: its names are the vote's, which
+      // only the second engine confirms.
+      const consider = (variantName: OcrVariant['name'], image: OcrImage, ocr: OcrResult, scored: ScoredMrz, voted = false) => {
+        const corroborated = !voted && scored.mrz.valid && readElsewhere(namesKey(scored.mrz), variantName);
         const candidate = { scored, corroborated };
         // Between reads the check digits cannot tell apart, the one whose names were read surer wins:
         // the names are what no check digit covers (the 2009 specimen's M read as H by one variant only).
@@ -907,6 +946,7 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
           break;
         }
       }
+      voteCells();
       if (current()?.scored.mrz.valid === true) return finish(false);
     }
   }
