@@ -631,7 +631,7 @@ function formatOfShape(lengths: readonly number[]): (typeof FORMATS)[number] | u
 }
 
 // A vote needs this many reads of the zone: with two, every cell they read differently is a tie.
-export const MIN_CELL_READS = 3;
+const MIN_CELL_READS = 3;
 // Cells tied between two characters are tried both ways, up to this many (four readings at most).
 const MAX_TIED_CELLS = 2;
 
