@@ -26,6 +26,20 @@ afterAll(async () => {
   await stopReaders();
 });
 
+/** A DNI of the corpus (front and back), generated for the call and read as the service reads it. */
+async function readCorpusDni(seed: number, index: number): ReturnType<typeof readDocument> {
+  const dir = generateCorpus(seed, [index]);
+  try {
+    const side = (name: 'front' | 'back') => ({
+      side: name,
+      image: fs.readFileSync(path.join(dir, corpusFile(seed, index, name))),
+    });
+    return await readDocument([side('front'), side('back')], { acceptedTypes: ['dni'], today: '2026-11-23' });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('readPrintedFields', () => {
   it('when the 2009 layout is asked to confirm within two fields and they read nothing, then it stops after two passes', async () => {
     const frame = await cardFrame(blankCard(), MRZ_QUAD, 'height');
@@ -115,22 +129,8 @@ describe('a 2009 front whose values stand higher than the specimen measured', ()
   // (9.922.010 for 9722010 in its MRZ and barcode). Its values stand about 0.1 MRZ heights above where
   // the specimen's do: before the crops were moved onto their rows, no field was read on this front and
   // the card was accepted.
-  let dir = '';
-  beforeAll(() => {
-    dir = generateCorpus(99, [62]);
-  });
-  afterAll(() => {
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
   it('when the card is read, then its printed names and number are read and the altered number is a data mismatch', async () => {
-    const reading = await readDocument(
-      [
-        { side: 'front', image: fs.readFileSync(path.join(dir, corpusFile(99, 62, 'front'))) },
-        { side: 'back', image: fs.readFileSync(path.join(dir, corpusFile(99, 62, 'back'))) },
-      ],
-      { acceptedTypes: ['dni'], today: '2026-11-23' },
-    );
+    const reading = await readCorpusDni(99, 62);
 
     const front = reading.sides.find((side) => side.side === 'front');
     expect(front?.printed?.layout).toBe('dni_2009_front');
@@ -146,22 +146,8 @@ describe('a dim photo of a 2012 front', () => {
   // (62.826.038 for 42826038 in its barcode and MRZ). Its paper lies under the ink threshold with its
   // ink: before its crops were stretched first, every crop was black, no field was read and the card was
   // accepted.
-  let dir = '';
-  beforeAll(() => {
-    dir = generateCorpus(99, [77]);
-  });
-  afterAll(() => {
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
   it('when the card is read, then its printed number is read and the altered number is a data mismatch', async () => {
-    const reading = await readDocument(
-      [
-        { side: 'front', image: fs.readFileSync(path.join(dir, corpusFile(99, 77, 'front'))) },
-        { side: 'back', image: fs.readFileSync(path.join(dir, corpusFile(99, 77, 'back'))) },
-      ],
-      { acceptedTypes: ['dni'], today: '2026-11-23' },
-    );
+    const reading = await readCorpusDni(99, 77);
 
     const front = reading.sides.find((side) => side.side === 'front');
     expect(front?.printed?.fields).toMatchObject({ number: '62826038' });

@@ -432,7 +432,15 @@ export function bestMrz(ocrLines: readonly string[], lineLength?: number): Score
   return best;
 }
 
-/** The names line a names key (`<line count>:<names line>`) holds. */
+/**
+ * The key a zone's names are compared by: its line count and its names line (`<line count>:<names
+ * line>`; the third line of a three-line TD1, the first otherwise).
+ */
+export function namesKeyOf(lines: readonly string[]): string {
+  return `${lines.length}:${lines[lines.length === 3 ? 2 : 0] ?? ''}`;
+}
+
+/** The names line a names key (`namesKeyOf`) holds. */
 export function namesLineOf(key: string): string {
   return key.slice(key.indexOf(':') + 1);
 }
@@ -625,6 +633,11 @@ export function cellReadsIn(ocrLines: readonly string[]): CellRead[] {
 // letter or a filler, which the other reads name better (s42-000058 read fillers as 4 after the names).
 const CELL_CHARACTERS: Record<PositionClass, RegExp> = { A: /^[A-Z<]$/, N: /^[0-9<]$/, X: /^[A-Z0-9<]$/, O: /^[A-Z0-9<]$/ };
 
+/** Whether a read's character may vote for a cell (`CELL_CHARACTERS` of the cell's position class). */
+function cellAllows(lineClasses: readonly PositionClass[][], lineIndex: number, cell: number, character: string): boolean {
+  return CELL_CHARACTERS[lineClasses[lineIndex]?.[cell] ?? 'X'].test(character);
+}
+
 /** The format whose line count and length lines of these lengths have. */
 function formatOfShape(lengths: readonly number[]): (typeof FORMATS)[number] | undefined {
   return FORMATS.find(({ count, length }) => lengths.length === count && lengths.every((cells) => cells === length));
@@ -656,11 +669,10 @@ export function votedLines(reads: readonly CellRead[]): string[][] | null {
   // Per line and cell, the characters most reads gave it (one, two when tied, none).
   const winners = shape.map((length, lineIndex) =>
     Array.from({ length }, (_, cell) => {
-      const allowed = CELL_CHARACTERS[lineClasses[lineIndex]?.[cell] ?? 'X'];
       const counts = new Map<string, number>();
       for (const read of reads) {
         const character = read.lines[lineIndex]?.charAt(cell) ?? ' ';
-        if (allowed.test(character)) counts.set(character, (counts.get(character) ?? 0) + 1);
+        if (cellAllows(lineClasses, lineIndex, cell, character)) counts.set(character, (counts.get(character) ?? 0) + 1);
       }
       const most = Math.max(0, ...counts.values());
       return [...counts.entries()].filter(([, count]) => count === most).map(([character]) => character);
@@ -699,7 +711,7 @@ export function completedByVote(read: CellRead, voted: readonly string[]): strin
     [...line]
       .map((votedCharacter, cell) => {
         const own = read.lines[lineIndex]?.charAt(cell) ?? ' ';
-        return CELL_CHARACTERS[lineClasses[lineIndex]?.[cell] ?? 'X'].test(own) ? own : votedCharacter;
+        return cellAllows(lineClasses, lineIndex, cell, own) ? own : votedCharacter;
       })
       .join(''),
   );

@@ -25,6 +25,7 @@ import {
   documentNumberRepairs,
   hasMrzSignal,
   mrzCandidates,
+  namesKeyOf,
   namesLineOf,
   numberReadIn,
   rivalNames,
@@ -480,15 +481,12 @@ function nameLineIndex(mrz: MrzData): number {
 /** The names lines, per line count, that any MRZ candidate of one OCR pass holds. */
 function namesReadIn(texts: readonly string[]): Set<string> {
   const names = new Set<string>();
-  for (const candidate of mrzCandidates(texts)) {
-    const index = candidate.lines.length === 3 ? 2 : 0;
-    names.add(`${candidate.lines.length}:${candidate.lines[index] ?? ''}`);
-  }
+  for (const candidate of mrzCandidates(texts)) names.add(namesKeyOf(candidate.lines));
   return names;
 }
 
 function namesKey(mrz: MrzData): string {
-  return `${mrz.lines.length}:${mrz.lines[nameLineIndex(mrz)] ?? ''}`;
+  return namesKeyOf(mrz.lines);
 }
 
 function nameConfidence(scored: ScoredMrz, lines: readonly OcrLine[]): number {
@@ -615,8 +613,7 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
             0,
           );
         const nearest = group.reduce((a, b) => (agreement(b.read) > agreement(a.read) ? b : a));
-        const namesIndex = nameLineIndex(scored.mrz);
-        for (const { read } of group) namesReadInSearch.add(`${lines.length}:${completedByVote(read, lines)[namesIndex] ?? ''}`);
+        for (const { read } of group) namesReadInSearch.add(namesKeyOf(completedByVote(read, lines)));
         nearest.consider({ ...scored, candidate: { ...scored.candidate, source_lines: nearest.read.source_lines } });
       }
     }
