@@ -3,6 +3,7 @@ import {
   chooseLimit,
   detectionAtFalseAlarms,
   fitScreenModel,
+  mostCautious,
   flags,
   modelSource,
   rates,
@@ -166,6 +167,27 @@ describe('calibration', () => {
     expect(cv.false_alarms).toBeGreaterThan(0);
     // At the limit, not short of it: a threshold halfway to the 90% detection score would detect fewer.
     for (const candidate of candidates) expect(candidate.cv.detection_rate).toBeCloseTo(candidate.cv_detection_at_limit, 10);
+  });
+
+  it('when candidates detect within one standard error of the best, then the most cautious of them is chosen', () => {
+    const candidate = (min_log_blur: number, lambda: number, detection: number, atHalf = 0.9) => ({
+      min_log_blur,
+      lambda,
+      cv_detection_at_limit: detection,
+      cv_detection_at_half_limit: atHalf,
+    });
+    // The 2026-11-28 calibration: 259 and 257 of 267 recaptures are one standard error (1.0 point) apart.
+    const best = candidate(2, 0.01, 259 / 267);
+    const cautious = candidate(2.1, 0.01, 257 / 267);
+    const penalised = candidate(2.1, 0.03, 253 / 267);
+    const blind = candidate(2.6, 0.3, 0.5);
+    expect(mostCautious([best, cautious, penalised, blind], 267)).toBe(cautious);
+    // With ten times the recaptures, the same two differ by more than the error: the best is taken.
+    expect(mostCautious([best, cautious, penalised, blind], 2670)).toBe(best);
+    // Among equally cautious ones, the stronger penalty, then the better detection at half the limit.
+    const halfBetter = candidate(2.1, 0.01, 257 / 267, 0.95);
+    expect(mostCautious([best, cautious, halfBetter], 267)).toBe(halfBetter);
+    expect(mostCautious([], 267)).toBeNull();
   });
 
   it('when a blur limit is chosen, then it flags at most the allowed share of readable photos', () => {

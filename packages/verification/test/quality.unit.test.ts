@@ -8,7 +8,8 @@ import {
   screenVerdict,
   type QualityReport,
 } from '../src/quality';
-import { TILE, spectrumFeatures, tileOrigins } from '../src/quality/spectrum';
+import { colourFeatures } from '../src/quality/colour';
+import { TILE, chromaTiles, spectrumFeatures, tileOrigins } from '../src/quality/spectrum';
 import { corpusFile, generateCorpus } from './corpus-data';
 
 /**
@@ -167,6 +168,31 @@ describe('periodic peaks in the spectrum', () => {
     const text = spectrumFeatures([tile((x, y) => 128 + 40 * hash(x, y) + (x % (TILE / 6) < 3 ? 60 : 0))]);
     expect(text.peak_prominence).toBeGreaterThan(1.5);
     expect(text.periodic_prominence).toBeLessThan(text.peak_prominence / 2);
+  });
+
+  it('when only magenta dots are periodic, then the green–magenta axis shows them and the blue–red one does not', () => {
+    // Magenta ink takes green away: a magenta halftone of period 3 px at 15° over a grey page, with
+    // a faint texture so that both axes have a background.
+    const size = TILE + 2;
+    const rgb = new Uint8Array(size * size * 3);
+    const luma = new Float32Array(size * size);
+    const angle = (15 * Math.PI) / 180;
+    for (let y = 0; y < size; y += 1) {
+      for (let x = 0; x < size; x += 1) {
+        const dot = Math.cos((2 * Math.PI * (x * Math.cos(angle) + y * Math.sin(angle))) / 3) > 0.3 ? 60 : 0;
+        const texture = 6 * hash(x, y);
+        const [red, green, blue] = [170 + texture, 190 + texture - dot, 170 + 6 * hash(y, x)];
+        rgb.set([red, green, blue], (y * size + x) * 3);
+        luma[y * size + x] = 0.299 * red + 0.587 * green + 0.114 * blue;
+      }
+    }
+    const pixels = { rgb, luma, width: size, height: size };
+    const origins: [number, number][] = [[1, 1]];
+    const magenta = spectrumFeatures(chromaTiles(pixels, origins, 'green_magenta'));
+    const blueRed = spectrumFeatures(chromaTiles(pixels, origins, 'blue_red'));
+    expect(magenta.peak_prominence).toBeGreaterThan(blueRed.peak_prominence + 1);
+    const colour = colourFeatures(pixels, { x0: 0, y0: 0, x1: size, y1: size });
+    expect(colour.magenta_detail).toBeGreaterThan(2 * colour.chroma_detail);
   });
 
   it('when the box is smaller than a tile, then no tile is taken; a photo gets a grid from edge to edge', () => {

@@ -18,8 +18,10 @@ export interface ColourFeatures {
   white_level: number;
   /** (B − R) / luma in the brightest tenth of the pixels: the white point's cast (+ blue, − yellow). */
   white_cast: number;
-  /** RMS of the chroma Laplacian over the RMS of the luma Laplacian: colour in the fine detail. */
+  /** RMS of the chroma (B − R) Laplacian over the RMS of the luma Laplacian: colour in the fine detail. */
   chroma_detail: number;
+  /** The same along the green–magenta axis, G − (R + B) / 2 (spectrum.ts `ChromaAxis`). */
+  magenta_detail: number;
   /**
    * The same at the luma's edges, less what flat areas show: sensor noise and JPEG put colour into every
    * pixel, more so in a dim or blurred photo where the luma detail is weak, whereas a display's sub-pixel
@@ -38,6 +40,21 @@ const laplacianBin = (value: number): number => min(LAPLACIAN_BINS - 1, (abs(val
 
 function chromaAt(rgb: Uint8Array, index: number): number {
   return (rgb[index * 3 + 2] ?? 0) - (rgb[index * 3] ?? 0);
+}
+
+function magentaAt(rgb: Uint8Array, index: number): number {
+  return (rgb[index * 3 + 1] ?? 0) - ((rgb[index * 3] ?? 0) + (rgb[index * 3 + 2] ?? 0)) / 2;
+}
+
+/** The 4-neighbour Laplacian of a per-pixel measure at `index`. */
+function laplacianOf(measure: (rgb: Uint8Array, index: number) => number, rgb: Uint8Array, index: number, width: number): number {
+  return (
+    measure(rgb, index - 1) +
+    measure(rgb, index + 1) +
+    measure(rgb, index - width) +
+    measure(rgb, index + width) -
+    4 * measure(rgb, index)
+  );
 }
 
 export function colourFeatures(pixels: RgbPixels, box: PixelBox): ColourFeatures {
@@ -75,6 +92,7 @@ export function colourFeatures(pixels: RgbPixels, box: PixelBox): ColourFeatures
   let castSum = 0;
   let castCount = 0;
   let chromaSquares = 0;
+  let magentaSquares = 0;
   let lumaSquares = 0;
   // Per bin of |luma Laplacian|: count, summed squared chroma and luma Laplacians.
   const binCount = new Float64Array(LAPLACIAN_BINS);
@@ -89,15 +107,12 @@ export function colourFeatures(pixels: RgbPixels, box: PixelBox): ColourFeatures
         castSum += ((rgb[offset + 2] ?? 0) - (rgb[offset] ?? 0)) / value;
         castCount += 1;
       }
-      const chromaLaplacian =
-        chromaAt(rgb, index - 1) +
-        chromaAt(rgb, index + 1) +
-        chromaAt(rgb, index - width) +
-        chromaAt(rgb, index + width) -
-        4 * chromaAt(rgb, index);
+      const chromaLaplacian = laplacianOf(chromaAt, rgb, index, width);
+      const magentaLaplacian = laplacianOf(magentaAt, rgb, index, width);
       const lumaLaplacian =
         (luma[index - 1] ?? 0) + (luma[index + 1] ?? 0) + (luma[index - width] ?? 0) + (luma[index + width] ?? 0) - 4 * value;
       chromaSquares += chromaLaplacian * chromaLaplacian;
+      magentaSquares += magentaLaplacian * magentaLaplacian;
       lumaSquares += lumaLaplacian * lumaLaplacian;
       const bin = laplacianBin(lumaLaplacian);
       binCount[bin] = (binCount[bin] ?? 0) + 1;
@@ -134,6 +149,7 @@ export function colourFeatures(pixels: RgbPixels, box: PixelBox): ColourFeatures
     white_level: whiteLevel,
     white_cast: castCount === 0 ? 0 : castSum / castCount,
     chroma_detail: lumaSquares === 0 ? 0 : sqrt(chromaSquares / lumaSquares),
+    magenta_detail: lumaSquares === 0 ? 0 : sqrt(magentaSquares / lumaSquares),
     edge_chroma: edgeChroma(),
     black_ratio: blackLevel / max(1, whiteLevel),
   };

@@ -26,11 +26,17 @@ export const SCREEN_FEATURE_NAMES = [
   'chroma_periodic',
   'chroma_low_ratio',
   'chroma_mid_ratio',
+  'chroma_high_ratio',
+  'magenta_peak_prominence',
+  'magenta_low_ratio',
+  'magenta_mid_ratio',
+  'magenta_high_ratio',
   'saturation',
   'black_level',
   'white_level',
   'white_cast',
   'chroma_detail',
+  'magenta_detail',
   'edge_chroma',
   'black_ratio',
   'luma_peak_count',
@@ -63,7 +69,7 @@ export interface ScreenVerdict {
   features: ScreenFeatures;
 }
 
-function bandRatio(chroma: SpectrumFeatures, luma: SpectrumFeatures, band: 0 | 1): number {
+function bandRatio(chroma: SpectrumFeatures, luma: SpectrumFeatures, band: 0 | 1 | 2): number {
   return log10((chroma.band_power[band] + 1e-6) / (luma.band_power[band] + 1e-6));
 }
 
@@ -71,6 +77,7 @@ export function screenFeatures(pixels: RgbPixels, box: PixelBox, measures: { gla
   const origins = tileOrigins(box);
   const luma = spectrumFeatures(lumaTiles(pixels, origins));
   const chroma = spectrumFeatures(chromaTiles(pixels, origins));
+  const magenta = spectrumFeatures(chromaTiles(pixels, origins, 'green_magenta'));
   const colour = colourFeatures(pixels, box);
   return {
     luma_peak_prominence: luma.peak_prominence,
@@ -79,11 +86,17 @@ export function screenFeatures(pixels: RgbPixels, box: PixelBox, measures: { gla
     chroma_periodic: chroma.periodic_prominence,
     chroma_low_ratio: bandRatio(chroma, luma, 0),
     chroma_mid_ratio: bandRatio(chroma, luma, 1),
+    chroma_high_ratio: bandRatio(chroma, luma, 2),
+    magenta_peak_prominence: magenta.peak_prominence,
+    magenta_low_ratio: bandRatio(magenta, luma, 0),
+    magenta_mid_ratio: bandRatio(magenta, luma, 1),
+    magenta_high_ratio: bandRatio(magenta, luma, 2),
     saturation: colour.saturation,
     black_level: colour.black_level,
     white_level: colour.white_level,
     white_cast: colour.white_cast,
     chroma_detail: colour.chroma_detail,
+    magenta_detail: colour.magenta_detail,
     edge_chroma: colour.edge_chroma,
     black_ratio: colour.black_ratio,
     glare: measures.glare,

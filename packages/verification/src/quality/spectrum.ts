@@ -127,13 +127,27 @@ export function lumaTiles(pixels: RgbPixels, origins: readonly [number, number][
   });
 }
 
-/** The chroma (B − R) tiles at `origins`: sub-pixel stripes and CMY dots are coloured. */
-export function chromaTiles(pixels: RgbPixels, origins: readonly [number, number][]): Tile[] {
+/**
+ * The two chroma axes a recapture colours: blue–red (B − R), where a display's outer sub-pixel stripes and
+ * cyan and yellow dots show, and green–magenta (G − (R + B) / 2), where its middle stripe and magenta dots
+ * show (magenta ink takes green away and leaves B − R nearly as it was).
+ */
+export type ChromaAxis = 'blue_red' | 'green_magenta';
+
+/** The chroma tiles at `origins` along `axis`. */
+export function chromaTiles(pixels: RgbPixels, origins: readonly [number, number][], axis: ChromaAxis = 'blue_red'): Tile[] {
+  const { rgb } = pixels;
   return origins.map(([originX, originY]) => {
     const tile = new Float32Array(TILE * TILE);
     for (let y = 0; y < TILE; y += 1) {
       const row = ((originY + y) * pixels.width + originX) * 3;
-      for (let x = 0; x < TILE; x += 1) tile[y * TILE + x] = (pixels.rgb[row + x * 3 + 2] ?? 0) - (pixels.rgb[row + x * 3] ?? 0);
+      for (let x = 0; x < TILE; x += 1) {
+        const offset = row + x * 3;
+        const red = rgb[offset] ?? 0;
+        const green = rgb[offset + 1] ?? 0;
+        const blue = rgb[offset + 2] ?? 0;
+        tile[y * TILE + x] = axis === 'blue_red' ? blue - red : green - (red + blue) / 2;
+      }
     }
     return tile;
   });
