@@ -1,4 +1,4 @@
-import type { PixelBox, RgbPixels } from './pixels';
+import { CHROMA_OF, type PixelBox, type RgbPixels } from './pixels';
 
 const { abs, max, min, sqrt } = Math;
 
@@ -20,7 +20,7 @@ export interface ColourFeatures {
   white_cast: number;
   /** RMS of the chroma (B − R) Laplacian over the RMS of the luma Laplacian: colour in the fine detail. */
   chroma_detail: number;
-  /** The same along the green–magenta axis, G − (R + B) / 2 (spectrum.ts `ChromaAxis`). */
+  /** The same along the green–magenta axis, G − (R + B) / 2 (pixels.ts `ChromaAxis`). */
   magenta_detail: number;
   /**
    * The same at the luma's edges, less what flat areas show: sensor noise and JPEG put colour into every
@@ -37,14 +37,6 @@ export interface ColourFeatures {
 /** |luma Laplacian| is binned in quarter levels up to this many bins to find its quantiles cheaply. */
 const LAPLACIAN_BINS = 1024;
 const laplacianBin = (value: number): number => min(LAPLACIAN_BINS - 1, (abs(value) * 4) | 0);
-
-function chromaAt(rgb: Uint8Array, index: number): number {
-  return (rgb[index * 3 + 2] ?? 0) - (rgb[index * 3] ?? 0);
-}
-
-function magentaAt(rgb: Uint8Array, index: number): number {
-  return (rgb[index * 3 + 1] ?? 0) - ((rgb[index * 3] ?? 0) + (rgb[index * 3 + 2] ?? 0)) / 2;
-}
 
 /** The 4-neighbour Laplacian of a per-pixel measure at `index`. */
 function laplacianOf(measure: (rgb: Uint8Array, index: number) => number, rgb: Uint8Array, index: number, width: number): number {
@@ -101,14 +93,13 @@ export function colourFeatures(pixels: RgbPixels, box: PixelBox): ColourFeatures
   for (let y = box.y0 + 1; y < box.y1 - 1; y += 2) {
     for (let x = box.x0 + 1; x < box.x1 - 1; x += 2) {
       const index = y * width + x;
-      const offset = index * 3;
       const value = luma[index] ?? 0;
       if (value >= brightFloor && value > 0) {
-        castSum += ((rgb[offset + 2] ?? 0) - (rgb[offset] ?? 0)) / value;
+        castSum += CHROMA_OF.blue_red(rgb, index) / value;
         castCount += 1;
       }
-      const chromaLaplacian = laplacianOf(chromaAt, rgb, index, width);
-      const magentaLaplacian = laplacianOf(magentaAt, rgb, index, width);
+      const chromaLaplacian = laplacianOf(CHROMA_OF.blue_red, rgb, index, width);
+      const magentaLaplacian = laplacianOf(CHROMA_OF.green_magenta, rgb, index, width);
       const lumaLaplacian =
         (luma[index - 1] ?? 0) + (luma[index + 1] ?? 0) + (luma[index - width] ?? 0) + (luma[index + width] ?? 0) - 4 * value;
       chromaSquares += chromaLaplacian * chromaLaplacian;

@@ -67,6 +67,19 @@ export function pixelsFromRgb(rgb: Uint8Array, width: number, height: number): R
   return { rgb, luma, width, height };
 }
 
+/**
+ * The two chroma axes a recapture colours: blue–red (B − R), where a display's outer sub-pixel stripes and
+ * cyan and yellow dots show, and green–magenta (G − (R + B) / 2), where its middle stripe and magenta dots
+ * show (magenta ink takes green away and leaves B − R nearly as it was).
+ */
+export type ChromaAxis = 'blue_red' | 'green_magenta';
+
+/** A pixel's chroma along each axis, from the RGB bytes and the pixel's index (not its byte offset). */
+export const CHROMA_OF: Record<ChromaAxis, (rgb: Uint8Array, index: number) => number> = {
+  blue_red: (rgb, index) => (rgb[index * 3 + 2] ?? 0) - (rgb[index * 3] ?? 0),
+  green_magenta: (rgb, index) => (rgb[index * 3 + 1] ?? 0) - ((rgb[index * 3] ?? 0) + (rgb[index * 3 + 2] ?? 0)) / 2,
+};
+
 /** The pixel box of a region (the whole image when none is given), at least 8×8 px. */
 export function boxOf(region: Region | undefined, width: number, height: number): PixelBox {
   if (region === undefined) return { x0: 0, y0: 0, x1: width, y1: height };

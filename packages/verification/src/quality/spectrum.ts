@@ -1,5 +1,5 @@
 import FFT from 'fft.js';
-import type { PixelBox, RgbPixels } from './pixels';
+import { CHROMA_OF, type ChromaAxis, type PixelBox, type RgbPixels } from './pixels';
 
 const { abs, cos, hypot, log10, max, min, PI, round, sin } = Math;
 
@@ -127,27 +127,14 @@ export function lumaTiles(pixels: RgbPixels, origins: readonly [number, number][
   });
 }
 
-/**
- * The two chroma axes a recapture colours: blue–red (B − R), where a display's outer sub-pixel stripes and
- * cyan and yellow dots show, and green–magenta (G − (R + B) / 2), where its middle stripe and magenta dots
- * show (magenta ink takes green away and leaves B − R nearly as it was).
- */
-export type ChromaAxis = 'blue_red' | 'green_magenta';
-
-/** The chroma tiles at `origins` along `axis`. */
+/** The chroma tiles at `origins` along `axis` (pixels.ts `ChromaAxis`). */
 export function chromaTiles(pixels: RgbPixels, origins: readonly [number, number][], axis: ChromaAxis = 'blue_red'): Tile[] {
-  const { rgb } = pixels;
+  const chromaOf = CHROMA_OF[axis];
   return origins.map(([originX, originY]) => {
     const tile = new Float32Array(TILE * TILE);
     for (let y = 0; y < TILE; y += 1) {
-      const row = ((originY + y) * pixels.width + originX) * 3;
-      for (let x = 0; x < TILE; x += 1) {
-        const offset = row + x * 3;
-        const red = rgb[offset] ?? 0;
-        const green = rgb[offset + 1] ?? 0;
-        const blue = rgb[offset + 2] ?? 0;
-        tile[y * TILE + x] = axis === 'blue_red' ? blue - red : green - (red + blue) / 2;
-      }
+      const row = (originY + y) * pixels.width + originX;
+      for (let x = 0; x < TILE; x += 1) tile[y * TILE + x] = chromaOf(pixels.rgb, row + x);
     }
     return tile;
   });

@@ -485,10 +485,6 @@ function namesReadIn(texts: readonly string[]): Set<string> {
   return names;
 }
 
-function namesKey(mrz: MrzData): string {
-  return namesKeyOf(mrz.lines);
-}
-
 function nameConfidence(scored: ScoredMrz, lines: readonly OcrLine[]): number {
   const source = lines[scored.candidate.source_lines[nameLineIndex(scored.mrz)] ?? -1];
   if (source === undefined) return 0;
@@ -587,7 +583,7 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
   // check digit, so the rest of the read stays valid.
   const pickNamesBySecondRead = async (chosen: Best, second: SecondReadText, namesLine: string): Promise<void> => {
     await chosen.readWholeZone();
-    const rivals = arbitrationRivals(namesKey(chosen.scored.mrz), chosen.rivals(), namesReadInSearch);
+    const rivals = arbitrationRivals(namesKeyOf(chosen.scored.mrz.lines), chosen.rivals(), namesReadInSearch);
     const picked = namesPickedBySecondRead(second, namesLine, rivals, chosen.scored.mrz.format);
     if (picked === null) return;
     const index = nameLineIndex(chosen.scored.mrz);
@@ -796,8 +792,8 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
           }
           const own = fittedRead(variant, texts);
           if (own !== null) {
-            bestNamesByVariant.set(variant.name, namesKey(own.mrz));
-            namesReadInSearch.add(namesKey(own.mrz));
+            bestNamesByVariant.set(variant.name, namesKeyOf(own.mrz.lines));
+            namesReadInSearch.add(namesKeyOf(own.mrz.lines));
           }
         }
         return result;
@@ -814,7 +810,7 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
       // A read voted among several (`voteCells`) is never corroborated here: its names are the vote's, which
       // only the second engine confirms.
       const consider = (variantName: OcrVariant['name'], image: OcrImage, ocr: OcrResult, scored: ScoredMrz, voted = false) => {
-        const corroborated = !voted && scored.mrz.valid && readElsewhere(namesKey(scored.mrz), variantName);
+        const corroborated = !voted && scored.mrz.valid && readElsewhere(namesKeyOf(scored.mrz.lines), variantName);
         const candidate = { scored, corroborated };
         // Between reads the check digits cannot tell apart, the one whose names were read surer wins:
         // the names are what no check digit covers (the 2009 specimen's M read as H by one variant only).
@@ -836,7 +832,7 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
             image,
             namesLine: ocr.lines[scored.candidate.source_lines[nameLineIndex(scored.mrz)] ?? -1],
             dataLine: ocr.lines[scored.candidate.source_lines[1] ?? -1],
-            rivals: () => rivalsOf(namesKey(scored.mrz)).map(namesLineOf),
+            rivals: () => rivalsOf(namesKeyOf(scored.mrz.lines)).map(namesLineOf),
             readWholeZone: async () => {
               // These passes can only give names back, never take the read away: each is cut short
               // sooner than a search's pass (a dim zone's binarised crop ran to the 10 s safety cap,
@@ -914,7 +910,7 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
           }
           // The check may itself have become the best read.
           const now = current() ?? top;
-          if (readElsewhere(namesKey(now.scored.mrz), now.variant)) {
+          if (readElsewhere(namesKeyOf(now.scored.mrz.lines), now.variant)) {
             now.corroborated = true;
             now.reading.names_corroborated = true;
           }
