@@ -9,7 +9,8 @@ import {
   type QualityReport,
 } from '../src/quality';
 import { colourFeatures } from '../src/quality/colour';
-import { TILE, chromaTiles, spectrumFeatures, tileOrigins } from '../src/quality/spectrum';
+import { pixelsFromRgb } from '../src/quality/pixels';
+import { TILE, planeTiles, spectrumFeatures, tileOrigins } from '../src/quality/spectrum';
 import { corpusFile, generateCorpus } from './corpus-data';
 
 /**
@@ -175,7 +176,6 @@ describe('periodic peaks in the spectrum', () => {
     // a faint texture so that both axes have a background.
     const size = TILE + 2;
     const rgb = new Uint8Array(size * size * 3);
-    const luma = new Float32Array(size * size);
     const angle = (15 * Math.PI) / 180;
     for (let y = 0; y < size; y += 1) {
       for (let x = 0; x < size; x += 1) {
@@ -183,13 +183,12 @@ describe('periodic peaks in the spectrum', () => {
         const texture = 6 * hash(x, y);
         const [red, green, blue] = [170 + texture, 190 + texture - dot, 170 + 6 * hash(y, x)];
         rgb.set([red, green, blue], (y * size + x) * 3);
-        luma[y * size + x] = 0.299 * red + 0.587 * green + 0.114 * blue;
       }
     }
-    const pixels = { rgb, luma, width: size, height: size };
+    const pixels = pixelsFromRgb(rgb, size, size);
     const origins: [number, number][] = [[1, 1]];
-    const magenta = spectrumFeatures(chromaTiles(pixels, origins, 'green_magenta'));
-    const blueRed = spectrumFeatures(chromaTiles(pixels, origins, 'blue_red'));
+    const magenta = spectrumFeatures(planeTiles(pixels.chroma.green_magenta, size, origins));
+    const blueRed = spectrumFeatures(planeTiles(pixels.chroma.blue_red, size, origins));
     expect(magenta.peak_prominence).toBeGreaterThan(blueRed.peak_prominence + 1);
     const colour = colourFeatures(pixels, { x0: 0, y0: 0, x1: size, y1: size });
     expect(colour.magenta_detail).toBeGreaterThan(2 * colour.chroma_detail);

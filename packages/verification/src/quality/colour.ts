@@ -1,4 +1,4 @@
-import { CHROMA_OF, type PixelBox, type RgbPixels } from './pixels';
+import type { PixelBox, RgbPixels } from './pixels';
 
 const { abs, max, min, sqrt } = Math;
 
@@ -38,19 +38,19 @@ export interface ColourFeatures {
 const LAPLACIAN_BINS = 1024;
 const laplacianBin = (value: number): number => min(LAPLACIAN_BINS - 1, (abs(value) * 4) | 0);
 
-/** The 4-neighbour Laplacian of a per-pixel measure at `index`. */
-function laplacianOf(measure: (rgb: Uint8Array, index: number) => number, rgb: Uint8Array, index: number, width: number): number {
+/** The 4-neighbour Laplacian of a plane at `index`. */
+function laplacianOf(plane: Float32Array, index: number, width: number): number {
   return (
-    measure(rgb, index - 1) +
-    measure(rgb, index + 1) +
-    measure(rgb, index - width) +
-    measure(rgb, index + width) -
-    4 * measure(rgb, index)
+    (plane[index - 1] ?? 0) +
+    (plane[index + 1] ?? 0) +
+    (plane[index - width] ?? 0) +
+    (plane[index + width] ?? 0) -
+    4 * (plane[index] ?? 0)
   );
 }
 
 export function colourFeatures(pixels: RgbPixels, box: PixelBox): ColourFeatures {
-  const { rgb, luma, width } = pixels;
+  const { rgb, luma, chroma, width } = pixels;
   const histogram = new Uint32Array(256);
   let saturationSum = 0;
   let saturationCount = 0;
@@ -95,13 +95,12 @@ export function colourFeatures(pixels: RgbPixels, box: PixelBox): ColourFeatures
       const index = y * width + x;
       const value = luma[index] ?? 0;
       if (value >= brightFloor && value > 0) {
-        castSum += CHROMA_OF.blue_red(rgb, index) / value;
+        castSum += (chroma.blue_red[index] ?? 0) / value;
         castCount += 1;
       }
-      const chromaLaplacian = laplacianOf(CHROMA_OF.blue_red, rgb, index, width);
-      const magentaLaplacian = laplacianOf(CHROMA_OF.green_magenta, rgb, index, width);
-      const lumaLaplacian =
-        (luma[index - 1] ?? 0) + (luma[index + 1] ?? 0) + (luma[index - width] ?? 0) + (luma[index + width] ?? 0) - 4 * value;
+      const chromaLaplacian = laplacianOf(chroma.blue_red, index, width);
+      const magentaLaplacian = laplacianOf(chroma.green_magenta, index, width);
+      const lumaLaplacian = laplacianOf(luma, index, width);
       chromaSquares += chromaLaplacian * chromaLaplacian;
       magentaSquares += magentaLaplacian * magentaLaplacian;
       lumaSquares += lumaLaplacian * lumaLaplacian;

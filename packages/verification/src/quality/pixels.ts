@@ -17,6 +17,8 @@ export interface RawImage {
 export interface RgbPixels {
   rgb: Uint8Array;
   luma: Float32Array;
+  /** Each pixel's chroma along each axis (`ChromaAxis`), in the same order as `luma`. */
+  chroma: Record<ChromaAxis, Float32Array>;
   width: number;
   height: number;
 }
@@ -59,26 +61,32 @@ export async function loadPixels(image: Buffer | RawImage): Promise<RgbPixels> {
   return pixelsFromRgb(data, info.width, info.height);
 }
 
+/**
+ * The luma and both chroma planes, computed once: the spectra's tiles and the colour statistics read
+ * them many times over (a chroma computed per read from the RGB bytes took three times as long). Every
+ * value is an integer or a half integer, exact in a Float32Array.
+ */
 export function pixelsFromRgb(rgb: Uint8Array, width: number, height: number): RgbPixels {
   const luma = new Float32Array(width * height);
+  const blueRed = new Float32Array(width * height);
+  const greenMagenta = new Float32Array(width * height);
   for (let index = 0, offset = 0; index < luma.length; index += 1, offset += 3) {
-    luma[index] = 0.299 * (rgb[offset] ?? 0) + 0.587 * (rgb[offset + 1] ?? 0) + 0.114 * (rgb[offset + 2] ?? 0);
+    const r = rgb[offset] ?? 0;
+    const g = rgb[offset + 1] ?? 0;
+    const b = rgb[offset + 2] ?? 0;
+    luma[index] = 0.299 * r + 0.587 * g + 0.114 * b;
+    blueRed[index] = b - r;
+    greenMagenta[index] = g - (r + b) / 2;
   }
-  return { rgb, luma, width, height };
+  return { rgb, luma, chroma: { blue_red: blueRed, green_magenta: greenMagenta }, width, height };
 }
 
 /**
  * The two chroma axes a recapture colours: blue–red (B − R), where a display's outer sub-pixel stripes and
  * cyan and yellow dots show, and green–magenta (G − (R + B) / 2), where its middle stripe and magenta dots
- * show (magenta ink takes green away and leaves B − R nearly as it was).
+ * show (magenta ink takes green away and leaves B − R nearly as it was). `pixelsFromRgb` computes both.
  */
 export type ChromaAxis = 'blue_red' | 'green_magenta';
-
-/** A pixel's chroma along each axis, from the RGB bytes and the pixel's index (not its byte offset). */
-export const CHROMA_OF: Record<ChromaAxis, (rgb: Uint8Array, index: number) => number> = {
-  blue_red: (rgb, index) => (rgb[index * 3 + 2] ?? 0) - (rgb[index * 3] ?? 0),
-  green_magenta: (rgb, index) => (rgb[index * 3 + 1] ?? 0) - ((rgb[index * 3] ?? 0) + (rgb[index * 3 + 2] ?? 0)) / 2,
-};
 
 /** The pixel box of a region (the whole image when none is given), at least 8×8 px. */
 export function boxOf(region: Region | undefined, width: number, height: number): PixelBox {

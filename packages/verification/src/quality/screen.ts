@@ -1,6 +1,6 @@
 import { colourFeatures } from './colour';
 import type { PixelBox, RgbPixels } from './pixels';
-import { chromaTiles, lumaTiles, spectrumFeatures, tileOrigins, type SpectrumFeatures } from './spectrum';
+import { planeTiles, spectrumFeatures, tileOrigins, type SpectrumFeatures } from './spectrum';
 import { SCREEN_MODEL, type ScreenModel } from './thresholds';
 
 const { exp, log10 } = Math;
@@ -75,9 +75,10 @@ function bandRatio(chroma: SpectrumFeatures, luma: SpectrumFeatures, band: 0 | 1
 
 export function screenFeatures(pixels: RgbPixels, box: PixelBox, measures: { glare: number; blur: number }): ScreenFeatures {
   const origins = tileOrigins(box);
-  const luma = spectrumFeatures(lumaTiles(pixels, origins));
-  const chroma = spectrumFeatures(chromaTiles(pixels, origins));
-  const magenta = spectrumFeatures(chromaTiles(pixels, origins, 'green_magenta'));
+  const spectrumOf = (plane: Float32Array) => spectrumFeatures(planeTiles(plane, pixels.width, origins));
+  const luma = spectrumOf(pixels.luma);
+  const chroma = spectrumOf(pixels.chroma.blue_red);
+  const magenta = spectrumOf(pixels.chroma.green_magenta);
   const colour = colourFeatures(pixels, box);
   return {
     luma_peak_prominence: luma.peak_prominence,

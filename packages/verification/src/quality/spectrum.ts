@@ -1,5 +1,5 @@
 import FFT from 'fft.js';
-import { CHROMA_OF, type ChromaAxis, type PixelBox, type RgbPixels } from './pixels';
+import type { PixelBox } from './pixels';
 
 const { abs, cos, hypot, log10, max, min, PI, round, sin } = Math;
 
@@ -13,6 +13,9 @@ const { abs, cos, hypot, log10, max, min, PI, round, sin } = Math;
  * ring around it.
  */
 export const TILE = 256;
+// The module's loops use this alias: compiled to CommonJS, each use of an exported constant is a
+// property read of `exports`, which the spectrum's inner loops paid for at every pixel.
+const N = TILE;
 /** Band of the peaks, in cycles per tile: periods from 16 px (256/16) down to about 2.1 px (256/120). */
 const BAND_LOW = 16;
 const BAND_HIGH = 120;
@@ -24,7 +27,7 @@ const RING_POINTS = 16;
  * rows and columns at multiples of TILE/8 cycles. Those lines are left out of the peak search (a
  * screen's grid is seldom exactly aligned with them, and its harmonics fall elsewhere anyway).
  */
-const JPEG_BLOCK_FREQUENCY = TILE / 8;
+const JPEG_BLOCK_FREQUENCY = N / 8;
 
 function onJpegGrid(frequency: number): boolean {
   const magnitude = abs(frequency);
@@ -36,19 +39,17 @@ function onJpegGrid(frequency: number): boolean {
 export const COUNTED_PEAK_DECADES = 1;
 
 interface FftEngine {
-  createComplexArray(): number[];
-  realTransform(output: number[], input: ArrayLike<number>): void;
-  completeSpectrum(spectrum: number[]): void;
-  transform(output: number[], input: ArrayLike<number>): void;
+  realTransform(output: Float64Array, input: Float64Array): void;
+  transform(output: Float64Array, input: Float64Array): void;
 }
 
 let engine: FftEngine | null = null;
 function fft(): FftEngine {
-  engine ??= new FFT(TILE) as unknown as FftEngine;
+  engine ??= new FFT(N) as unknown as FftEngine;
   return engine;
 }
 
-const HANN = Float32Array.from({ length: TILE }, (_, index) => 0.5 - 0.5 * cos((2 * PI * index) / (TILE - 1)));
+const HANN = Float32Array.from({ length: N }, (_, index) => 0.5 - 0.5 * cos((2 * PI * index) / (N - 1)));
 
 /**
  * A text line is periodic too: an MRZ's runs of '<' and its fixed pitch make a comb of harmonics of a low
@@ -85,8 +86,8 @@ const MAX_TILES_ACROSS = 4;
 
 /** How many tiles go along a side of `extent` px: one per 1.5 tiles of length, at least one that fits. */
 function tilesAcross(extent: number): number {
-  if (extent < TILE) return 0;
-  return min(MAX_TILES_ACROSS, max(1, round(extent / (1.5 * TILE))));
+  if (extent < N) return 0;
+  return min(MAX_TILES_ACROSS, max(1, round(extent / (1.5 * N))));
 }
 
 /**
@@ -101,7 +102,7 @@ export function tileOrigins(box: PixelBox): [number, number][] {
   const columns = tilesAcross(box.x1 - box.x0);
   const rows = tilesAcross(box.y1 - box.y0);
   const spread = (start: number, extent: number, count: number, index: number): number =>
-    round(start + (count === 1 ? (extent - TILE) / 2 : ((extent - TILE) * index) / (count - 1)));
+    round(start + (count === 1 ? (extent - N) / 2 : ((extent - N) * index) / (count - 1)));
   const origins: [number, number][] = [];
   for (let row = 0; row < rows; row += 1) {
     for (let column = 0; column < columns; column += 1) {
@@ -114,46 +115,40 @@ export function tileOrigins(box: PixelBox): [number, number][] {
 /** A tile's pixels, row-major, `TILE`×`TILE`. */
 export type Tile = Float32Array;
 
-/** The luma tiles at `origins`. */
-export function lumaTiles(pixels: RgbPixels, origins: readonly [number, number][]): Tile[] {
+/**
+ * The tiles at `origins` of one of the photo's planes (`pixels.luma`, or `pixels.chroma` along an axis):
+ * row-major `TILE`×`TILE` copies.
+ */
+export function planeTiles(plane: Float32Array, width: number, origins: readonly [number, number][]): Tile[] {
   return origins.map(([originX, originY]) => {
-    const tile = new Float32Array(TILE * TILE);
-    for (let y = 0; y < TILE; y += 1)
-      tile.set(
-        pixels.luma.subarray((originY + y) * pixels.width + originX, (originY + y) * pixels.width + originX + TILE),
-        y * TILE,
-      );
-    return tile;
-  });
-}
-
-/** The chroma tiles at `origins` along `axis` (pixels.ts `ChromaAxis`). */
-export function chromaTiles(pixels: RgbPixels, origins: readonly [number, number][], axis: ChromaAxis = 'blue_red'): Tile[] {
-  const chromaOf = CHROMA_OF[axis];
-  return origins.map(([originX, originY]) => {
-    const tile = new Float32Array(TILE * TILE);
-    for (let y = 0; y < TILE; y += 1) {
-      const row = (originY + y) * pixels.width + originX;
-      for (let x = 0; x < TILE; x += 1) tile[y * TILE + x] = chromaOf(pixels.rgb, row + x);
+    const tile = new Float32Array(N * N);
+    for (let y = 0; y < N; y += 1) {
+      const start = (originY + y) * width + originX;
+      tile.set(plane.subarray(start, start + N), y * N);
     }
     return tile;
   });
 }
 
+/**
+ * Buffers reused from tile to tile. Typed arrays rather than fft.js's own (plain arrays): the copies
+ * around the transforms took longer than the transforms themselves; the arithmetic is the same.
+ */
 interface Workspace {
   input: Float64Array;
-  rows: number[][];
-  column: number[];
-  transformed: number[];
+  /** The rows' transforms, row after row, each `2·TILE` numbers (re, im). */
+  rows: Float64Array;
+  column: Float64Array;
+  transformed: Float64Array;
 }
 
 let workspace: Workspace | null = null;
-function buffers(engine: FftEngine): Workspace {
+function buffers(): Workspace {
   workspace ??= {
-    input: new Float64Array(TILE),
-    rows: Array.from({ length: TILE }, () => engine.createComplexArray()),
-    column: engine.createComplexArray(),
-    transformed: engine.createComplexArray(),
+    input: new Float64Array(N),
+    rows: new Float64Array(2 * N * N),
+    column: new Float64Array(2 * N),
+    transformed: new Float64Array(2 * N),
   };
   return workspace;
 }
@@ -161,28 +156,28 @@ function buffers(engine: FftEngine): Workspace {
 /** Power spectrum (|F|², kx 0…N/2 by ky 0…N−1) of the windowed, mean-removed tile, added into `power`. */
 function addTileSpectrum(tile: Tile, power: Float64Array): void {
   const engine = fft();
-  const { input, rows, column, transformed } = buffers(engine);
+  const { input, rows, column, transformed } = buffers();
+  const rowLength = 2 * N;
   let mean = 0;
   for (let index = 0; index < tile.length; index += 1) mean += tile[index] ?? 0;
   mean /= tile.length;
-  for (let y = 0; y < TILE; y += 1) {
+  for (let y = 0; y < N; y += 1) {
     const wy = HANN[y] ?? 0;
-    for (let x = 0; x < TILE; x += 1) input[x] = ((tile[y * TILE + x] ?? 0) - mean) * wy * (HANN[x] ?? 0);
-    engine.realTransform(rows[y] ?? [], input);
+    for (let x = 0; x < N; x += 1) input[x] = ((tile[y * N + x] ?? 0) - mean) * wy * (HANN[x] ?? 0);
+    engine.realTransform(rows.subarray(y * rowLength, (y + 1) * rowLength), input);
   }
-  const half = TILE / 2;
+  const half = N / 2;
   for (let kx = 0; kx <= half; kx += 1) {
-    for (let y = 0; y < TILE; y += 1) {
-      const row = rows[y] ?? [];
-      column[2 * y] = row[2 * kx] ?? 0;
-      column[2 * y + 1] = row[2 * kx + 1] ?? 0;
+    for (let y = 0, at = 2 * kx; y < N; y += 1, at += rowLength) {
+      column[2 * y] = rows[at] ?? 0;
+      column[2 * y + 1] = rows[at + 1] ?? 0;
     }
     engine.transform(transformed, column);
-    for (let ky = 0; ky < TILE; ky += 1) {
+    const offset = kx * N;
+    for (let ky = 0; ky < N; ky += 1) {
       const re = transformed[2 * ky] ?? 0;
       const im = transformed[2 * ky + 1] ?? 0;
-      const index = kx * TILE + ky;
-      power[index] = (power[index] ?? 0) + re * re + im * im;
+      power[offset + ky] = (power[offset + ky] ?? 0) + re * re + im * im;
     }
   }
 }
@@ -195,8 +190,8 @@ function logPowerAt(logPower: Float64Array, fx: number, fy: number): number {
     x = -x;
     y = -y;
   }
-  const ky = ((y % TILE) + TILE) % TILE;
-  return logPower[x * TILE + ky] ?? 0;
+  // y modulo N, for negative y too (N is a power of two).
+  return logPower[x * N + (y & (N - 1))] ?? 0;
 }
 
 const RING = Array.from({ length: RING_POINTS }, (_, index): [number, number] => {
@@ -223,8 +218,8 @@ function isCombMember(logPower: Float64Array, kx: number, ky: number, value: num
 export function spectrumFeatures(tiles: readonly Tile[]): SpectrumFeatures {
   if (tiles.length === 0)
     return { peak_prominence: 0, peak_count: 0, periodic_prominence: 0, high_mid_ratio: 0, band_power: [0, 0, 0], tiles: 0 };
-  const half = TILE / 2;
-  const power = new Float64Array((half + 1) * TILE);
+  const half = N / 2;
+  const power = new Float64Array((half + 1) * N);
   for (const tile of tiles) addTileSpectrum(tile, power);
   const logPower = new Float64Array(power.length);
   for (let index = 0; index < power.length; index += 1) logPower[index] = log10((power[index] ?? 0) / tiles.length + 1e-9);
@@ -242,7 +237,7 @@ export function spectrumFeatures(tiles: readonly Tile[]): SpectrumFeatures {
       // Each frequency once: the kx = 0 column is symmetric in ky.
       if (kx === 0 && signedY < 0) continue;
       const radius = hypot(kx, signedY);
-      const linear = (power[kx * TILE + ((signedY + TILE) % TILE)] ?? 0) / tiles.length;
+      const linear = (power[kx * N + ((signedY + N) % N)] ?? 0) / tiles.length;
       if (radius >= 4 && radius < 16) bands[0] += linear;
       else if (radius >= 16 && radius < 64) bands[1] += linear;
       else if (radius >= 64 && radius < 128) bands[2] += linear;
