@@ -25,7 +25,6 @@ export * from './pipeline/quality-port';
 export * from './pipeline/read-side';
 export * from './pipeline/read-document';
 export { perceptualHash, hashDistance } from './pipeline/perceptual-hash';
-export { stopOcr as stopReaders } from './readers/ocr';
 export type { VerificationTask, VerificationResult } from './worker';
 // Image quality and recapture detection (src/quality), the measures behind the pipeline's quality port.
 export {

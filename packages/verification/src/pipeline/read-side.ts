@@ -22,6 +22,7 @@ import {
 import { locateBarcodes } from '../readers/barcode-locator';
 import { MIN_NAME_CONFIDENCE, searchMrz, type MrzReading } from '../readers/mrz.reader';
 import type { NamesSecondRead } from '../readers/names-check';
+import { stopOcr } from '../readers/ocr';
 import { SafetyClock, WorkBudget } from '../readers/work-budget';
 import { estimatePageSkew } from '../readers/skew';
 import {
@@ -33,7 +34,8 @@ import {
   type PrintedField,
   type PrintedLayout,
 } from '../readers/printed.reader';
-import { assessQuality, type QualityAssessment } from './quality-port';
+import type { QualityAssessment } from './quality-port';
+import { assessQualityBeside, stopQualityThread } from './quality-thread';
 import { perceptualHash } from './perceptual-hash';
 
 /**
@@ -107,6 +109,10 @@ export interface SideReading {
   timings: {
     decode_ms: number;
     skew_ms: number;
+    /**
+     * How long the side waited for the quality assessment once the first barcode stage was done: it runs
+     * beside decoding, the skew estimate and that stage on a helper thread (0 when it was done by then).
+     */
     quality_ms: number;
     barcode_ms: number;
     mrz_ms: number;
@@ -292,6 +298,11 @@ async function readBackCuil(
   return { printed: { layout: reading.layout, fields, raw: reading.raw }, passes: reading.passes };
 }
 
+/** Ends the threads the readers started (the OCR engines, the quality helper); the next reading starts them again. */
+export async function stopReaders(): Promise<void> {
+  await Promise.all([stopOcr(), stopQualityThread()]);
+}
+
 /** Reads one side. Never throws for a bad image: an upload that cannot be prepared is a typed problem. */
 export async function readSide(image: PreparedImage | Buffer, options: ReadSideOptions): Promise<SideReading> {
   const started = Date.now();
@@ -307,14 +318,17 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
     mark = now;
     return elapsed;
   };
+  // On a helper thread beside decoding, the skew estimate and the first barcode stage, which need none of
+  // it; the MRZ search is the first to wait for it (quality-thread.ts).
+  const qualityPending = assessQualityBeside(prepared);
+  // Awaited below; should an earlier stage throw first, its failure is not also an unhandled rejection.
+  qualityPending.catch(() => undefined);
   const raster: GreyRaster = await decodeGrey(prepared.jpeg);
   const decodeMs = lap();
   const analysis = await greyVariant(raster, { scale: Math.min(1, ANALYSIS_SIDE / Math.max(raster.width, raster.height)) });
   const skewEstimate = estimatePageSkew(analysis);
   const skew = Math.abs(skewEstimate.degrees) >= MIN_SKEW_DEGREES ? skewEstimate.degrees : null;
   const skewMs = lap();
-  const quality = await assessQuality(prepared);
-  const qualityMs = lap();
 
   // 1. The barcode, quickly: around the PDF417 candidates the locator finds (a tight crop turned to the
   //    symbol's own angle and upscaled: where dim, noisy and tilted symbols read, in 0.8–1 MP), then the
@@ -346,6 +360,8 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
     }),
   );
   let barcodeMs = lap();
+  const quality = await qualityPending;
+  const qualityMs = lap();
 
   // 2. The MRZ, at the barcode's orientation when there is one. It goes before the barcode's slower
   //    stages: a side with a valid MRZ carries no PDF417 (passport pages, the 2009 front, the 2012+
