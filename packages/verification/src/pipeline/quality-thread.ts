@@ -13,6 +13,7 @@ import { assessQuality, type QualityAssessment, type QualityInput } from './qual
  * TypeScript sources, as jest does) or fails, the assessment is made in the reading thread.
  */
 const HELPER_FILE = path.join(__dirname, 'quality-thread.worker.js');
+const HELPER_BUILT = fs.existsSync(HELPER_FILE);
 
 interface HelperReply {
   id: number;
@@ -63,7 +64,7 @@ function assessOnHelper(image: QualityInput): Promise<QualityAssessment> {
 
 /** `assessQuality` on the helper thread where it can run, else in this thread. */
 export function assessQualityBeside(image: QualityInput): Promise<QualityAssessment> {
-  if (!fs.existsSync(HELPER_FILE)) return assessQuality(image);
+  if (!HELPER_BUILT) return assessQuality(image);
   return assessOnHelper(image).catch(() => assessQuality(image));
 }
 

@@ -1,3 +1,4 @@
+import { laplacianOf } from './measures';
 import type { PixelBox, RgbPixels } from './pixels';
 
 const { abs, max, min, sqrt } = Math;
@@ -37,17 +38,6 @@ export interface ColourFeatures {
 /** |luma Laplacian| is binned in quarter levels up to this many bins to find its quantiles cheaply. */
 const LAPLACIAN_BINS = 1024;
 const laplacianBin = (value: number): number => min(LAPLACIAN_BINS - 1, (abs(value) * 4) | 0);
-
-/** The 4-neighbour Laplacian of a plane at `index`. */
-function laplacianOf(plane: Float32Array, index: number, width: number): number {
-  return (
-    (plane[index - 1] ?? 0) +
-    (plane[index + 1] ?? 0) +
-    (plane[index - width] ?? 0) +
-    (plane[index + width] ?? 0) -
-    4 * (plane[index] ?? 0)
-  );
-}
 
 export function colourFeatures(pixels: RgbPixels, box: PixelBox): ColourFeatures {
   const { rgb, luma, chroma, width } = pixels;

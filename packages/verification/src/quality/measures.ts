@@ -51,6 +51,17 @@ export function glareFraction(pixels: RgbPixels, box: PixelBox): number {
  */
 export const BLUR_SCALE_SIDE = 800;
 
+/** The 4-neighbour Laplacian of a plane (row-major, `width` wide) at `index`. */
+export function laplacianOf(plane: Float32Array, index: number, width: number): number {
+  return (
+    (plane[index - 1] ?? 0) +
+    (plane[index + 1] ?? 0) +
+    (plane[index - width] ?? 0) +
+    (plane[index + width] ?? 0) -
+    4 * (plane[index] ?? 0)
+  );
+}
+
 export function laplacianVariance(pixels: RgbPixels, box: PixelBox): number {
   const factor = max(1, round(max(pixels.width, pixels.height) / BLUR_SCALE_SIDE));
   const width = floor((box.x1 - box.x0) / factor);
@@ -74,12 +85,7 @@ export function laplacianVariance(pixels: RgbPixels, box: PixelBox): number {
   for (let y = 1; y < height - 1; y += 1) {
     for (let x = 1; x < width - 1; x += 1) {
       const index = y * width + x;
-      const value =
-        (small[index - 1] ?? 0) +
-        (small[index + 1] ?? 0) +
-        (small[index - width] ?? 0) +
-        (small[index + width] ?? 0) -
-        4 * (small[index] ?? 0);
+      const value = laplacianOf(small, index, width);
       sum += value;
       squares += value * value;
       count += 1;
