@@ -50,17 +50,35 @@ export function toPixels(region: RelativeRegion, width: number, height: number):
 }
 
 /**
+ * Each raster's last turn, kept while the raster lives: the barcode search's last turn is often the MRZ
+ * search's first and the printed fields' frame (seed 42: the same 1600 × 1200 photo turned by the same
+ * angle two or three times, ~50 ms each). One turn only, so that a search over many angles keeps no more
+ * than one turned copy. The rasters are never written to once made, so a turn can be shared.
+ */
+const lastTurns = new WeakMap<GreyRaster, { degrees: number; turned: Promise<GreyRaster> }>();
+
+/**
  * Rotates a raster clockwise by `degrees` (any angle; the corners are filled with white, the colour of a
  * card's margin, so no black wedge is taken for a bar).
  */
-export async function rotateRaster(raster: GreyRaster, degrees: number): Promise<GreyRaster> {
-  if (degrees % 360 === 0) return raster;
-  const { data, info } = await fromRaster(raster)
-    .rotate(degrees, { background: { r: 255, g: 255, b: 255 } })
-    .greyscale()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height };
+export function rotateRaster(raster: GreyRaster, degrees: number): Promise<GreyRaster> {
+  if (degrees % 360 === 0) return Promise.resolve(raster);
+  const last = lastTurns.get(raster);
+  if (last?.degrees === degrees) return last.turned;
+  const turned = (async () => {
+    const { data, info } = await fromRaster(raster)
+      .rotate(degrees, { background: { r: 255, g: 255, b: 255 } })
+      .greyscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return { data, width: info.width, height: info.height };
+  })();
+  lastTurns.set(raster, { degrees, turned });
+  // A turn that failed is not kept: the next call tries again.
+  turned.catch(() => {
+    if (lastTurns.get(raster)?.turned === turned) lastTurns.delete(raster);
+  });
+  return turned;
 }
 
 export interface VariantOptions {

@@ -76,7 +76,7 @@ function percentile(bins: Float64Array, total: number, percent: number): number 
 /** The image with its luminance stretched between its 1st and 99th percentiles, as sharp's `normalise()`. */
 export function stretchLuminance(grey: Uint8Array): Buffer {
   const histogram = new Float64Array(256);
-  for (const value of grey) histogram[value] = (histogram[value] ?? 0) + 1;
+  for (let index = 0; index < grey.length; index++) histogram[grey[index]!]! += 1;
   let largest = 0;
   for (let value = 0; value < 256; value++) {
     if ((histogram[value] ?? 0) > 0) largest = Math.max(largest, Math.trunc(LIGHTNESS_OF_GREY[value] ?? 0));
@@ -98,6 +98,6 @@ export function stretchLuminance(grey: Uint8Array): Buffer {
     table[value] = greyOfLuminance(luminanceOfLightness((LIGHTNESS_OF_GREY[value] ?? 0) * factor - low * factor));
   }
   const stretched = Buffer.allocUnsafe(grey.length);
-  for (let index = 0; index < grey.length; index++) stretched[index] = table[grey[index] ?? 0] ?? 0;
+  for (let index = 0; index < grey.length; index++) stretched[index] = table[grey[index]!]!;
   return stretched;
 }

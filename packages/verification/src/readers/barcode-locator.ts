@@ -87,8 +87,8 @@ export function locateBarcodes(raster: GreyRaster, limit = 2): LocatedBarcode[] 
         const down = Math.min(height - 1, y + 1) * width;
         const here = y * width;
         for (let x = column * CELL; x < (column + 1) * CELL; x += 1) {
-          const gx = (data[here + Math.min(width - 1, x + 1)] ?? 0) - (data[here + Math.max(0, x - 1)] ?? 0);
-          const gy = (data[down + x] ?? 0) - (data[up + x] ?? 0);
+          const gx = data[here + (x + 1 < width ? x + 1 : x)]! - data[here + (x > 0 ? x - 1 : 0)]!;
+          const gy = data[down + x]! - data[up + x]!;
           xx += gx * gx;
           yy += gy * gy;
           xy += gx * gy;

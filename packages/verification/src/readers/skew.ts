@@ -23,14 +23,18 @@ const INK_RADIUS_SHARE = 0.012;
 export function estimatePageSkew(raster: GreyRaster): SkewEstimate {
   const { width, height } = raster;
   const mask = inkMask(raster, { radius: Math.max(4, Math.round(Math.max(width, height) * INK_RADIUS_SHARE)) });
-  const xs: number[] = [];
-  const ys: number[] = [];
-  // Every other pixel is enough and keeps this to a few milliseconds.
+  // Every other pixel is enough; the ink's coordinates in typed arrays, which the 178 projections below read.
+  let count = 0;
+  for (let y = 0; y < height; y += 2) for (let x = 0; x < width; x += 2) count += mask[y * width + x] === 1 ? 1 : 0;
+  const xs = new Float64Array(count);
+  const ys = new Float64Array(count);
+  let next = 0;
   for (let y = 0; y < height; y += 2) {
     for (let x = 0; x < width; x += 2) {
       if (mask[y * width + x] === 1) {
-        xs.push(x);
-        ys.push(y);
+        xs[next] = x;
+        ys[next] = y;
+        next += 1;
       }
     }
   }
@@ -44,15 +48,15 @@ export function estimatePageSkew(raster: GreyRaster): SkewEstimate {
       const sin = Math.sin(radians);
       const cos = Math.cos(radians);
       bins.fill(0);
-      for (let index = 0; index < xs.length; index += 1) {
-        const x = xs[index] ?? 0;
-        const y = ys[index] ?? 0;
-        const projected = axis === 'horizontal' ? y * cos - x * sin : x * cos + y * sin;
-        const bin = Math.round(projected / 2) + diagonal;
-        bins[bin] = (bins[bin] ?? 0) + 1;
+      if (axis === 'horizontal') {
+        for (let index = 0; index < count; index += 1)
+          bins[Math.round((ys[index]! * cos - xs[index]! * sin) / 2) + diagonal]! += 1;
+      } else {
+        for (let index = 0; index < count; index += 1)
+          bins[Math.round((xs[index]! * cos + ys[index]! * sin) / 2) + diagonal]! += 1;
       }
       let squares = 0;
-      for (const count of bins) squares += count * count;
+      for (let bin = 0; bin < bins.length; bin += 1) squares += bins[bin]! * bins[bin]!;
       if (squares > best.score) best = { degrees, axis, score: squares };
       if (degrees === 0 && axis === 'horizontal') baseline = squares;
     }
