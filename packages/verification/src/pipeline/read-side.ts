@@ -20,7 +20,7 @@ import {
   type BarcodeStep,
 } from '../readers/barcode.reader';
 import { locateBarcodes } from '../readers/barcode-locator';
-import { MIN_NAME_CONFIDENCE, searchMrz, type MrzReading } from '../readers/mrz.reader';
+import { MIN_NAME_CONFIDENCE, searchMrzZone, type MrzReading } from '../readers/mrz.reader';
 import type { NamesSecondRead } from '../readers/names-check';
 import { stopOcr } from '../readers/ocr';
 import { SafetyClock, WorkBudget } from '../readers/work-budget';
@@ -366,27 +366,29 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   // 2. The MRZ, at the barcode's orientation when there is one. It goes before the barcode's slower
   //    stages: a side with a valid MRZ carries no PDF417 (passport pages, the 2009 front, the 2012+
   //    back), and the 2026 back's QR is read from the whole photo at any turn.
+  //    Its names are judged by the second OCR engine while the printed fields are read (`searchMrzZone`):
+  //    until then `zone` is the zone as read, whose names alone may still change.
   const oriented = symbols.found ?? symbols.refused;
   const knownAngle = oriented === null ? null : -quadAngle(oriented.quad);
-  const mrzSearch = await searchMrz(raster, {
+  const zoneSearch = await searchMrzZone(raster, {
     angles: mrzAngles(skew, skewEstimate.axis, knownAngle),
     budget: new WorkBudget(limits.mrz_ocr_passes, clock),
     ocrTimeoutMs: quality.screen.detected ? RECAPTURE_OCR_TIMEOUT_MS : undefined,
     recaptured: quality.screen.evidence !== null,
   });
-  const mrz = mrzSearch.found;
-  const mrzType = mrz === null ? null : documentTypeOfMrz(mrz.data);
-  const mrzMs = lap();
+  const zone = zoneSearch.found;
+  const mrzType = zone === null ? null : documentTypeOfMrz(zone.data);
+  let mrzMs = lap();
 
   // A page its MRZ identifies carries no PDF417 to search further for: a passport's data page (TD3) no
   // barcode at all, a DNI's TD1 side (the 2009 front, the 2012+ back) at most the 2026 back's QR, which
   // the first stage reads from the whole photo at any turn. Only when nothing was located, though: a
   // located symbol that did not read is worth the later stages.
-  const pageKnown = located.length === 0 && mrz !== null && identifiesPage(mrz);
+  const pageKnown = located.length === 0 && zone !== null && identifiesPage(zone);
 
   // 3. The barcode again: the located candidates smoothed (sensor noise), the likely regions, turned as
   //    the MRZ was read, then along the ladder of tilts, as far as the budget goes.
-  if (symbols.found === null && mrz?.valid !== true && !pageKnown) {
+  if (symbols.found === null && zone?.valid !== true && !pageKnown) {
     // The located angle can be a few degrees off on a sharp symbol (its row boundaries): ±3° on either
     // side brings it within zxing's tolerance.
     const steps: BarcodeStep[] = located.flatMap((candidate) => [
@@ -398,7 +400,7 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
       })),
     ]);
     steps.push(...barcodePlan('regions', skew));
-    if (mrz !== null) steps.push({ angle: mrz.angle, regions: ALL_REGIONS });
+    if (zone !== null) steps.push({ angle: zone.angle, regions: ALL_REGIONS });
     steps.push(...barcodePlan('ladder', skew));
     const pending = symbols.refused;
     tally(
@@ -426,13 +428,8 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   const parsed = barcode === null ? null : parseDniBarcode(barcode.text, { today: options.today });
   const barcodeFields = parsed?.ok === true ? parsed.fields : null;
   const layout = parsed?.ok === true ? parsed.layout : null;
-  // The names are the one part of an MRZ no check digit covers; read uncertainly, they are not given
-  // (the document then lacks them) rather than given wrong with every check passing. Given back: the two
-  // engines read them the same and no variant of the zone read other names (`searchMrz`).
-  const namesWithheld =
-    mrz !== null && (mrz.name_confidence < MIN_NAME_CONFIDENCE || (mrz.valid && mrz.names_second_read !== 'agreed'));
-  const mrzRead = mrz === null ? null : mrzToDocumentFields(mrz.data, { today: options.today });
-  const mrzFields = mrzRead !== null && namesWithheld ? { ...mrzRead, surname: null, given_names: null } : mrzRead;
+  // The zone's number: what the names' judging cannot change.
+  const zoneNumber = zone === null ? null : mrzToDocumentFields(zone.data, { today: options.today }).number;
 
   // 5. Printed fields and the photo, where an anchor gives the card's geometry.
   lap();
@@ -450,8 +447,8 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
     printed = { layout: reading.layout, fields: reading.fields, raw: reading.raw };
     printedPasses = reading.passes;
     faceCrop = await portraitCrop(prepared.jpeg, frame, 'dni_2012_front');
-  } else if (mrz !== null && mrzType === 'dni' && mrz.data.format === 'TD1') {
-    const frame = await cardFrame(raster, mrz.quad, 'height');
+  } else if (zone !== null && mrzType === 'dni' && zone.data.format === 'TD1') {
+    const frame = await cardFrame(raster, zone.quad, 'height');
     // A TD1 MRZ is also the 2012+ back's: there the first crops (surname, given names) fall on the
     // address and read nothing (seed 42: 0 of 18 backs, where 2009 fronts gave their names), and
     // three more passes would not either.
@@ -462,17 +459,17 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
       printed = { layout: reading.layout, fields: reading.fields, raw: reading.raw };
       faceCrop = await portraitCrop(prepared.jpeg, frame, 'dni_2009_front');
     } else {
-      const back = await readBackCuil(frame, 'dni_2012_back', mrzRead?.number ?? null, clock);
+      const back = await readBackCuil(frame, 'dni_2012_back', zoneNumber, clock);
       printed =
         back.printed ?? (frontFieldsRead > 0 ? { layout: reading.layout, fields: reading.fields, raw: reading.raw } : null);
       printedPasses += back.passes;
     }
-  } else if (mrz !== null && mrzType === 'passport') {
-    const frame = await cardFrame(raster, mrz.quad, 'width');
+  } else if (zone !== null && mrzType === 'passport') {
+    const frame = await cardFrame(raster, zone.quad, 'width');
     faceCrop = await portraitCrop(prepared.jpeg, frame, 'passport_td3');
     // The visual zone's number against the MRZ's, where its check digit makes the MRZ's certain: a page
     // whose print was altered and its MRZ not. The angled page is compared by its MRZ alone.
-    const machineNumber = mrz.data.check_digits.document_number === true ? (mrzRead?.number ?? null) : null;
+    const machineNumber = zone.data.check_digits.document_number === true ? zoneNumber : null;
     if (machineNumber !== null && options.side !== 'front_angle') {
       const agrees = (value: string) => printedNumberAgainst({ number: value }, machineNumber).number === machineNumber;
       const reading = await readPrintedFields(frame, 'passport_td3', clock, { agrees: { number: agrees } });
@@ -494,6 +491,16 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
     printedPasses = back.passes;
   }
   const printedMs = lap();
+  const mrzSearch = await zoneSearch.namesJudged;
+  const mrz = mrzSearch.found;
+  mrzMs += lap();
+  // The names are the one part of an MRZ no check digit covers; read uncertainly, they are not given
+  // (the document then lacks them) rather than given wrong with every check passing. Given back: the two
+  // engines read them the same and no variant of the zone read other names (`searchMrzZone`).
+  const namesWithheld =
+    mrz !== null && (mrz.name_confidence < MIN_NAME_CONFIDENCE || (mrz.valid && mrz.names_second_read !== 'agreed'));
+  const mrzRead = mrz === null ? null : mrzToDocumentFields(mrz.data, { today: options.today });
+  const mrzFields = mrzRead !== null && namesWithheld ? { ...mrzRead, surname: null, given_names: null } : mrzRead;
   const work: SideReading['work'] = {
     barcode_attempts: symbols.attempts,
     barcode_megapixels: Math.round(symbols.megapixels * 100) / 100,

@@ -531,7 +531,22 @@ interface Best {
   readWholeZone: () => Promise<void>;
 }
 
+/**
+ * An MRZ search whose valid read's names are still being judged by the second engine (`finish`): `found`
+ * is the zone as read, `names_second_read` not set yet, and `namesJudged` the search once they are. The
+ * judging has begun: the caller reads the page's other fields meanwhile, on the other engine's thread.
+ * Names are all it may change (every other field, the zone's place and its turn stay).
+ */
+export interface MrzZoneSearch extends MrzSearch {
+  namesJudged: Promise<MrzSearch>;
+}
+
+/** The MRZ search, its names judged. */
 export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): Promise<MrzSearch> {
+  return (await searchMrzZone(raster, options)).namesJudged;
+}
+
+export async function searchMrzZone(raster: GreyRaster, options: MrzSearchOptions): Promise<MrzZoneSearch> {
   const started = Date.now();
   let attempts = 0;
   let signal = false;
@@ -614,38 +629,45 @@ export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): 
       }
     }
   };
-  const finish = async (budgetExhausted: boolean): Promise<MrzSearch> => {
+  // Made whatever the budget, as the corroborating pass is: it decides whether names are given back.
+  // Names no other variant read are asked of the second engine too: two engines agreeing is what gives
+  // them back (`readSide`). Where a variant read other names, the second engine arbitrates: it must read
+  // the chosen names and none of the others (a blurred M read as H by some variants: the engine that
+  // reads the M decides; one that could be reading either decides nothing).
+  const judgeNames = async (chosen: Best | null): Promise<void> => {
+    if (
+      chosen === null ||
+      !chosen.reading.valid ||
+      chosen.reading.name_confidence < MIN_NAME_CONFIDENCE ||
+      chosen.namesLine === undefined
+    )
+      return;
+    attempts += 1;
+    const { format } = chosen.scored.mrz;
+    const namesLine = chosen.reading.lines[nameLineIndex(chosen.scored.mrz)] ?? '';
+    const rivals = chosen.corroborated ? [] : chosen.rivals();
+    const second = await secondReadOfNames(chosen.image.png, chosen.namesLine, namesLine, format, rivals);
+    chosen.reading.names_second_read = second.verdict;
+    if (second.verdict === 'disagreed' && second.text !== null)
+      await pickNamesBySecondRead(chosen, { text: second.text, fillerSeenAfter: second.fillerSeenAfter }, namesLine);
+  };
+  const finish = async (budgetExhausted: boolean): Promise<MrzZoneSearch> => {
     voteCells();
     const chosen = current();
     if (chosen !== null && !chosen.reading.valid) await repairDataLine(chosen);
-    // Made whatever the budget, as the corroborating pass is: it decides whether names are given back.
-    // Names no other variant read are asked of the second engine too: two engines agreeing is what gives
-    // them back (`readSide`). Where a variant read other names, the second engine arbitrates: it must read
-    // the chosen names and none of the others (a blurred M read as H by some variants: the engine that
-    // reads the M decides; one that could be reading either decides nothing).
-    if (
-      chosen !== null &&
-      chosen.reading.valid &&
-      chosen.reading.name_confidence >= MIN_NAME_CONFIDENCE &&
-      chosen.namesLine !== undefined
-    ) {
-      attempts += 1;
-      const { format } = chosen.scored.mrz;
-      const namesLine = chosen.reading.lines[nameLineIndex(chosen.scored.mrz)] ?? '';
-      const rivals = chosen.corroborated ? [] : chosen.rivals();
-      const second = await secondReadOfNames(chosen.image.png, chosen.namesLine, namesLine, format, rivals);
-      chosen.reading.names_second_read = second.verdict;
-      if (second.verdict === 'disagreed' && second.text !== null)
-        await pickNamesBySecondRead(chosen, { text: second.text, fillerSeenAfter: second.fillerSeenAfter }, namesLine);
-    }
-    return {
+    const outcome = (): MrzSearch => ({
       found: chosen?.reading ?? null,
       attempts,
       ms: Date.now() - started,
       budget_exhausted: budgetExhausted,
       signal,
       erased_characters: Math.round(erased * 10) / 10,
-    };
+    });
+    const zone = outcome();
+    const namesJudged = judgeNames(chosen).then(outcome);
+    // Awaited by the caller later; a failure is theirs to see then, not an unhandled rejection now.
+    namesJudged.catch(() => undefined);
+    return { ...zone, found: zone.found === null ? null : { ...zone.found }, namesJudged };
   };
 
   // Stretched before it is turned: the turn fills the corners with white, which in a dim photo would

@@ -16,8 +16,10 @@ import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 export type OcrEngine = 'legacy' | 'lstm';
 
 const workers: Record<OcrEngine, Promise<Worker> | null> = { legacy: null, lstm: null };
-// The worker runs one job at a time; parameters and recognition of one call must not interleave with another's.
-let queue: Promise<unknown> = Promise.resolve();
+// A worker runs one job at a time; parameters and recognition of one call must not interleave with
+// another's. The two engines are two threads, and a call to one does not wait for the other's: the LSTM
+// engine judges an MRZ's names while the legacy one reads the page's printed fields (`searchMrzZone`).
+const queues: Record<OcrEngine, Promise<unknown>> = { legacy: Promise.resolve(), lstm: Promise.resolve() };
 
 function languagePath(engine: OcrEngine): string {
   // The package's main module exports the folder of its full (legacy + LSTM) model; beside it, the
@@ -105,8 +107,8 @@ export const DEFAULT_OCR_TIMEOUT_MS = 10_000;
 
 export async function recognise(png: Buffer, options: OcrOptions & { timeoutMs?: number }): Promise<OcrResult> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_OCR_TIMEOUT_MS;
-  const run = queue.then(async () => {
-    const engineName = options.engine ?? 'legacy';
+  const engineName = options.engine ?? 'legacy';
+  const run = queues[engineName].then(async () => {
     const engine = await ensureWorker(engineName);
     // Crops carry no resolution; without one tesseract warns on every call and assumes 70 dpi.
     await engine.setParameters({
@@ -160,7 +162,7 @@ export async function recognise(png: Buffer, options: OcrOptions & { timeoutMs?:
       clearTimeout(timer);
     }
   });
-  queue = run.catch(() => undefined);
+  queues[engineName] = run.catch(() => undefined);
   return run;
 }
 
