@@ -114,7 +114,12 @@ async function generateCorpus() {
 }
 
 async function readAll(documents) {
-  const child = fork(path.join(HERE, 'read-pool.mjs'), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  // With glibc's arenas capped as the flow-runner is deployed (deploy/k8s/flow-runner.yaml): the pool's
+  // resident memory is the service's.
+  const child = fork(path.join(HERE, 'read-pool.mjs'), [], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    env: { MALLOC_ARENA_MAX: '2', ...process.env },
+  });
   const results = new Array(documents.length);
   let done = 0;
   const started = performance.now();
