@@ -3,8 +3,8 @@ import path from 'node:path';
 import bwipjs from 'bwip-js';
 import sharp from 'sharp';
 import { readSide, stopReaders } from '../src';
-import { decodeGrey } from '../src/image/raster';
-import { searchMrz } from '../src/readers/mrz.reader';
+import { decodeGrey, rotateRaster } from '../src/image/raster';
+import { searchMrz, searchMrzZone } from '../src/readers/mrz.reader';
 import { SafetyClock, WorkBudget } from '../src/readers/work-budget';
 import { REFERENCE_DOCUMENTS_DIR } from './reference-data';
 
@@ -124,6 +124,37 @@ describe('readSide on the reference specimens', () => {
 
     const whole = await search();
     expect(whole.found?.valid).toBe(true);
+  });
+
+  it('when the zone is read, then its names are judged afterwards and the judging changes nothing but the names', async () => {
+    const raster = await decodeGrey(referenceImage('mrz/passporteye_passport-td3.jpg'));
+    const search = await searchMrzZone(raster, { angles: [0], budget: new WorkBudget(8, new SafetyClock(30_000)) });
+    const judged = await search.namesJudged;
+
+    expect(search.found?.valid).toBe(true);
+    expect(search.found?.names_second_read).toBeNull();
+    expect(judged.found?.names_second_read).not.toBeNull();
+    const { names_second_read: _zoneVerdict, lines: zoneLines, data: zoneData, ...zoneRest } = search.found!;
+    const { names_second_read: _verdict, lines, data, ...rest } = judged.found!;
+    expect(rest).toEqual(zoneRest);
+    // A passport's names are its first line; the second, every check digit's, stays.
+    expect(lines.slice(1)).toEqual(zoneLines.slice(1));
+    expect(data.number).toBe(zoneData.number);
+    expect(judged.attempts).toBe(search.attempts + 1);
+  });
+
+  it('when a raster is turned twice by the same angle, then the turn is reused; another angle is turned anew', async () => {
+    const raster = await decodeGrey(referenceImage('mrz/passporteye_passport-td3.jpg'));
+    const once = await rotateRaster(raster, 7.5);
+    const again = await rotateRaster(raster, 7.5);
+    const other = await rotateRaster(raster, -7.5);
+    const fresh = await rotateRaster({ ...raster }, 7.5);
+
+    expect(again).toBe(once);
+    expect(other).not.toBe(once);
+    expect(fresh).not.toBe(once);
+    expect(Buffer.compare(fresh.data, once.data)).toBe(0);
+    expect(await rotateRaster(raster, 360)).toBe(raster);
   });
 
   it('when an upload is not an image, then readSide reports it and does not throw', async () => {

@@ -24,17 +24,15 @@ export function estimatePageSkew(raster: GreyRaster): SkewEstimate {
   const { width, height } = raster;
   const mask = inkMask(raster, { radius: Math.max(4, Math.round(Math.max(width, height) * INK_RADIUS_SHARE)) });
   // Every other pixel is enough; the ink's coordinates in typed arrays, which the 178 projections below read.
+  const xs = new Float64Array(Math.ceil(width / 2) * Math.ceil(height / 2));
+  const ys = new Float64Array(xs.length);
   let count = 0;
-  for (let y = 0; y < height; y += 2) for (let x = 0; x < width; x += 2) count += mask[y * width + x] === 1 ? 1 : 0;
-  const xs = new Float64Array(count);
-  const ys = new Float64Array(count);
-  let next = 0;
   for (let y = 0; y < height; y += 2) {
     for (let x = 0; x < width; x += 2) {
       if (mask[y * width + x] === 1) {
-        xs[next] = x;
-        ys[next] = y;
-        next += 1;
+        xs[count] = x;
+        ys[count] = y;
+        count += 1;
       }
     }
   }
