@@ -139,7 +139,7 @@ describe('readSide on the reference specimens', () => {
     expect(rest).toEqual(zoneRest);
     // A passport's names are its first line; the second, every check digit's, stays.
     expect(lines.slice(1)).toEqual(zoneLines.slice(1));
-    expect(data.number).toBe(zoneData.number);
+    expect(data.fields.document_number).toBe(zoneData.fields.document_number);
     expect(judged.attempts).toBe(search.attempts + 1);
   });
 
