@@ -360,6 +360,9 @@ export class FlowService {
     if (!this.confirmedForNextView.take(sessionId)) {
       const session = await this.options.sessions.get(sessionId);
       const ended = session ? STATUS_PAGE_OF[session.status] : 'not_found';
+      // A verdict is usually this flow's own, delivered by a background job (a document read, a face
+      // judged) after the record above was read: the stored flow, read again, names it.
+      if (ended === 'finished') return this.submissionsOfFlow.run(sessionId, () => this.deliverStored(sessionId));
       if (ended) return { kind: 'status', page: ended, testMode, sessionId };
     }
     const page = await this.render(record, locale, {});
