@@ -1,20 +1,10 @@
-import { createPool } from '@idv/kit';
 import { newId } from '@idv/contracts';
-import { testEnv } from '@idv/testkit';
-import type pg from 'pg';
-import { PgFlowStore } from '../src/adapters/flow.repository';
 import { initialState } from '../src/domain/engine';
 import type { FlowRecord } from '../src/domain/flow-service';
+import { stackFlowStore } from './private-database';
 
-/** The flow store against the stack's real PostgreSQL (schema `flow`, migrated by the running service). */
-let pool: pg.Pool;
-let store: PgFlowStore;
-
-beforeAll(() => {
-  pool = createPool({ url: testEnv().databaseUrl, schema: 'flow', max: 4 });
-  store = new PgFlowStore(pool);
-});
-afterAll(() => pool.end());
+/** The flow store against the stack's real PostgreSQL. */
+const db = stackFlowStore();
 
 function buildFlow(): FlowRecord {
   const sessionId = newId('session');
@@ -36,18 +26,18 @@ function buildFlow(): FlowRecord {
 describe('versioned writes that travel in one batch', () => {
   test('when one write of a batch holds a value PostgreSQL cannot store, then only that write fails and the others are stored', async () => {
     const flows = Array.from({ length: 20 }, buildFlow);
-    await Promise.all(flows.map((flow) => store.insert(flow)));
+    await Promise.all(flows.map((flow) => db.store.insert(flow)));
     flows.forEach((flow, i) => {
       flow.state.formData = { occupation: i === 7 ? 'Doc\u0000ente' : `Oficio ${i}` };
     });
 
-    const results = await Promise.allSettled(flows.map((flow) => store.update(flow)));
+    const results = await Promise.allSettled(flows.map((flow) => db.store.update(flow)));
 
     results.forEach((result, i) => {
       if (i === 7) expect(result.status).toBe('rejected');
       else expect(result).toEqual({ status: 'fulfilled', value: true });
     });
-    const { rows } = await pool.query<{ session_id: string; version: number }>(
+    const { rows } = await db.pool.query<{ session_id: string; version: number }>(
       'SELECT session_id, version FROM flows WHERE session_id = ANY($1)',
       [flows.map((flow) => flow.sessionId)],
     );
@@ -57,12 +47,12 @@ describe('versioned writes that travel in one batch', () => {
 
   test('when two writes of one flow race from the same version, then exactly one is stored', async () => {
     const flow = buildFlow();
-    await store.insert(flow);
+    await db.store.insert(flow);
     const copy = { ...flow, state: initialState() };
     flow.state.formData = { a: '1' };
     copy.state.formData = { a: '2' };
 
-    const results = await Promise.all([store.update(flow), store.update(copy)]);
+    const results = await Promise.all([db.store.update(flow), db.store.update(copy)]);
 
     expect(results.filter(Boolean)).toHaveLength(1);
   });

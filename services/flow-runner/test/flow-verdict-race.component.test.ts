@@ -1,12 +1,9 @@
 import { createHash } from 'node:crypto';
-import { createPool } from '@idv/kit';
 import { FlowConfigSchema, newId, type InternalSession } from '@idv/contracts';
-import { testEnv } from '@idv/testkit';
-import type pg from 'pg';
-import { PgFlowStore } from '../src/adapters/flow.repository';
 import { initialState } from '../src/domain/engine';
 import { FlowService, type CapturePorts, type CodeSender, type FlowRecord, type SessionsPort } from '../src/domain/flow-service';
 import { FORM_STEP } from './fixtures';
+import { stackFlowStore } from './private-database';
 
 /**
  * A page view that races with a background job delivering the flow's verdict (a document read or a face
@@ -16,14 +13,7 @@ import { FORM_STEP } from './fixtures';
  * The sessions service's answer is the one thing scripted here: the interleaving cannot be forced
  * through HTTP.
  */
-let pool: pg.Pool;
-let store: PgFlowStore;
-
-beforeAll(() => {
-  pool = createPool({ url: testEnv().databaseUrl, schema: 'flow', max: 4 });
-  store = new PgFlowStore(pool);
-});
-afterAll(() => pool.end());
+const db = stackFlowStore();
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 const unused = (): never => {
@@ -45,7 +35,7 @@ async function activeFlow(bindingSecret: string): Promise<FlowRecord> {
     locale: 'es',
     version: 0,
   };
-  await store.insert(record);
+  await db.store.insert(record);
   return record;
 }
 
@@ -65,7 +55,7 @@ function sessionsEndedWith(status: InternalSession['status'], meanwhile: () => P
 
 function serviceWith(sessions: SessionsPort): FlowService {
   return new FlowService({
-    store,
+    store: db.store,
     sessions,
     sender: { send: unused } satisfies CodeSender,
     captures: {} as CapturePorts,
@@ -81,9 +71,9 @@ describe('a page view racing with a delivered verdict', () => {
       const flow = await activeFlow(secret);
       const service = serviceWith(
         sessionsEndedWith(outcome, async () => {
-          const delivered = await store.find(flow.sessionId);
+          const delivered = await db.store.find(flow.sessionId);
           delivered!.status = outcome;
-          expect(await store.update(delivered!)).toBe(true);
+          expect(await db.store.update(delivered!)).toBe(true);
         }),
       );
 
@@ -101,7 +91,7 @@ describe('a page view racing with a delivered verdict', () => {
     const page = await service.show(flow.sessionId, secret, 'es');
 
     expect(page).toMatchObject({ kind: 'status', page: 'finished' });
-    expect((await store.find(flow.sessionId))!.status).toBe('active');
+    expect((await db.store.find(flow.sessionId))!.status).toBe('active');
   });
 
   test('when the session was canceled, then the page says so', async () => {

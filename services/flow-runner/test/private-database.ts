@@ -2,7 +2,10 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { ROOT_DIR, dropDatabase, ensureDatabase, infraFromEnv } from '@idv/testkit';
+import { createPool } from '@idv/kit';
+import { ROOT_DIR, dropDatabase, ensureDatabase, infraFromEnv, testEnv } from '@idv/testkit';
+import type pg from 'pg';
+import { PgFlowStore } from '../src/adapters/flow.repository';
 
 /**
  * A PostgreSQL database of the test's own with the flow schema migrated by the service's migration
@@ -20,4 +23,18 @@ export async function privateFlowDatabase(label: string): Promise<{ url: string;
     env: { ...process.env, URL: url, DIR: path.join(__dirname, '..', 'migrations') },
   });
   return { url, drop: () => dropDatabase(infraFromEnv().postgresAdminUrl, database) };
+}
+
+/**
+ * The flow store against the stack's real PostgreSQL (schema `flow`, migrated by the running service),
+ * opened before the file's tests and closed after them.
+ */
+export function stackFlowStore(): { pool: pg.Pool; store: PgFlowStore } {
+  const opened = {} as { pool: pg.Pool; store: PgFlowStore };
+  beforeAll(() => {
+    opened.pool = createPool({ url: testEnv().databaseUrl, schema: 'flow', max: 4 });
+    opened.store = new PgFlowStore(opened.pool);
+  });
+  afterAll(() => opened.pool.end());
+  return opened;
 }
