@@ -230,7 +230,7 @@ function emptyReading(side: Side, started: number, refusal: UploadRefusalReason)
 }
 
 /**
- * The turns the MRZ search tries, in order (`searchMrz`): the barcode's when one was read, else the page
+ * The turns the MRZ search tries, in order (`searchMrzZone`): the barcode's when one was read, else the page
  * upright by the skew hint, upright, a few degrees either side, across, and the hint's neighbours last.
  */
 export function mrzAngles(skew: number | null, axis: 'horizontal' | 'vertical', known: number | null): number[] {

@@ -541,11 +541,6 @@ export interface MrzZoneSearch extends MrzSearch {
   namesJudged: Promise<MrzSearch>;
 }
 
-/** The MRZ search, its names judged. */
-export async function searchMrz(raster: GreyRaster, options: MrzSearchOptions): Promise<MrzSearch> {
-  return (await searchMrzZone(raster, options)).namesJudged;
-}
-
 export async function searchMrzZone(raster: GreyRaster, options: MrzSearchOptions): Promise<MrzZoneSearch> {
   const started = Date.now();
   let attempts = 0;
