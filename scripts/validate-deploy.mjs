@@ -4,6 +4,8 @@
 //  - every Deployment: readiness (/readyz) and liveness (/healthz) probes, requests and limits, a grace period
 //    of at least 30 s, a preStop hook, a non-root security context, Prometheus annotations, a Service that
 //    selects it and a ConfigMap it reads, both present;
+//  - each Ingress's body size and timeouts cover what its service accepts (read from the built code and the
+//    flow-runner's ConfigMap), one Ingress per service;
 //  - kustomization.yaml lists files that exist and every manifest that is not an example;
 //  - compose builds each service from a Dockerfile that exists, is multi-stage, runs as `node` and starts
 //    dist/main.js (one parameterised Dockerfile with SERVICE and PORT build arguments serves all of them);
@@ -158,6 +160,55 @@ for (const { where, doc } of byKind('Deployment')) {
 
 for (const name of Object.keys(SERVICES)) {
   if (!byKind('Deployment').some((m) => m.doc.metadata?.name === name)) problem('deploy/k8s', `no Deployment for ${name}`);
+}
+
+// ---- 2b. the ingress carries what each service accepts ----
+// ingress-nginx's default body size (1 MiB) would refuse phone photos with its own 413, and its default
+// 60 s timeouts would cut an upload the flow-runner still accepts: each host's annotations are checked
+// against the limits in the services' built code and the flow-runner's ConfigMap.
+const NGINX_SIZE_UNITS = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+const nginxBytes = (size) => {
+  const match = /^(\d+)([kmg]?)$/i.exec(String(size ?? '').trim());
+  return match ? Number(match[1]) * NGINX_SIZE_UNITS[match[2].toLowerCase()] : null;
+};
+const kitBodyLimit = nginxBytes(
+  (await import(path.join(ROOT, 'packages/kit/dist/http/app.js'))).JSON_BODY_LIMIT.replace(/b$/i, ''),
+);
+const { MULTIPART_LIMIT_BYTES } = await import(path.join(ROOT, 'services/flow-runner/dist/http/multipart.js'));
+const flowRunnerEnv = byKind('ConfigMap').find((m) => m.doc.metadata?.name === 'flow-runner-config')?.doc.data ?? {};
+const flowRequestTimeoutMs = Number(flowRunnerEnv.HTTP_REQUEST_TIMEOUT_MS);
+if (!Number.isFinite(flowRequestTimeoutMs))
+  problem('deploy/k8s/flow-runner.yaml', 'the ConfigMap must set HTTP_REQUEST_TIMEOUT_MS');
+const ingressNeeds = {
+  gateway: { bodyBytes: kitBodyLimit, timeoutSeconds: 60 },
+  'flow-runner': { bodyBytes: MULTIPART_LIMIT_BYTES, timeoutSeconds: flowRequestTimeoutMs / 1000, unbuffered: true },
+};
+for (const { where, doc } of byKind('Ingress')) {
+  const annotations = doc.metadata?.annotations ?? {};
+  const backends = new Set(
+    (doc.spec?.rules ?? []).flatMap((rule) => (rule.http?.paths ?? []).map((p) => p.backend?.service?.name)),
+  );
+  for (const backend of backends) {
+    const needs = ingressNeeds[backend];
+    if (!needs) continue;
+    const bodyBytes = nginxBytes(annotations['nginx.ingress.kubernetes.io/proxy-body-size']);
+    if (bodyBytes === null || bodyBytes < needs.bodyBytes) {
+      problem(
+        where,
+        `proxy-body-size must be at least ${needs.bodyBytes} bytes for ${backend} (is ${annotations['nginx.ingress.kubernetes.io/proxy-body-size']})`,
+      );
+    }
+    for (const name of ['proxy-read-timeout', 'proxy-send-timeout']) {
+      const seconds = Number(annotations[`nginx.ingress.kubernetes.io/${name}`]);
+      if (!(seconds >= needs.timeoutSeconds)) problem(where, `${name} must be at least ${needs.timeoutSeconds} s for ${backend}`);
+    }
+    if (needs.unbuffered && annotations['nginx.ingress.kubernetes.io/proxy-request-buffering'] !== 'off') {
+      problem(where, `proxy-request-buffering must be 'off' for ${backend} (it refuses uploads from their headers)`);
+    }
+  }
+  if ([...backends].filter((backend) => ingressNeeds[backend]).length > 1) {
+    problem(where, 'one Ingress per service: its annotations (body size, timeouts) apply to every host of the object');
+  }
 }
 
 // ---- 3. kustomization ----

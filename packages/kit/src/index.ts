@@ -15,6 +15,7 @@ export * from './time';
 export * from './service';
 export * from './http/observe';
 export * from './http/client-address';
+export * from './http/unread-body';
 export * from './throttle';
 export * from './token-bucket';
 export * from './keyring';

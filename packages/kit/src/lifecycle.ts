@@ -5,6 +5,23 @@ import { createLogger, type Logger } from './logger';
 type Stopper = { name: string; stop: () => Promise<void> | void };
 
 /**
+ * How long a client may take to send a request. Node checks these every `connectionsCheckingInterval`
+ * (30 s by default, which would let a slow sender hold a connection for twice the headers timeout):
+ * here every second. An idle keep-alive connection is not a request and is governed by the keep-alive
+ * timeout alone, so the headers timeout can be much shorter than it.
+ */
+export interface ServerTimeouts {
+  /** From a request's first byte to the end of its headers. */
+  headersTimeoutMs: number;
+  /** From a request's first byte to the end of its body, whatever the rate (uploads enforce a minimum rate themselves). */
+  requestTimeoutMs: number;
+}
+
+export const DEFAULT_SERVER_TIMEOUTS: ServerTimeouts = { headersTimeoutMs: 20_000, requestTimeoutMs: 300_000 };
+/** Above a load balancer's usual 60 s idle timeout, so that it is the one to close an idle connection. */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+/**
  * Owns a process's start and stop. On SIGTERM/SIGINT: `/readyz` turns 503, the HTTP server stops
  * accepting and finishes requests under way, then the other parts stop in reverse order of start
  * (consumers finish their messages before the broker and the pool close).
@@ -26,10 +43,21 @@ export class Lifecycle {
     this.stoppers.push({ name, stop });
   }
 
-  async listen(app: http.RequestListener, port: number, host: string): Promise<http.Server> {
-    const server = http.createServer(app);
-    server.keepAliveTimeout = 65_000;
-    server.headersTimeout = 66_000;
+  async listen(
+    app: http.RequestListener,
+    port: number,
+    host: string,
+    timeouts: ServerTimeouts = DEFAULT_SERVER_TIMEOUTS,
+  ): Promise<http.Server> {
+    const server = http.createServer(
+      {
+        keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+        headersTimeout: timeouts.headersTimeoutMs,
+        requestTimeout: timeouts.requestTimeoutMs,
+        connectionsCheckingInterval: 1000,
+      },
+      app,
+    );
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => resolve());

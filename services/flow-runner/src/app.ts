@@ -11,7 +11,7 @@ import type { RequestListener } from 'node:http';
 import type { EvidenceLinks } from './domain/evidence';
 import type { FlowService } from './domain/flow-service';
 import { evidenceRoutes } from './http/evidence';
-import { flowPages } from './http/routes';
+import { flowPages, type UploadOptions } from './http/routes';
 
 export interface FlowRunnerDeps {
   pool: Pool;
@@ -23,6 +23,8 @@ export interface FlowRunnerDeps {
   clientAddresses: ClientAddresses;
   /** The person's flow host (FLOW_BASE_URL), for the hand-over codes of camera pages. */
   publicBaseUrl: string;
+  /** Bounds of the photos and face frames held in memory while they arrive. */
+  uploads: UploadOptions;
   isShuttingDown?: () => boolean;
   /** Evidence downloads and the internal link builder; both need the internal token to be served. */
   evidence?: { links: EvidenceLinks; internalToken: string };

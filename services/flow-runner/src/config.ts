@@ -72,6 +72,23 @@ export const configSchema = baseEnvSchema
     /** Per client address: evidence downloads (any outcome) before 429 `rate_limited`. */
     THROTTLE_EVIDENCE_DOWNLOADS_PER_SECOND: z.coerce.number().positive().default(5),
     THROTTLE_EVIDENCE_DOWNLOADS_BURST: z.coerce.number().int().positive().default(50),
+    /**
+     * Uploads (photos, face frames) are held in memory while they arrive and until their submission is
+     * stored: at most this many MB at once in this process, and this many per client address; past
+     * them a submission is answered 503 / 429 with Retry-After (docs/flow-runner.md "Uploads").
+     */
+    UPLOAD_MEMORY_MB: z.coerce.number().positive().default(128),
+    UPLOAD_MEMORY_PER_ADDRESS_MB: z.coerce.number().positive().default(48),
+    /** An upload slower than this, measured over each UPLOAD_RATE_WINDOW_MS, is cut with 408. */
+    UPLOAD_MIN_BYTES_PER_SECOND: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(8 * 1024),
+    UPLOAD_RATE_WINDOW_MS: z.coerce.number().int().min(100).default(10_000),
+    /** From a request's first byte to the end of its headers / of its whole body (a hard bound whatever the rate). */
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
     /** Timeout of every outbound call (sessions service, SMTP, WhatsApp). */
     OUTBOUND_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     /**
@@ -96,6 +113,12 @@ export const configSchema = baseEnvSchema
         path: ['EVIDENCE_DOWNLOAD_RETENTION_DAYS'],
         message: 'must be at least ARTEFACT_RETENTION_DAYS (the audit outlives what it audits)',
       });
+    }
+    if (config.UPLOAD_MEMORY_PER_ADDRESS_MB > config.UPLOAD_MEMORY_MB) {
+      ctx.addIssue({ code: 'custom', path: ['UPLOAD_MEMORY_PER_ADDRESS_MB'], message: 'must be at most UPLOAD_MEMORY_MB' });
+    }
+    if (config.HTTP_HEADERS_TIMEOUT_MS > config.HTTP_REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({ code: 'custom', path: ['HTTP_HEADERS_TIMEOUT_MS'], message: 'must be at most HTTP_REQUEST_TIMEOUT_MS' });
     }
     if (config.REGISTRY_URL && !config.REGISTRY_TOKEN) {
       ctx.addIssue({ code: 'custom', path: ['REGISTRY_TOKEN'], message: 'is required when REGISTRY_URL is set' });

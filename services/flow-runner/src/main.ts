@@ -37,6 +37,9 @@ import { EvidenceLinks, EvidenceSigner } from './domain/evidence';
 import { FlowService } from './domain/flow-service';
 import { OTP_RULES } from './domain/steps/otp';
 import { EVIDENCE_DOWNLOAD_THROTTLE } from './http/evidence';
+import { UploadBudget } from './http/upload-budget';
+
+const MIB = 1024 * 1024;
 
 const SERVICE = 'flow-runner';
 const SCHEMA = 'flow';
@@ -194,6 +197,14 @@ runMain(SERVICE, async () => {
     metrics,
     secureCookies: secureCookies(config),
     publicBaseUrl: config.FLOW_BASE_URL,
+    uploads: {
+      budget: new UploadBudget({
+        processBytes: config.UPLOAD_MEMORY_MB * MIB,
+        addressBytes: config.UPLOAD_MEMORY_PER_ADDRESS_MB * MIB,
+      }),
+      minBytesPerSecond: config.UPLOAD_MIN_BYTES_PER_SECOND,
+      rateWindowMs: config.UPLOAD_RATE_WINDOW_MS,
+    },
     isShuttingDown: () => lifecycle.shuttingDown,
     evidence: {
       links: new EvidenceLinks(
@@ -207,6 +218,9 @@ runMain(SERVICE, async () => {
       internalToken: config.INTERNAL_TOKEN,
     },
   });
-  await lifecycle.listen(app, config.PORT, config.HOST);
+  await lifecycle.listen(app, config.PORT, config.HOST, {
+    headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
+  });
   return lifecycle;
 });

@@ -225,6 +225,9 @@ export interface FlowPage {
 export type ShowResult = FlowPage | { kind: 'status'; page: StatusPage; testMode: boolean; sessionId?: string };
 export type OpenResult = { kind: 'redirect'; sessionId: string; bindingSecret?: string } | { kind: 'status'; page: StatusPage };
 export type SubmitResult = ShowResult | { kind: 'redirect'; sessionId: string };
+export type SubmissionAdmission =
+  | { kind: 'admitted'; acceptsCsrf: (presented: string | undefined) => boolean }
+  | { kind: 'status'; page: StatusPage; testMode: boolean };
 export type HandOverResult =
   { kind: 'moved'; sessionId: string; bindingSecret: string } | { kind: 'status'; page: 'handover_invalid' | 'finished' };
 
@@ -413,6 +416,21 @@ export class FlowService {
       }
       throw new Error(`the flow ${sessionId} kept changing while it was handed over`);
     });
+  }
+
+  /**
+   * Whether a submission's body may be read at all: only a browser holding this flow's binding may
+   * upload, and only under the page's CSRF token (checked on the body's first field, before any file).
+   * The submission itself checks both again on the flow as stored.
+   */
+  async admitSubmission(sessionId: string, bindingSecret: string | undefined): Promise<SubmissionAdmission> {
+    const record = await this.options.store.find(sessionId);
+    if (!record) return { kind: 'status', page: 'not_found', testMode: false };
+    if (!sameSecret(bindingSecret, record.bindingHash)) {
+      return { kind: 'status', page: notBoundPage(record, bindingSecret), testMode: false };
+    }
+    const { csrfToken } = record;
+    return { kind: 'admitted', acceptsCsrf: (presented) => sameToken(presented, csrfToken) };
   }
 
   /**

@@ -101,6 +101,12 @@ const es = {
   csrfTitle: 'La página se desactualizó',
   csrfBody: 'Por seguridad no pudimos aceptar ese envío. Volvé a la verificación e intentá de nuevo.',
   backToFlow: 'Volver a la verificación',
+  // an upload that could not be received (services/flow-runner/src/http/multipart.ts)
+  upload: {
+    incomplete: 'La foto no llegó completa: se cortó la conexión mientras se enviaba. Volvé a intentar.',
+    tooSlow: 'La foto tardaba demasiado en llegar. Buscá una conexión más estable (o wifi) y volvé a intentar.',
+    busy: 'Estamos recibiendo muchas fotos en este momento. Esperá unos segundos y volvé a intentar.',
+  },
   // continuing on another device (hand-over)
   movedTitle: 'Seguís en otro dispositivo',
   movedBody:
@@ -354,6 +360,11 @@ const en: Messages = {
   csrfTitle: 'The page was out of date',
   csrfBody: 'For your security we could not accept that submission. Go back to the verification and try again.',
   backToFlow: 'Back to the verification',
+  upload: {
+    incomplete: 'The photo did not arrive whole: the connection dropped while it was being sent. Please try again.',
+    tooSlow: 'The photo was taking too long to arrive. Find a steadier connection (or Wi-Fi) and try again.',
+    busy: 'We are receiving many photos right now. Wait a few seconds and try again.',
+  },
   // continuing on another device (hand-over)
   movedTitle: 'You are continuing on another device',
   movedBody:

@@ -2,11 +2,17 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { isId } from '@idv/contracts';
-import { observeRequest, type AddressThrottle, type ClientAddresses, type Logger, type Metrics } from '@idv/kit';
-import busboy from 'busboy';
+import {
+  answerWithoutBody,
+  discardUnreadBody,
+  observeRequest,
+  type AddressThrottle,
+  type ClientAddresses,
+  type Logger,
+  type Metrics,
+} from '@idv/kit';
 import getRawBody from 'raw-body';
-import { FRAME_LIMITS } from '@idv/faces/dist/limits';
-import type { FlowService, ShowResult, SubmitResult, SubmittedFiles } from '../domain/flow-service';
+import type { FlowService, ShowResult, SubmitResult } from '../domain/flow-service';
 import { messages, pickLocale, type Locale } from '../domain/i18n';
 import { FACE_CAPTURE_SCRIPT_PATH } from '../domain/steps/face';
 import {
@@ -19,6 +25,9 @@ import {
   renderFlowPage,
   renderStatusPage,
 } from './pages';
+import { BadRequest } from './bad-request';
+import { MULTIPART_LIMIT_BYTES, UNREAD_UPLOAD_BOUNDS, readMultipart, type SubmittedForm } from './multipart';
+import type { UploadBudget } from './upload-budget';
 import {
   bindingCookie,
   bindingCookieName,
@@ -52,131 +61,18 @@ export interface FlowPagesOptions {
   clientAddresses: ClientAddresses;
   /** The person's flow host (FLOW_BASE_URL): hand-over codes point at `${publicBaseUrl}/h/…`. */
   publicBaseUrl: string;
+  uploads: UploadOptions;
+}
+
+export interface UploadOptions {
+  /** The bytes of uploads held in memory, per process and per client address. */
+  budget: UploadBudget;
+  minBytesPerSecond: number;
+  rateWindowMs: number;
 }
 
 /** Answers the request when it is one of the person's pages; false leaves it to the service's express app. */
 export type PageHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
-
-/** A photo is at most this big; the rest of a multipart form is a few small fields. */
-const UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
-const MULTIPART_MAX_FIELDS = 20;
-/** A face attempt's frames together (`frame` files) may be bigger than one photo. */
-const MULTIPART_LIMIT_BYTES = Math.max(UPLOAD_LIMIT_BYTES, FRAME_LIMITS.maxTotalBytes) + 256 * 1024;
-/** Parts read before the rest are skipped: a face attempt's frames and fields, with room for a client that sends too many frames to be told so. */
-const MULTIPART_MAX_PARTS = 300;
-
-/** An error that is the person's request's fault: answered with the error page and this status. */
-class BadRequest extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    /** What the page tells the person (else the generic "something went wrong"). */
-    readonly tell?: (locale: Locale) => string,
-  ) {
-    super(message);
-  }
-}
-
-interface SubmittedForm {
-  fields: Record<string, string>;
-  files: SubmittedFiles;
-}
-
-/**
- * A multipart submission: the fields, and either one photo (`capture`, up to 10 MB) or a face attempt's
- * frames (`frame`, repeated, in order; each and all together within the face library's `FRAME_LIMITS`),
- * read into memory. A file over its limit is refused with 413 as soon as it passes it, without reading
- * the rest. Frames beyond the count are not kept: the step tells the person (`overflow`).
- */
-function readMultipart(req: IncomingMessage): Promise<SubmittedForm> {
-  return new Promise((resolve, reject) => {
-    let parser: busboy.Busboy;
-    try {
-      parser = busboy({
-        headers: req.headers,
-        limits: {
-          fileSize: Math.max(UPLOAD_LIMIT_BYTES, FRAME_LIMITS.maxFrameBytes),
-          files: FRAME_LIMITS.maxFrames,
-          fields: MULTIPART_MAX_FIELDS,
-          fieldSize: 4096,
-          parts: MULTIPART_MAX_PARTS,
-        },
-      });
-    } catch {
-      reject(new BadRequest(400, 'malformed multipart form'));
-      return;
-    }
-    const fields: Record<string, string> = {};
-    let upload: Buffer | undefined;
-    const frames: Buffer[] = [];
-    let framesBytes = 0;
-    let overflow = false;
-    let failed = false;
-    const fail = (error: BadRequest) => {
-      if (failed) return;
-      failed = true;
-      req.unpipe(parser);
-      req.resume();
-      reject(error);
-    };
-    const framesTooLarge = () =>
-      new BadRequest(413, 'face frames over their limit', (locale) => messages(locale).face.refusals.too_large);
-    parser.on('field', (name, value) => {
-      if (!(name in fields)) fields[name] = value;
-    });
-    parser.on('file', (name, stream) => {
-      if (name !== 'capture' && name !== 'frame') {
-        stream.resume();
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let bytes = 0;
-      stream.on('data', (chunk: Buffer) => {
-        chunks.push(chunk);
-        bytes += chunk.length;
-        if (name === 'frame' && (bytes > FRAME_LIMITS.maxFrameBytes || framesBytes + bytes > FRAME_LIMITS.maxTotalBytes)) {
-          fail(framesTooLarge());
-        } else if (name === 'capture' && upload !== undefined) {
-          fail(new BadRequest(400, 'more than one photo'));
-        }
-      });
-      stream.on('limit', () =>
-        fail(
-          name === 'frame'
-            ? framesTooLarge()
-            : new BadRequest(413, 'photo over 10 MB', (locale) => messages(locale).document.refusals.too_large),
-        ),
-      );
-      stream.on('end', () => {
-        if (failed) return;
-        if (name === 'capture') upload = Buffer.concat(chunks);
-        else {
-          frames.push(Buffer.concat(chunks));
-          framesBytes += bytes;
-        }
-      });
-    });
-    parser.on('filesLimit', () => {
-      overflow = true;
-    });
-    parser.on('fieldsLimit', () => fail(new BadRequest(413, 'too many form fields')));
-    parser.on('partsLimit', () => {
-      // Only frames come in such numbers: the step says "too many"; anything else is refused.
-      if (frames.length > 0) overflow = true;
-      else fail(new BadRequest(413, 'too many form parts'));
-    });
-    parser.on('error', () => fail(new BadRequest(400, 'malformed multipart form')));
-    parser.on('close', () => {
-      if (failed) return;
-      const files: SubmittedFiles = {
-        ...(upload ? { capture: upload } : {}),
-        ...(frames.length > 0 || overflow ? { frames: { files: frames, overflow } } : {}),
-      };
-      resolve({ fields, files });
-    });
-    req.pipe(parser);
-  });
-}
 
 const localeOf = (req: IncomingMessage): Locale => pickLocale(req.headers['accept-language']);
 
@@ -212,7 +108,8 @@ const notFoundPage = (res: ServerResponse, locale: Locale) =>
 async function readForm(req: IncomingMessage): Promise<Record<string, string>> {
   const type = (req.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') {
-    req.resume();
+    if (!(await discardUnreadBody(req)))
+      throw new BadRequest(413, `a ${type ?? 'typeless'} body over the bounds of one dropped unread`);
     return {};
   }
   const encoding = req.headers['content-encoding'];
@@ -296,6 +193,15 @@ export function flowPages(options: FlowPagesOptions): PageHandler {
     redirect(res, `/s/${sessionId}`);
   }
 
+  const uploadsRefused = metrics.counter(
+    'flow_uploads_refused_total',
+    'Multipart submissions refused before or while their body was read, by HTTP status',
+    ['status'] as const,
+  );
+  metrics.gauge('flow_upload_bytes_held', 'Bytes of uploads held in memory now', [], function () {
+    this.set(options.uploads.budget.held);
+  });
+
   const submissions = metrics.histogram(
     'flow_step_submission_seconds',
     'Time to process one step submission',
@@ -356,27 +262,48 @@ export function flowPages(options: FlowPagesOptions): PageHandler {
 
   async function submit(req: IncomingMessage, res: ServerResponse, sessionId: string, locale: Locale): Promise<void> {
     const started = process.hrtime.bigint();
-    if (!isId('session', sessionId)) {
-      req.resume();
-      return notFoundPage(res, locale);
-    }
+    if (!isId('session', sessionId)) return answerWithoutBody(req, res, () => notFoundPage(res, locale), UNREAD_UPLOAD_BOUNDS);
     const type = (req.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase();
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (type === 'multipart/form-data' && declared > MULTIPART_LIMIT_BYTES) {
-      throw new BadRequest(413, 'photo over 10 MB', (l) => messages(l).document.refusals.too_large);
-    }
-    const form: SubmittedForm =
-      type === 'multipart/form-data' ? await readMultipart(req) : { fields: await readForm(req), files: {} };
     const cookies = parseCookies(req.headers.cookie);
     const secret = cookies[bindingCookieName(sessionId)];
     const handoverToken = cookies[handoverCookieName(sessionId)];
-    const result: SubmitResult = await flows.submit(sessionId, secret, form.fields, locale, form.files, handoverToken);
-    submissions.observe(
-      { result: result.kind === 'status' ? result.page : result.kind },
-      Number(process.hrtime.bigint() - started) / 1e9,
-    );
-    if (result.kind === 'redirect') return redirect(res, `/s/${result.sessionId}`);
-    await sendShow(res, result, locale);
+    let form: SubmittedForm;
+    const lease = options.uploads.budget.lease(options.clientAddresses.of(req));
+    try {
+      if (type === 'multipart/form-data') {
+        if (Number(req.headers['content-length'] ?? 0) > MULTIPART_LIMIT_BYTES) {
+          throw new BadRequest(413, 'photo over 10 MB', (l) => messages(l).document.refusals.too_large);
+        }
+        // Nothing of an upload is read before its browser is known to hold this flow: a stranger's body
+        // is answered from its headers alone.
+        const admission = await flows.admitSubmission(sessionId, secret);
+        if (admission.kind === 'status')
+          return answerWithoutBody(req, res, () => sendStatus(res, admission, locale), UNREAD_UPLOAD_BOUNDS);
+        form = await readMultipart(req, {
+          lease,
+          minBytesPerSecond: options.uploads.minBytesPerSecond,
+          rateWindowMs: options.uploads.rateWindowMs,
+          admitFiles: (fields) =>
+            admission.acceptsCsrf(fields._csrf)
+              ? null
+              : new BadRequest(403, 'file part before a valid CSRF token', undefined, { page: 'csrf' }),
+        }).catch((error: unknown) => {
+          if (error instanceof BadRequest) uploadsRefused.inc({ status: String(error.status) });
+          throw error;
+        });
+      } else {
+        form = { fields: await readForm(req), files: {} };
+      }
+      const result: SubmitResult = await flows.submit(sessionId, secret, form.fields, locale, form.files, handoverToken);
+      submissions.observe(
+        { result: result.kind === 'status' ? result.page : result.kind },
+        Number(process.hrtime.bigint() - started) / 1e9,
+      );
+      if (result.kind === 'redirect') return redirect(res, `/s/${result.sessionId}`);
+      await sendShow(res, result, locale);
+    } finally {
+      lease.release();
+    }
   }
 
   /** Anything failing under these pages gets a page, not problem+json: the reader is a person. */
@@ -391,10 +318,24 @@ export function flowPages(options: FlowPagesOptions): PageHandler {
     // raw-body's own errors (too large, aborted, bad length) carry a 4xx status like ours.
     const status = (error as { status?: number }).status;
     if (error instanceof BadRequest || (status !== undefined && status >= 400 && status < 500)) {
-      res.setHeader('Connection', 'close');
-      const tell = error instanceof BadRequest ? error.tell?.(locale) : undefined;
+      const refusal = error instanceof BadRequest ? error : null;
+      const page = refusal?.options.page;
+      const tell = refusal?.tell?.(locale);
       const back = req.method === 'POST' && /^\/s\/[^/]+$/.test(pathname) ? pathname : null;
-      sendHtml(res, status ?? 400, renderErrorPage(locale, tell ? back : null, tell));
+      if (refusal?.options.retryAfterSeconds) res.setHeader('Retry-After', String(refusal.options.retryAfterSeconds));
+      answerWithoutBody(
+        req,
+        res,
+        () =>
+          page
+            ? sendHtml(
+                res,
+                STATUS_CODE[page],
+                renderStatusPage(page, locale, { testMode: false, ...(back ? { sessionId: back.slice(3) } : {}) }),
+              )
+            : sendHtml(res, status ?? 400, renderErrorPage(locale, tell ? back : null, tell)),
+        UNREAD_UPLOAD_BOUNDS,
+      );
       return;
     }
     logger.error(

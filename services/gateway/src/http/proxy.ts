@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Pool } from 'undici';
+import { discardUnreadBody } from '@idv/kit';
 
 /** Only these client headers travel upstream: nothing can smuggle an internal identity header. */
 const FORWARDED_REQUEST_HEADERS = [
@@ -13,9 +14,6 @@ const FORWARDED_REQUEST_HEADERS = [
   'user-agent',
 ];
 const SMALL_BODY_BYTES = 64 * 1024;
-/** How much of a body the service did not read the gateway still reads and drops to keep the client's connection. */
-const UNREAD_BODY_DISCARD_BYTES = 1024 * 1024;
-const UNREAD_BODY_DISCARD_MS = 1000;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-authenticate', 'trailer', 'te']);
 
 function forwardedHeaders(headers: IncomingHttpHeaders, extra: Record<string, string>): Record<string, string> {
@@ -48,7 +46,10 @@ export async function proxy(
   // before parsing the client's next request on this keep-alive connection (it hung: found by the fuzz
   // suite), and a client still uploading when the connection closes sees EPIPE instead of the answer.
   // Read and drop a bounded rest so that the client reads the answer; past the bound, close after it.
-  if (body && !req.complete && !(await discardUnreadBody(req, body))) res.setHeader('connection', 'close');
+  if (body && !req.complete) {
+    req.unpipe(body);
+    if (!(await discardUnreadBody(req))) res.setHeader('connection', 'close');
+  }
   for (const [name, value] of Object.entries(upstream.headers)) {
     if (value !== undefined && !HOP_BY_HOP.has(name) && name !== 'x-request-id') res.setHeader(name, value);
   }
@@ -59,27 +60,4 @@ export async function proxy(
     return;
   }
   await pipeline(upstream.body, res);
-}
-
-/** Reads and drops what is left of an incomplete `req`; true when it ended within the byte and time bounds. */
-function discardUnreadBody(req: IncomingMessage, body: PassThrough): Promise<boolean> {
-  req.unpipe(body);
-  return new Promise((resolve) => {
-    let discarded = 0;
-    const finish = (drained: boolean) => {
-      clearTimeout(timer);
-      req.off('data', onData).off('end', onEnd).off('error', onStop).off('close', onStop);
-      if (!drained) req.pause();
-      resolve(drained);
-    };
-    const onData = (chunk: Buffer) => {
-      discarded += chunk.length;
-      if (discarded > UNREAD_BODY_DISCARD_BYTES) finish(false);
-    };
-    const onEnd = () => finish(true);
-    const onStop = () => finish(req.complete);
-    const timer = setTimeout(() => finish(false), UNREAD_BODY_DISCARD_MS);
-    req.on('data', onData).on('end', onEnd).on('error', onStop).on('close', onStop);
-    req.resume();
-  });
 }
