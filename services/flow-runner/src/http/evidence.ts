@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { EvidenceLinksBodySchema, INTERNAL_HEADERS, isId, type ErrorCode } from '@idv/contracts';
+import { EvidenceLinksBodySchema, INTERNAL_HEADERS, isArtefactId, isId, type ErrorCode } from '@idv/contracts';
 import {
   AppError,
   observeRequest,
@@ -18,7 +18,6 @@ import { setSecurityHeaders } from './security';
 import type { PageHandler } from './routes';
 
 const DOWNLOAD_PATH = new RegExp(`^${EVIDENCE_PATH_PREFIX}/([^/]+)/([^/]+)$`);
-const ARTEFACT_ID = /^art_[0-9A-HJKMNP-TV-Z]{26}$/;
 export const EVIDENCE_LINKS_INTERNAL_PATH = '/internal/evidence-links';
 const INTERNAL_BODY_LIMIT = 16 * 1024;
 /** Enough to tell clients apart in the audit; a longer header says nothing more. */
@@ -67,7 +66,7 @@ export function evidenceRoutes(options: EvidenceRoutesOptions): PageHandler {
     // Counted before anything else, so a throttled address learns nothing (not even which ids exist).
     const clientAddress = options.clientAddresses.of(req);
     const decision = await options.throttle.take(EVIDENCE_DOWNLOAD_THROTTLE, clientAddress);
-    const wellFormed = isId('session', sessionId) && ARTEFACT_ID.test(artefactId);
+    const wellFormed = isId('session', sessionId) && isArtefactId(artefactId);
     if (!decision.allowed) res.setHeader('Retry-After', String(decision.retryAfterSeconds));
     if (!wellFormed) return refuse(decision.allowed ? 'not_found' : 'throttled');
     const url = req.url ?? '';
