@@ -16,7 +16,7 @@ export interface EvidenceArtefact {
   contentType: string;
 }
 
-export type DownloadOutcome = 'served' | 'expired' | 'bad_signature' | 'throttled';
+export type DownloadOutcome = 'served' | 'expired' | 'bad_signature';
 
 export interface DownloadRecord {
   sessionId: string;
@@ -87,16 +87,13 @@ export interface DownloadRequest {
   signature: string | undefined;
   clientAddress: string;
   userAgent: string | null;
-  /** The address is over its download throttle: refused before the signature is checked or anything decrypted. */
-  throttled?: boolean;
 }
 
 export type DownloadResult =
   | { kind: 'served'; artefact: EvidenceArtefact; bytes: Buffer }
   | { kind: 'not_found' }
   | { kind: 'bad_signature' }
-  | { kind: 'expired' }
-  | { kind: 'throttled' };
+  | { kind: 'expired' };
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
@@ -141,9 +138,10 @@ export class EvidenceLinks {
   }
 
   /**
-   * Checks a download: the artefact must be the session's (404 otherwise, whatever the signature),
-   * then the throttle, then the signature (constant time, over `expires` exactly as a link writes it), then the expiry, which is only believed once signed. Every
-   * decision on a real artefact is recorded; a miss is not (it names nothing to audit).
+   * Checks a download: the artefact must be the session's (404 otherwise, whatever the signature), then
+   * the signature (constant time, over `expires` exactly as a link writes it), then the expiry, which is only
+   * believed once signed. Every decision on a real artefact is recorded; a miss is not (it names nothing to
+   * audit). A throttled request never gets here: the route refuses it and counts it.
    */
   async download(request: DownloadRequest): Promise<DownloadResult> {
     const { port, signer } = this.deps;
@@ -161,10 +159,6 @@ export class EvidenceLinks {
         outcome,
         at: now,
       });
-    if (request.throttled) {
-      await record('throttled');
-      return { kind: 'throttled' };
-    }
     if (
       expiresAt === null ||
       request.signature === undefined ||
