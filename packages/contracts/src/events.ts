@@ -1,3 +1,4 @@
+import { artefactIdSchema } from './ids';
 import { z } from './zod';
 
 export const SESSION_EVENT_TYPES = [
@@ -51,7 +52,7 @@ export const AccountStatusChangedDataSchema = z.object({ account_id: z.string(),
 export const CaptureStoredDataSchema = z.object({
   session_id: z.string(),
   step_id: z.string(),
-  artefact_id: z.string(),
+  artefact_id: artefactIdSchema(),
   kind: z.enum(['front', 'back', 'front_angle', 'selfie']),
   doc_type: z.enum(['dni', 'passport', 'licence']).optional(),
   accepted_types: z.array(z.enum(['dni', 'passport', 'licence'])).optional(),
@@ -61,7 +62,7 @@ export type CaptureStoredData = z.infer<typeof CaptureStoredDataSchema>;
 export const FaceFramesStoredDataSchema = z.object({
   session_id: z.string(),
   step_id: z.string(),
-  artefact_id: z.string(),
+  artefact_id: artefactIdSchema(),
 });
 export type FaceFramesStoredData = z.infer<typeof FaceFramesStoredDataSchema>;
 

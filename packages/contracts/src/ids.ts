@@ -66,6 +66,42 @@ export function idSchema<K extends IdKind>(kind: K) {
 }
 
 /**
+ * Artefacts (the person's captures and what is derived from them) have ids of one shape, written by the
+ * flow-runner when it stores them and checked wherever one comes back (evidence links, jobs):
+ * `art_<ULID>` for a capture, `art_<ULID>_<derived>` for what a job derives from it (the face step's best
+ * live frame, the portrait cropped from a document's front). A derived id is its source's plus a suffix
+ * so that a redelivered job replaces the same row instead of adding one.
+ */
+export type ArtefactId = `art_${string}`;
+export const DERIVED_ARTEFACTS = ['selfie', 'portrait'] as const;
+export type DerivedArtefact = (typeof DERIVED_ARTEFACTS)[number];
+const ARTEFACT_PREFIX = 'art_';
+export const ARTEFACT_ID_PATTERN = new RegExp(`^${ARTEFACT_PREFIX}${ULID_PATTERN}(?:_(?:${DERIVED_ARTEFACTS.join('|')}))?$`);
+const SOURCE_ARTEFACT_ID_PATTERN = new RegExp(`^${ARTEFACT_PREFIX}${ULID_PATTERN}$`);
+
+export function newArtefactId(): ArtefactId {
+  return `${ARTEFACT_PREFIX}${fastUlid()}`;
+}
+
+/** The id of what a job derives from a capture; a derived artefact has nothing derived from it. */
+export function derivedArtefactId(sourceId: string, derived: DerivedArtefact): ArtefactId {
+  if (!SOURCE_ARTEFACT_ID_PATTERN.test(sourceId)) throw new RangeError(`not a capture's artefact id: ${sourceId}`);
+  return `${sourceId as ArtefactId}_${derived}`;
+}
+
+export function isArtefactId(value: unknown): value is ArtefactId {
+  return typeof value === 'string' && ARTEFACT_ID_PATTERN.test(value);
+}
+
+/** Zod schema of an artefact id (a capture's or a derived one). */
+export function artefactIdSchema() {
+  return z
+    .string()
+    .regex(ARTEFACT_ID_PATTERN, `must be an artefact id of shape ${ARTEFACT_PREFIX}<ULID>[_${DERIVED_ARTEFACTS.join('|_')}]`)
+    .openapi({ example: `${ARTEFACT_PREFIX}01JD3Z8Q5X8R0VQ1T7W9Y2K4M6` });
+}
+
+/**
  * Deterministic event id: the same logical event (account, session, type) gets the same id in every
  * retry and for every endpoint, so receivers can deduplicate on it (DESIGN.md "Ids").
  */

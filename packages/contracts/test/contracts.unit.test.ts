@@ -1,9 +1,13 @@
 import {
+  CaptureStoredDataSchema,
   CreateSessionBodySchema,
   FlowConfigSchema,
   configVersionId,
+  derivedArtefactId,
   eventId,
+  isArtefactId,
   isId,
+  newArtefactId,
   newId,
   parseConfigVersion,
   problem,
@@ -16,6 +20,40 @@ describe('ids', () => {
     expect(id).toMatch(/^vs_[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(isId('session', id)).toBe(true);
     expect(isId('project', id)).toBe(false);
+  });
+
+  it('when an artefact id is made for a capture or derived from one, then the one artefact id pattern accepts it', () => {
+    const capture = newArtefactId();
+    const derived = [derivedArtefactId(capture, 'selfie'), derivedArtefactId(capture, 'portrait')];
+
+    expect(capture).toMatch(/^art_[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(derived).toEqual([`${capture}_selfie`, `${capture}_portrait`]);
+    for (const id of [capture, ...derived]) expect(isArtefactId(id)).toBe(true);
+    expect(
+      CaptureStoredDataSchema.safeParse({ session_id: 'vs_1', step_id: 'doc', artefact_id: capture, kind: 'front' }).success,
+    ).toBe(true);
+  });
+
+  it('when an artefact id is altered, then it is not an artefact id, and nothing is derived from a derived one', () => {
+    const capture = newArtefactId();
+
+    for (const id of [
+      `${capture}_other`,
+      `${capture}_selfie_portrait`,
+      `${capture}_`,
+      capture.toLowerCase(),
+      capture.slice(0, -1),
+      `${capture}0`,
+      `x${capture}`,
+      `${capture}\n`,
+      capture.replace('art_', 'vs_'),
+    ]) {
+      expect(isArtefactId(id)).toBe(false);
+    }
+    expect(() => derivedArtefactId(derivedArtefactId(capture, 'selfie'), 'portrait')).toThrow(RangeError);
+    expect(
+      CaptureStoredDataSchema.safeParse({ session_id: 'vs_1', step_id: 'doc', artefact_id: 'art_1', kind: 'front' }).success,
+    ).toBe(false);
   });
 
   it('when the same logical event is named twice, then the event id is the same; another type, another id', () => {

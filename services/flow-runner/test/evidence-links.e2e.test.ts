@@ -1,5 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { EvidenceArtifact } from '@idv/contracts';
 import { createPool } from '@idv/kit';
 import { ROOT_DIR, api, buildTenant, testEnv, waitFor } from '@idv/testkit';
 import type pg from 'pg';
@@ -182,6 +184,62 @@ describe('evidence links', () => {
       await receiver.close();
     }
   });
+
+  test('when a document and a face are approved, then every evidence link of the session downloads its stored image', async () => {
+    const tenant = await buildTenant({
+      config: buildConfig(
+        [
+          { id: 'doc', type: 'document_ar', documents: ['dni'] },
+          { id: 'face', type: 'face_liveness' },
+        ],
+        { evidenceLinks: true },
+      ),
+      modes: ['test'],
+    });
+    const session = await createSession(tenant.testKey, tenant.project.id);
+    const person = new Person(flowUrl());
+    await person.get(session.url);
+    await person.submit({ action: 'accept' });
+    for (const side of ARTIFACTS) {
+      await person.submit({ action: 'sample', side, sample: 'dni-ok' });
+      await waitForReading(person, session.id);
+    }
+    const challenge = await person.submit({ action: 'start' });
+    const nonce = /data-nonce="([^"]+)"/.exec(challenge.text)![1]!;
+    const poses = /data-steps="([^"]+)"/.exec(challenge.text)![1]!.split(',').length;
+    const holdMs = Number(/data-hold-ms="(\d+)"/.exec(challenge.text)![1]);
+    // The sample's frames must fit in what the server saw elapse since the challenge: a person takes that long.
+    await delay(poses * 2 * (holdMs + 10) + 150);
+    await person.submit({ action: 'sample', sample: 'face-live', nonce });
+    await eventually(
+      async () => {
+        const page = await person.get(`/s/${session.id}`);
+        return page.text.includes('http-equiv="refresh"') ? undefined : page;
+      },
+      90_000,
+      'the face judgement',
+    );
+    const resolved = await eventually(async () => {
+      const current = await getSession(tenant.testKey, session.id);
+      return current.status === 'in_progress' ? undefined : current;
+    }, 30_000);
+    expect(resolved.status).toBe('approved');
+
+    const links = (await getSession(tenant.testKey, session.id)).evidence_links as EvidenceLink[];
+
+    expect(links.map((link) => link.artifact)).toEqual([...ARTIFACTS, 'selfie']);
+    const store = new PgArtefactStore(pool, artefactKeyring({ INTERNAL_TOKEN: testEnv().internalToken }));
+    const answers = [];
+    for (const link of links) answers.push({ artifact: link.artifact, ...(await download(link.url)) });
+    expect(answers.map((answer) => [answer.artifact, answer.status, answer.headers['content-type']])).toEqual(
+      links.map((link) => [link.artifact, 200, 'image/jpeg']),
+    );
+    for (const answer of answers) {
+      const stored = await store.latest(session.id, answer.artifact as EvidenceArtifact);
+      expect(answer.bytes.equals(stored!.bytes)).toBe(true);
+    }
+    // Judging a face is seconds of model time on a shared machine.
+  }, 180_000);
 
   test('when a project does not opt in, then its sessions carry no evidence_links', async () => {
     const tenant = await buildTenant({

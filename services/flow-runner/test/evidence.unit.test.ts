@@ -1,14 +1,14 @@
-import { newId } from '@idv/contracts';
+import { newArtefactId, newId } from '@idv/contracts';
 import {
   EvidenceLinks,
   EvidenceSigner,
+  parseExpires,
   type DownloadRecord,
   type EvidenceArtefact,
   type EvidencePort,
 } from '../src/domain/evidence';
 
 /** Evidence links as pure logic: an in-memory port, a fixed clock, a known key. */
-const artefactId = () => `art_${newId('session').slice(3)}`;
 
 function buildPort(artefacts: EvidenceArtefact[]) {
   const recorded: DownloadRecord[] = [];
@@ -48,8 +48,8 @@ const request = (url: string) => {
 
 describe('evidence links', () => {
   const sessionId = newId('session');
-  const front: EvidenceArtefact = { id: artefactId(), sessionId, kind: 'front', contentType: 'image/jpeg' };
-  const back: EvidenceArtefact = { id: artefactId(), sessionId, kind: 'back', contentType: 'image/jpeg' };
+  const front: EvidenceArtefact = { id: newArtefactId(), sessionId, kind: 'front', contentType: 'image/jpeg' };
+  const back: EvidenceArtefact = { id: newArtefactId(), sessionId, kind: 'back', contentType: 'image/jpeg' };
 
   test('when links are made, then there is one per captured side in the spec order, valid 5 minutes, and none for an unknown session', async () => {
     const clock = { now: Date.parse('2026-12-01T10:00:00.000Z') };
@@ -99,6 +99,62 @@ describe('evidence links', () => {
     expect((await links.download({ ...valid, expires: '1e99' })).kind).toBe('bad_signature');
     expect((await links.download({ ...valid, artefactId: back.id })).kind).toBe('bad_signature');
     expect((await links.download({ ...valid, sessionId: newId('session') })).kind).toBe('not_found');
+  });
+
+  test('when the signature is spelled another way that decodes to the same bytes, then the link is refused', async () => {
+    const clock = { now: Date.now() };
+    const { links, recorded } = buildLinks([front], clock);
+    const [link] = (await links.linksFor([sessionId]))[sessionId]!;
+    const valid = request(link!.url);
+    const signature = valid.signature!;
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(signature.at(-1)!);
+    // The last of 43 characters carries 4 bits of the MAC and 2 spare bits a decoder ignores.
+    const spellings = [1, 2, 3].map((bits) => `${signature.slice(0, -1)}${alphabet[last ^ bits]!}`);
+    const standardAlphabet = signature.replaceAll('-', '+').replaceAll('_', '/');
+
+    for (const spelling of [...spellings, `${signature}=`, standardAlphabet === signature ? `${signature}/` : standardAlphabet]) {
+      expect((await links.download({ ...valid, signature: spelling })).kind).toBe('bad_signature');
+    }
+    expect((await links.download(valid)).kind).toBe('served');
+    expect(recorded.map((r) => r.outcome)).toEqual([...Array(5).fill('bad_signature'), 'served']);
+  });
+
+  test('when expires is written another way than the link wrote it, then the link is refused', async () => {
+    const clock = { now: Date.now() };
+    const { links } = buildLinks([front], clock);
+    const [link] = (await links.linksFor([sessionId]))[sessionId]!;
+    const valid = request(link!.url);
+    const expires = valid.expires!;
+
+    for (const spelling of [`0${expires}`, `00${expires}`, `+${expires}`, ` ${expires}`, `${expires}.0`, `${expires}\n`, '']) {
+      expect((await links.download({ ...valid, expires: spelling })).kind).toBe('bad_signature');
+    }
+    expect((await links.download(valid)).kind).toBe('served');
+  });
+
+  test('when expires is parsed, then only digits without a leading zero that name an instant are a time', () => {
+    expect(parseExpires('1795930839526')).toBe(1_795_930_839_526);
+    expect(parseExpires('1')).toBe(1);
+    expect(parseExpires('8640000000000000')).toBe(8_640_000_000_000_000);
+    for (const refused of [
+      undefined,
+      '',
+      '0',
+      '01',
+      '+1',
+      '-1',
+      '1e3',
+      '1.0',
+      ' 1',
+      '1 ',
+      '0x10',
+      '٣',
+      '8640000000000001',
+      '99999999999999999',
+    ]) {
+      expect(parseExpires(refused)).toBeNull();
+    }
   });
 
   test('when the link is past its expiry, then it is refused as expired', async () => {

@@ -1,4 +1,4 @@
-import type { CaptureStoredData } from '@idv/contracts';
+import { derivedArtefactId, type CaptureStoredData } from '@idv/contracts';
 import type { Logger } from '@idv/kit';
 import type { SideReading } from '@idv/verification';
 import type { ArtefactStore } from '../domain/artefacts';
@@ -15,7 +15,7 @@ import type { VerificationPool } from './verification-pool';
 export type StoredSideReading = Omit<SideReading, 'face_crop'> & { has_face_crop: boolean };
 
 /** The portrait's artefact id, derived from its front's: a re-read replaces the same row, never adds one. */
-export const portraitIdOf = (frontArtefactId: string) => `${frontArtefactId}_portrait`;
+export const portraitIdOf = (frontArtefactId: string) => derivedArtefactId(frontArtefactId, 'portrait');
 
 export function toStoredReading(reading: SideReading): StoredSideReading {
   const { face_crop: faceCrop, ...rest } = reading;

@@ -1,4 +1,4 @@
-import type { FaceFramesStoredData } from '@idv/contracts';
+import { derivedArtefactId, type FaceFramesStoredData } from '@idv/contracts';
 import type { Logger } from '@idv/kit';
 import type { ArtefactStore } from '../domain/artefacts';
 import { decodeFaceFrames } from '../domain/face-frames';
@@ -123,7 +123,7 @@ export class FaceJudge {
   /** The best live frame, encrypted like every capture; a later attempt's replaces it. */
   private async keepSelfie(sessionId: string, framesId: string, jpeg: Buffer): Promise<string> {
     // Derived from the frames' id: a redelivered job replaces the same row instead of adding one.
-    const id = `${framesId}_selfie`;
+    const id = derivedArtefactId(framesId, 'selfie');
     await this.deps.artefacts.store({ id, sessionId, kind: 'selfie', bytes: jpeg, contentType: 'image/jpeg' });
     return id;
   }

@@ -1,5 +1,6 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { EVIDENCE_ARTIFACTS, type EvidenceArtifact, type EvidenceLink } from '@idv/contracts';
+import { safeEqual } from '@idv/kit';
 
 /** Spec "Limits": an evidence link lives 5 minutes (scaled by TIME_SCALE). */
 export const EVIDENCE_LINK_LIFETIME_MS = 5 * 60_000;
@@ -15,7 +16,7 @@ export interface EvidenceArtefact {
   contentType: string;
 }
 
-export type DownloadOutcome = 'served' | 'expired' | 'bad_signature' | 'throttled';
+export type DownloadOutcome = 'served' | 'expired' | 'bad_signature';
 
 export interface DownloadRecord {
   sessionId: string;
@@ -38,8 +39,20 @@ export interface EvidencePort {
   record(download: DownloadRecord): Promise<void>;
 }
 
-const SIGNATURE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-const EXPIRES_PATTERN = /^[0-9]{1,15}$/;
+/** Unix milliseconds as a link writes them: digits, no leading zero (so one instant has one spelling). */
+const EXPIRES_PATTERN = /^[1-9][0-9]{0,15}$/;
+/** The last instant a Date can hold (ECMA-262 time value range); below 2^53, so the digits convert exactly. */
+const LATEST_INSTANT_MS = 8_640_000_000_000_000;
+
+/**
+ * The `expires` of a link as the instant it names, or null when it is not written exactly as a link writes
+ * it: the signature covers the number, so any other spelling of it (`0…`, `+…`) must not pass as the same link.
+ */
+export function parseExpires(value: string | undefined): number | null {
+  if (value === undefined || !EXPIRES_PATTERN.test(value)) return null;
+  const instant = Number(value);
+  return instant <= LATEST_INSTANT_MS ? instant : null;
+}
 
 /**
  * HMAC-SHA256 over what a link grants: this artefact of this session until this instant. The key never
@@ -56,11 +69,13 @@ export class EvidenceSigner {
       .digest('base64url');
   }
 
+  /**
+   * The presented text against the text a link carries, in constant time. Decoding first would let other
+   * spellings of the same bytes through: the last of the 43 characters has 2 bits a decoder ignores, and
+   * Node's decoder also takes `+`, `/` and `=`.
+   */
   verify(sessionId: string, artefactId: string, expiresAtMs: number, signature: string): boolean {
-    if (!SIGNATURE_PATTERN.test(signature)) return false;
-    const expected = Buffer.from(this.sign(sessionId, artefactId, expiresAtMs), 'base64url');
-    const given = Buffer.from(signature, 'base64url');
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    return safeEqual(signature, this.sign(sessionId, artefactId, expiresAtMs));
   }
 }
 
@@ -72,16 +87,13 @@ export interface DownloadRequest {
   signature: string | undefined;
   clientAddress: string;
   userAgent: string | null;
-  /** The address is over its download throttle: refused before the signature is checked or anything decrypted. */
-  throttled?: boolean;
 }
 
 export type DownloadResult =
   | { kind: 'served'; artefact: EvidenceArtefact; bytes: Buffer }
   | { kind: 'not_found' }
   | { kind: 'bad_signature' }
-  | { kind: 'expired' }
-  | { kind: 'throttled' };
+  | { kind: 'expired' };
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
@@ -126,15 +138,16 @@ export class EvidenceLinks {
   }
 
   /**
-   * Checks a download: the artefact must be the session's (404 otherwise, whatever the signature),
-   * then the throttle, then the signature (constant time), then the expiry, which is only believed once signed. Every
-   * decision on a real artefact is recorded; a miss is not (it names nothing to audit).
+   * Checks a download: the artefact must be the session's (404 otherwise, whatever the signature), then
+   * the signature (constant time, over `expires` exactly as a link writes it), then the expiry, which is only
+   * believed once signed. Every decision on a real artefact is recorded; a miss is not (it names nothing to
+   * audit). A throttled request never gets here: the route refuses it and counts it.
    */
   async download(request: DownloadRequest): Promise<DownloadResult> {
     const { port, signer } = this.deps;
     const artefact = await port.find(request.sessionId, request.artefactId);
     if (!artefact) return { kind: 'not_found' };
-    const expiresAt = request.expires !== undefined && EXPIRES_PATTERN.test(request.expires) ? Number(request.expires) : null;
+    const expiresAt = parseExpires(request.expires);
     const now = this.now();
     const record = (outcome: DownloadOutcome) =>
       port.record({
@@ -146,10 +159,6 @@ export class EvidenceLinks {
         outcome,
         at: now,
       });
-    if (request.throttled) {
-      await record('throttled');
-      return { kind: 'throttled' };
-    }
     if (
       expiresAt === null ||
       request.signature === undefined ||

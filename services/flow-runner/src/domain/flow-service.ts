@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   FlowConfigSchema,
   fastUlid,
+  newArtefactId,
   type DocumentData,
   type FlowConfig,
   type InternalSession,
@@ -813,14 +814,14 @@ export class FlowService {
         prepareCapture: (bytes) => captures.prepare(bytes),
         sampleImage: (type, side, sampleId) => captures.sampleImage(type, side, sampleId),
         stageCapture: (kind, jpeg, document) => {
-          const artefactId = `art_${fastUlid()}`;
+          const artefactId = newArtefactId();
           staged.push({ artefactId, sessionId: record.sessionId, stepId: step.id, kind, jpeg, document });
           return artefactId;
         },
         prepareFrame: (bytes) => captures.prepareFrame(bytes),
         faceSample: (sampleId, challenge, now) => captures.faceSample(sampleId, challenge, now),
         stageFaceFrames: (set) => {
-          const artefactId = `art_${fastUlid()}`;
+          const artefactId = newArtefactId();
           staged.push({
             artefactId,
             sessionId: record.sessionId,

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { EvidenceLinksBodySchema, INTERNAL_HEADERS, isId, type ErrorCode } from '@idv/contracts';
+import { EvidenceLinksBodySchema, INTERNAL_HEADERS, isArtefactId, isId, type ErrorCode } from '@idv/contracts';
 import {
   AppError,
   observeRequest,
@@ -18,7 +18,6 @@ import { setSecurityHeaders } from './security';
 import type { PageHandler } from './routes';
 
 const DOWNLOAD_PATH = new RegExp(`^${EVIDENCE_PATH_PREFIX}/([^/]+)/([^/]+)$`);
-const ARTEFACT_ID = /^art_[0-9A-HJKMNP-TV-Z]{26}$/;
 export const EVIDENCE_LINKS_INTERNAL_PATH = '/internal/evidence-links';
 const INTERNAL_BODY_LIMIT = 16 * 1024;
 /** Enough to tell clients apart in the audit; a longer header says nothing more. */
@@ -29,7 +28,10 @@ export const EVIDENCE_DOWNLOAD_THROTTLE = 'evidence_download';
 export interface EvidenceRoutesOptions {
   evidence: EvidenceLinks;
   internalToken: string;
-  /** Per client address, shared by the replicas; every download request counts, whatever its outcome. */
+  /**
+   * Per client address, shared by the replicas; every download request counts, whatever its outcome. Its
+   * refusals are counted in `throttled_requests_total{kind="evidence_download"}`, never audited row by row.
+   */
   throttle: AddressThrottle;
   clientAddresses: ClientAddresses;
   logger: Logger;
@@ -65,11 +67,14 @@ export function evidenceRoutes(options: EvidenceRoutesOptions): PageHandler {
       writeProblem(res, requestId, code, detail);
     };
     // Counted before anything else, so a throttled address learns nothing (not even which ids exist).
+    // A refusal costs no lookup and no write: a flood of them must not grow the audit (the throttle counts them).
     const clientAddress = options.clientAddresses.of(req);
     const decision = await options.throttle.take(EVIDENCE_DOWNLOAD_THROTTLE, clientAddress);
-    const wellFormed = isId('session', sessionId) && ARTEFACT_ID.test(artefactId);
-    if (!decision.allowed) res.setHeader('Retry-After', String(decision.retryAfterSeconds));
-    if (!wellFormed) return refuse(decision.allowed ? 'not_found' : 'throttled');
+    if (!decision.allowed) {
+      res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+      return refuse('throttled');
+    }
+    if (!isId('session', sessionId) || !isArtefactId(artefactId)) return refuse('not_found');
     const url = req.url ?? '';
     const query = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
     const userAgent = req.headers['user-agent'];
@@ -80,10 +85,7 @@ export function evidenceRoutes(options: EvidenceRoutesOptions): PageHandler {
       signature: single(query, 'signature'),
       clientAddress,
       userAgent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null,
-      throttled: !decision.allowed,
     });
-    // A throttled request is audited when it names a real artefact (the domain records it) and is 429 either way.
-    if (!decision.allowed) return refuse('throttled');
     if (result.kind !== 'served') return refuse(result.kind);
     downloads.inc({ outcome: 'served' });
     const extension = result.artefact.contentType === 'image/png' ? 'png' : 'jpg';
