@@ -113,6 +113,14 @@ export const ProjectOptionsSchema = z.strictObject({
     .array(z.enum(SESSION_EVENT_TYPES))
     .default([])
     .refine((events) => new Set(events).size === events.length, 'must not repeat an event type'),
+  /**
+   * The integrator's own privacy text (an https page): the consent step links to it beside what it says
+   * the flow collects, why, and for how long.
+   */
+  privacyPolicyUrl: z
+    .url({ protocol: /^https$/, hostname: z.regexes.domain })
+    .max(500)
+    .optional(),
 });
 export type ProjectOptions = z.infer<typeof ProjectOptionsSchema>;
 

@@ -118,6 +118,7 @@ runMain(SERVICE, async () => {
     sessions,
     sender: new ChannelCodeSender(mailer, whatsapp, logger, { inc: (labels) => codesSent.inc(labels) }),
     timeScale: config.TIME_SCALE,
+    retentionDays: config.ARTEFACT_RETENTION_DAYS,
     onResolved: (outcome) => resolved.inc({ outcome }),
     registryRetryWindowMs: config.REGISTRY_RETRY_HOURS * HOUR * config.TIME_SCALE,
     onRegistryCheckScheduled: () => registryRunner?.wake(),

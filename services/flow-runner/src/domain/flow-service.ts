@@ -33,7 +33,7 @@ import {
   type DocumentVerdict,
 } from './steps/document';
 import { registryHoldUntil, type RegistryAnswer, type RegistryQuery } from './registry';
-import { REASON_CODES } from './reason-codes';
+import { REASON_CODES, type ReasonCode } from './reason-codes';
 import { HANDOVER_VALIDITY_MS, movedAwayFrom, offerHandover, takeHandover, type OfferedToken } from './handover';
 import { KeyedSerializer } from './keyed-serializer';
 import { html, raw, type FormFeedback, type SafeHtml, type StepView } from './view';
@@ -210,6 +210,8 @@ export interface FlowPage {
   kind: 'flow';
   sessionId: string;
   testMode: boolean;
+  /** Test mode with a code step somewhere in the flow: the banner tells the test code. */
+  testCode: boolean;
   csrfToken: string;
   stepId: string;
   view: StepView;
@@ -223,7 +225,16 @@ export interface FlowPage {
   handover?: OfferedToken;
 }
 
-export type ShowResult = FlowPage | { kind: 'status'; page: StatusPage; testMode: boolean; sessionId?: string };
+export type ShowResult =
+  | FlowPage
+  | {
+      kind: 'status';
+      page: StatusPage;
+      testMode: boolean;
+      sessionId?: string;
+      /** A rejection's reason codes: the page says what went wrong in the person's words. */
+      reasons?: readonly ReasonCode[];
+    };
 export type OpenResult = { kind: 'redirect'; sessionId: string; bindingSecret?: string } | { kind: 'status'; page: StatusPage };
 export type SubmitResult = ShowResult | { kind: 'redirect'; sessionId: string };
 export type SubmissionAdmission =
@@ -251,6 +262,15 @@ function sameToken(presented: string | undefined, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** The page of a stored verdict: a rejection carries its reasons (what went wrong, told in the person's words). */
+const verdictPage = (record: FlowRecord, outcome: 'approved' | 'rejected'): ShowResult => ({
+  kind: 'status',
+  page: outcome,
+  testMode: record.mode === 'test',
+  sessionId: record.sessionId,
+  ...(outcome === 'rejected' ? { reasons: [...new Set(record.state.reasons)] } : {}),
+});
+
 /** Why a browser without this flow's binding cannot see it: it handed the flow over, or never had it. */
 const notBoundPage = (record: FlowRecord, presented: string | undefined): StatusPage =>
   movedAwayFrom(record.state, presented) ? 'moved' : 'used';
@@ -266,8 +286,13 @@ const STATUS_PAGE_OF: Partial<Record<InternalSession['status'], StatusPage>> = {
   rejected: 'finished',
 };
 
+/** ARTEFACT_RETENTION_DAYS's default, for a service built without it. */
+const DEFAULT_RETENTION_DAYS = 30;
+
 export interface FlowServiceOptions {
   store: FlowStore;
+  /** Days captures and their readings are kept (ARTEFACT_RETENTION_DAYS), as the consent tells the person. */
+  retentionDays?: number;
   sessions: SessionsPort;
   sender: CodeSender;
   captures: CapturePorts;
@@ -354,7 +379,7 @@ export class FlowService {
       return { kind: 'status', page: notBoundPage(record, bindingSecret), testMode: false };
     }
     const testMode = record.mode === 'test';
-    if (record.status !== 'active') return { kind: 'status', page: record.status, testMode, sessionId };
+    if (record.status !== 'active') return verdictPage(record, record.status);
     const at = position(record.config, record.state);
     if (at.kind === 'finished') {
       // The verdict is stored but the sessions service has not taken it yet (a failure right after
@@ -759,11 +784,10 @@ export class FlowService {
     if (!record) return { kind: 'status', page: 'not_found', testMode: false };
     const testMode = record.mode === 'test';
     const at = position(record.config, record.state);
-    if (record.status !== 'active' || at.kind !== 'finished') {
-      return { kind: 'status', page: record.status === 'active' ? 'finished' : record.status, testMode, sessionId };
-    }
+    if (record.status !== 'active') return verdictPage(record, record.status);
+    if (at.kind !== 'finished') return { kind: 'status', page: 'finished', testMode, sessionId };
     const delivered = await this.deliver(record, at.outcome);
-    return delivered.kind === 'redirect' ? { kind: 'status', page: at.outcome, testMode, sessionId } : delivered;
+    return delivered.kind === 'redirect' ? verdictPage(record, at.outcome) : delivered;
   }
 
   /**
@@ -777,7 +801,7 @@ export class FlowService {
     if (session && at.kind === 'finished' && session.status === at.outcome && record.status === 'active') {
       record.status = at.outcome;
       await this.storeResolved(record);
-      return { kind: 'status', page: at.outcome, testMode, sessionId: record.sessionId };
+      return verdictPage(record, at.outcome);
     }
     const page = (session && STATUS_PAGE_OF[session.status]) ?? 'finished';
     return { kind: 'status', page, testMode, sessionId: record.sessionId };
@@ -797,6 +821,8 @@ export class FlowService {
     return {
       sessionId: record.sessionId,
       step,
+      config: record.config,
+      retentionDays: this.options.retentionDays ?? DEFAULT_RETENTION_DAYS,
       mode: record.mode,
       locale,
       t: messages(locale),
@@ -841,11 +867,12 @@ export class FlowService {
   private async render(record: FlowRecord, locale: Locale, feedback: FormFeedback): Promise<ShowResult> {
     const at = position(record.config, record.state);
     const testMode = record.mode === 'test';
-    if (at.kind === 'finished') return { kind: 'status', page: at.outcome, testMode, sessionId: record.sessionId };
+    if (at.kind === 'finished') return verdictPage(record, at.outcome);
     const base = {
       kind: 'flow' as const,
       sessionId: record.sessionId,
       testMode,
+      testCode: testMode && hasCodeStep(record.config),
       csrfToken: record.csrfToken,
       progress: { index: at.index + 1, total: at.total },
       hasErrors: Object.keys(feedback.errors ?? {}).length > 0,
@@ -886,6 +913,11 @@ export function documentFrontBefore(record: Pick<FlowRecord, 'config' | 'state'>
   }
   return front;
 }
+
+const hasCodeStep = (config: FlowConfig) =>
+  config.steps
+    .flatMap((step) => (step.type === 'choice' ? step.options : [step]))
+    .some((step) => step.type === 'otp_email' || step.type === 'otp_whatsapp');
 
 /** A POST form to the flow with the CSRF token and the step id it was drawn for. */
 export function flowForm(

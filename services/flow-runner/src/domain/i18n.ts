@@ -1,3 +1,4 @@
+import type { ReasonCode } from './reason-codes';
 /**
  * Everything the person reads, in Spanish (es-AR, the default) and English. Pages pick the locale from
  * Accept-Language once per request; nothing else in the service holds user-facing text.
@@ -7,13 +8,27 @@ export type Locale = 'es' | 'en';
 const es = {
   htmlLang: 'es-AR',
   serviceName: 'Verificación de identidad',
-  testBanner: 'Modo de prueba: no se envía ningún mensaje y el código 000000 es válido.',
+  testBanner: 'Modo de prueba: esta verificación no es real y no se envía ningún mensaje.',
+  testBannerCode: 'Modo de prueba: esta verificación no es real, no se envía ningún mensaje y el código 000000 es válido.',
   stepOf: (n: number, total: number) => `Paso ${n} de ${total}`,
   continue: 'Continuar',
   // consent
   consentTitle: 'Antes de empezar',
-  consentBody:
-    'Para verificar tu identidad vamos a pedirte algunos datos. Los usamos solo para esta verificación y los compartimos únicamente con quien te la solicitó.',
+  consentIntro: 'Para verificar tu identidad vamos a pedirte:',
+  consentCollects: {
+    document: 'Fotos de tu documento (de frente, del dorso si tiene y una inclinada) y los datos que tiene impresos.',
+    registry: 'La consulta de esos datos en el Registro Nacional de las Personas (RENAPER).',
+    face: 'Fotos de tu cara tomadas con la cámara, como un video corto, para confirmar que estás presente.',
+    faceComparison: 'La comparación biométrica de tu cara con la foto de tu documento.',
+    email: 'Tu correo electrónico, para mandarte un código.',
+    phone: 'Tu número de WhatsApp, para mandarte un código.',
+    form: 'Tus respuestas a un formulario.',
+  },
+  consentPurpose:
+    'Usamos estos datos solo para esta verificación y se los damos únicamente a quien te la pidió, con el resultado.',
+  consentRetention: (days: number) =>
+    `Las fotos y los datos leídos de tu documento se borran de nuestros sistemas a los ${days} días.`,
+  consentPrivacy: 'Leé la política de privacidad de quien te pidió la verificación',
   consentAccept: 'Acepto y quiero continuar',
   consentDecline: 'No acepto',
   // form
@@ -77,6 +92,46 @@ const es = {
   // final and status pages
   doneTitle: '¡Listo!',
   doneBody: 'Terminaste la verificación. Ya podés cerrar esta pestaña.',
+  // What went wrong, per reason code, in the person's words (never which anti-fraud cue fired), and what to do.
+  rejection: {
+    whatHappened: 'Qué pasó',
+    whatToDo: 'Qué podés hacer',
+    reasons: {
+      consent_declined: 'No aceptaste que usemos tus datos, así que no pudimos seguir.',
+      email_code_attempts_exceeded: 'Se ingresó un código equivocado demasiadas veces para tu correo.',
+      email_code_expired: 'El código que te mandamos por correo venció.',
+      phone_code_attempts_exceeded: 'Se ingresó un código equivocado demasiadas veces para tu WhatsApp.',
+      phone_code_expired: 'El código que te mandamos por WhatsApp venció.',
+      choice_not_satisfied: null,
+      step_unavailable: 'Uno de los pasos no estaba disponible.',
+      document_unreadable: 'No pudimos leer tu documento en las fotos.',
+      document_type_mismatch: 'El documento de las fotos no es del tipo que se pedía.',
+      document_expired: 'Tu documento está vencido.',
+      document_data_mismatch: 'Los datos de tu documento no coinciden entre sí.',
+      document_mrz_invalid: 'No pudimos validar los datos de tu documento.',
+      document_cuil_invalid: 'No pudimos validar los datos de tu documento.',
+      document_screen_detected:
+        'Las fotos no parecen tomadas de tu documento físico (por ejemplo, de una pantalla o de una copia).',
+      document_angle_mismatch: 'La foto inclinada no mostraba el mismo documento que las otras.',
+      document_registry_mismatch: 'Los datos de tu documento no coinciden con el registro nacional.',
+      document_registry_unavailable: 'No pudimos consultar el registro nacional a tiempo.',
+      face_not_found: 'No pudimos ver tu cara en la cámara.',
+      face_multiple: 'Había más de una cara frente a la cámara.',
+      liveness_challenge_failed: 'No pudimos ver los movimientos que te pedimos.',
+      liveness_spoof_detected: 'No pudimos confirmar que eras vos, en persona, frente a la cámara.',
+      face_mismatch: 'Tu cara no coincide con la foto de tu documento.',
+      face_document_photo_missing: 'No pudimos ver bien la foto de tu documento para compararla con tu cara.',
+    },
+    advice: {
+      consent_declined: 'Si cambiaste de idea, pedile a quien te mandó el enlace uno nuevo.',
+      document_expired: 'Si tenés un documento vigente, pedile a quien te mandó el enlace uno nuevo y usalo.',
+      document_registry_unavailable:
+        'No es por algo que hiciste: pedile a quien te mandó el enlace uno nuevo e intentá más tarde.',
+      step_unavailable: 'No es por algo que hiciste: comunicate con quien te pidió la verificación.',
+    } as Partial<Record<ReasonCode, string>>,
+    adviceDefault:
+      'Pedile a quien te mandó el enlace uno nuevo e intentá otra vez con tu documento físico a mano, con buena luz y solo frente a la cámara.',
+  } satisfies { reasons: Record<ReasonCode, string | null> } & Record<string, unknown>,
   failedTitle: 'No pudimos verificarte',
   failedBody:
     'No pudimos completar la verificación de tu identidad. Ya podés cerrar esta pestaña y comunicarte con quien te la solicitó.',
@@ -270,12 +325,25 @@ export type Messages = typeof es;
 const en: Messages = {
   htmlLang: 'en',
   serviceName: 'Identity verification',
-  testBanner: 'Test mode: no message is sent and the code 000000 is accepted.',
+  testBanner: 'Test mode: this verification is not real and no message is sent.',
+  testBannerCode: 'Test mode: this verification is not real, no message is sent and the code 000000 is accepted.',
   stepOf: (n, total) => `Step ${n} of ${total}`,
   continue: 'Continue',
   consentTitle: 'Before you start',
-  consentBody:
-    'To verify your identity we will ask you for some information. We use it only for this verification and share it only with whoever asked you to verify.',
+  consentIntro: 'To verify your identity we will ask you for:',
+  consentCollects: {
+    document: 'Photos of your document (the front, the back if it has one, and one at an angle) and the data printed on it.',
+    registry: 'A check of that data with Argentina’s national registry of persons (RENAPER).',
+    face: 'Photos of your face taken with the camera, like a short video, to confirm that you are present.',
+    faceComparison: 'A biometric comparison of your face with the photo on your document.',
+    email: 'Your e-mail address, to send you a code.',
+    phone: 'Your WhatsApp number, to send you a code.',
+    form: 'Your answers to a form.',
+  },
+  consentPurpose:
+    'We use this data only for this verification and give it, with the result, only to whoever asked you to verify.',
+  consentRetention: (days) => `The photos and the data read from your document are deleted from our systems after ${days} days.`,
+  consentPrivacy: 'Read the privacy policy of whoever asked you to verify',
   consentAccept: 'I agree and want to continue',
   consentDecline: 'I do not agree',
   formTitle: 'Fill in your details',
@@ -335,6 +403,44 @@ const en: Messages = {
   codeResent: 'We sent you a new code.',
   doneTitle: 'All done!',
   doneBody: 'You finished the verification. You can close this tab now.',
+  rejection: {
+    whatHappened: 'What happened',
+    whatToDo: 'What you can do',
+    reasons: {
+      consent_declined: 'You did not agree to the use of your data, so we could not go on.',
+      email_code_attempts_exceeded: 'A wrong code was entered too many times for your e-mail.',
+      email_code_expired: 'The code we sent to your e-mail expired.',
+      phone_code_attempts_exceeded: 'A wrong code was entered too many times for your WhatsApp.',
+      phone_code_expired: 'The code we sent to your WhatsApp expired.',
+      choice_not_satisfied: null,
+      step_unavailable: 'One of the steps was not available.',
+      document_unreadable: 'We could not read your document in the photos.',
+      document_type_mismatch: 'The document in the photos is not of the type that was asked for.',
+      document_expired: 'Your document has expired.',
+      document_data_mismatch: 'The data on your document does not match itself.',
+      document_mrz_invalid: 'We could not validate the data on your document.',
+      document_cuil_invalid: 'We could not validate the data on your document.',
+      document_screen_detected:
+        'The photos do not look like they were taken of your physical document (for example, of a screen or a copy).',
+      document_angle_mismatch: 'The photo at an angle did not show the same document as the others.',
+      document_registry_mismatch: 'The data on your document does not match the national registry.',
+      document_registry_unavailable: 'We could not check with the national registry in time.',
+      face_not_found: 'We could not see your face on the camera.',
+      face_multiple: 'There was more than one face in front of the camera.',
+      liveness_challenge_failed: 'We could not see the movements we asked you for.',
+      liveness_spoof_detected: 'We could not confirm that it was you, in person, in front of the camera.',
+      face_mismatch: 'Your face does not match the photo on your document.',
+      face_document_photo_missing: 'We could not see the photo on your document well enough to compare it with your face.',
+    },
+    advice: {
+      consent_declined: 'If you changed your mind, ask whoever sent you the link for a new one.',
+      document_expired: 'If you have a valid document, ask whoever sent you the link for a new one and use it.',
+      document_registry_unavailable: 'It is not something you did: ask whoever sent you the link for a new one and try later.',
+      step_unavailable: 'It is not something you did: contact whoever asked you to verify.',
+    },
+    adviceDefault:
+      'Ask whoever sent you the link for a new one and try again with your physical document at hand, in good light and alone in front of the camera.',
+  },
   failedTitle: 'We could not verify you',
   failedBody:
     'We could not complete the verification of your identity. You can close this tab and contact whoever asked you to verify.',

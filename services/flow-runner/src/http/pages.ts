@@ -2,6 +2,7 @@ import QRCode from 'qrcode';
 import type { FlowPage, StatusPage } from '../domain/flow-service';
 import { flowForm } from '../domain/flow-service';
 import { messages, type Locale, type Messages } from '../domain/i18n';
+import type { ReasonCode } from '../domain/reason-codes';
 import { html, raw, type SafeHtml } from '../domain/view';
 
 export const STYLESHEET_PATH = '/assets/flow.css';
@@ -22,7 +23,15 @@ interface Waiting {
 
 function layout(
   t: Messages,
-  options: { title: string; testMode: boolean; main: SafeHtml; waiting?: Waiting | undefined; camera?: boolean },
+  options: {
+    title: string;
+    testMode: boolean;
+    /** The flow has a code step: the test banner tells the code. */
+    testCode?: boolean;
+    main: SafeHtml;
+    waiting?: Waiting | undefined;
+    camera?: boolean;
+  },
 ): string {
   const waiting = options.waiting;
   return html`<!doctype html>
@@ -45,7 +54,11 @@ function layout(
       <body>
         <header class="top">
           <p class="brand">${t.serviceName}</p>
-          ${options.testMode ? html`<p class="test-banner" role="note">${t.testBanner}</p>` : ''}
+          ${
+            options.testMode
+              ? html`<p class="test-banner" role="note">${options.testCode ? t.testBannerCode : t.testBanner}</p>`
+              : ''
+          }
         </header>
         ${
           waiting
@@ -97,6 +110,7 @@ export function renderFlowPage(page: FlowPage, locale: Locale, handover?: SafeHt
   return layout(t, {
     title: page.view.title,
     testMode: page.testMode,
+    testCode: page.testCode,
     waiting: page.view.refreshSeconds
       ? { refreshSeconds: page.view.refreshSeconds, url: `/s/${page.sessionId}/version`, version: page.version }
       : undefined,
@@ -139,7 +153,11 @@ export const STATUS_CODE: Record<StatusPage, number> = {
   handover_invalid: 410,
 };
 
-export function renderStatusPage(page: StatusPage, locale: Locale, options: { testMode: boolean; sessionId?: string }): string {
+export function renderStatusPage(
+  page: StatusPage,
+  locale: Locale,
+  options: { testMode: boolean; sessionId?: string; reasons?: readonly ReasonCode[] | undefined },
+): string {
   const t = messages(locale);
   const copy = STATUS_COPY[page](t);
   const back = page === 'csrf' && options.sessionId ? html`<p><a href="/s/${options.sessionId}">${t.backToFlow}</a></p>` : '';
@@ -148,8 +166,24 @@ export function renderStatusPage(page: StatusPage, locale: Locale, options: { te
     testMode: options.testMode,
     main: html`<h1>${copy.title}</h1>
       <p class="status-body" data-page="${page}">${copy.body}</p>
-      ${back}`,
+      ${page === 'rejected' ? rejectionDetails(t, options.reasons ?? []) : ''} ${back}`,
   });
+}
+
+/**
+ * What went wrong, one line per reason the person can act on (the same words for every cue behind a
+ * reason), and what to do next: the advice of the first reason that has its own, else the general one.
+ */
+function rejectionDetails(t: Messages, reasons: readonly ReasonCode[]): SafeHtml | '' {
+  const lines = [...new Set(reasons.map((reason) => t.rejection.reasons[reason]).filter((line) => !!line))];
+  if (lines.length === 0) return '';
+  const advice = reasons.map((reason) => t.rejection.advice[reason]).find((line) => !!line) ?? t.rejection.adviceDefault;
+  return html`<h2>${t.rejection.whatHappened}</h2>
+    <ul class="reasons">
+      ${lines.map((line) => html`<li>${line}</li>`)}
+    </ul>
+    <h2>${t.rejection.whatToDo}</h2>
+    <p>${advice}</p>`;
 }
 
 export function renderErrorPage(locale: Locale, retryPath: string | null, body?: string): string {

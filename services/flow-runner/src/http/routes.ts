@@ -94,7 +94,11 @@ function redirect(res: ServerResponse, location: string): void {
 }
 
 function sendStatus(res: ServerResponse, result: Exclude<ShowResult, { kind: 'flow' }>, locale: Locale): void {
-  const options = { testMode: result.testMode, ...(result.sessionId ? { sessionId: result.sessionId } : {}) };
+  const options = {
+    testMode: result.testMode,
+    reasons: result.reasons,
+    ...(result.sessionId ? { sessionId: result.sessionId } : {}),
+  };
   sendHtml(res, STATUS_CODE[result.page], renderStatusPage(result.page, locale, options));
 }
 

@@ -1,20 +1,69 @@
+import type { FlowConfig } from '@idv/contracts';
+import type { Messages } from '../i18n';
 import { REASON_CODES } from '../reason-codes';
 import { html } from '../view';
 import type { ConsentStep, StepModule } from './types';
 
-/** Always first. Accepting passes; declining ends the session rejected with `consent_declined`. */
+type Collected = keyof Messages['consentCollects'];
+
+/**
+ * What the frozen configuration will collect, in the order the person meets it: each kind once, a
+ * choice's options included (the person may pick any of them).
+ */
+export function collectedBy(config: FlowConfig): Collected[] {
+  const collected = new Set<Collected>();
+  const leaves = config.steps.flatMap((step) => (step.type === 'choice' ? step.options : [step]));
+  for (const step of leaves) {
+    switch (step.type) {
+      case 'document_ar':
+        collected.add('document');
+        if (step.registryCheck) collected.add('registry');
+        break;
+      case 'face_liveness':
+        collected.add('face');
+        if (step.compareWithDocument) collected.add('faceComparison');
+        break;
+      case 'otp_email':
+        collected.add('email');
+        break;
+      case 'otp_whatsapp':
+        collected.add('phone');
+        break;
+      case 'form':
+        collected.add('form');
+        break;
+    }
+  }
+  return [...collected];
+}
+
+/**
+ * Always first: what the flow collects (by its frozen configuration), why, for how long, and the
+ * integrator's privacy text when the project gives one. Accepting passes; declining ends the session
+ * rejected with `consent_declined`.
+ */
 export const consentStep: StepModule<ConsentStep> = {
   type: 'consent',
-  render: (ctx) => ({
-    title: ctx.t.consentTitle,
-    body: ctx.form(
-      html`<p>${ctx.t.consentBody}</p>
-        <div class="actions">
-          <button type="submit" name="action" value="accept" class="primary">${ctx.t.consentAccept}</button>
-          <button type="submit" name="action" value="decline" class="secondary">${ctx.t.consentDecline}</button>
-        </div>`,
-    ),
-  }),
+  render: (ctx) => {
+    const { t } = ctx;
+    const privacy = ctx.config.options.privacyPolicyUrl;
+    return {
+      title: t.consentTitle,
+      body: ctx.form(
+        html`<p>${t.consentIntro}</p>
+          <ul class="collects">
+            ${collectedBy(ctx.config).map((kind) => html`<li>${t.consentCollects[kind]}</li>`)}
+          </ul>
+          <p>${t.consentPurpose}</p>
+          <p>${t.consentRetention(ctx.retentionDays)}</p>
+          ${privacy ? html`<p><a href="${privacy}" rel="noopener noreferrer" target="_blank">${t.consentPrivacy}</a></p>` : ''}
+          <div class="actions">
+            <button type="submit" name="action" value="accept" class="primary">${t.consentAccept}</button>
+            <button type="submit" name="action" value="decline" class="secondary">${t.consentDecline}</button>
+          </div>`,
+      ),
+    };
+  },
   accept: (_ctx, input) => {
     if (input.action === 'accept') return { kind: 'passed' };
     if (input.action === 'decline') return { kind: 'failed', reason: REASON_CODES.consentDeclined };

@@ -1,4 +1,4 @@
-import type { DocumentData, FormField, LeafStep, Mode } from '@idv/contracts';
+import type { DocumentData, FlowConfig, FormField, LeafStep, Mode } from '@idv/contracts';
 import type { Messages, Locale } from '../i18n';
 import type { ReasonCode } from '../reason-codes';
 import type { DocumentProgress } from './document';
@@ -100,6 +100,10 @@ export class ConcurrentSubmission extends Error {
 export interface StepContext<S extends RunnableStep = RunnableStep> {
   sessionId: string;
   step: S;
+  /** The flow's frozen configuration. */
+  config: FlowConfig;
+  /** Days captures and what was read from them are kept (ARTEFACT_RETENTION_DAYS): the consent says so. */
+  retentionDays: number;
   mode: Mode;
   locale: Locale;
   t: Messages;
