@@ -197,9 +197,9 @@ function noteExpiry(progress: FaceProgress): StepOutcome {
 /**
  * Applies the worker's judgement of an attempt. A judgement of frames that are no longer the ones being
  * judged changes nothing. Frames the judge found too late (a challenge stored before its window was
- * measured on the frames) are an expiry, not a failed attempt. Liveness first, then the document: a missing portrait fails the step at once
- * (another attempt cannot bring it), a mismatch or a liveness failure allows another attempt until
- * `maxAttempts`, and the last one fails the step with its own reason.
+ * measured on the frames) are an expiry, not a failed attempt. Liveness first, then the document: a
+ * missing portrait fails the step at once (another attempt cannot bring it), a mismatch or a liveness
+ * failure allows another attempt until `maxAttempts`, and the last one fails the step with its own reason.
  */
 export function applyFaceJudgement(
   step: FaceStep,
@@ -352,14 +352,12 @@ export const faceStep: StepModule<FaceStep> = {
     if (input.action === 'sample') {
       const sample = await ctx.ports.faceSample(input.sample ?? '', challenge, now);
       if (!sample) return { kind: 'stay', feedback: { alert: t.refusals.no_frames } };
-      if (
-        captureTiming(
-          challenge,
-          now,
-          sample.map((frame) => frame.atMs),
-        ).kind === 'expired'
-      )
-        return noteExpiry(progress);
+      const timing = captureTiming(
+        challenge,
+        now,
+        sample.map((frame) => frame.atMs),
+      );
+      if (timing.kind === 'expired') return noteExpiry(progress);
       frames = sample;
     } else {
       const checked = await checkFrames(ctx, challenge, input.at_ms, now);
