@@ -1,5 +1,5 @@
 import type { ScreenVerdict } from '@idv/verification';
-import { classifyPose, POSE_LIMITS, type LivenessChallenge, type PoseClass, type PoseStep } from './challenge';
+import { captureTiming, classifyPose, POSE_LIMITS, type LivenessChallenge, type PoseClass, type PoseStep } from './challenge';
 import { FRAME_CONSISTENCY_THRESHOLD, faceSimilarity } from './compare';
 import type { DetectedFace, HeadPose } from './engine';
 import { FRAME_LIMITS } from './limits';
@@ -49,7 +49,7 @@ export type LivenessDetail =
 export type FrameRecapture = Pick<ScreenVerdict, 'score' | 'detected' | 'judged' | 'evidence' | 'periodic'>;
 
 export interface LivenessFrame {
-  /** Milliseconds since the page showed the challenge, as the page measured them. */
+  /** Milliseconds since the challenge was issued, as the page estimated them (`captureTiming`). */
   atMs: number;
   /** Every face found in the frame (the engine's `FaceAnalysis.faces`). */
   faces: DetectedFace[];
@@ -304,10 +304,13 @@ export interface FreshnessFailure {
   message: string;
 }
 
-/** The checks that need no model: a caller runs them before spending CPU on the frames. */
+/**
+ * The checks that need no model: a caller runs them before spending CPU on the frames. Frame times that
+ * are not plausible are left to `judgeLiveness`, which names the frame.
+ */
 export function freshnessFailure(
   challenge: LivenessChallenge,
-  submission: Pick<LivenessSubmission, 'nonce' | 'attemptId' | 'receivedAt'> & { frameCount: number },
+  submission: Pick<LivenessSubmission, 'nonce' | 'attemptId' | 'receivedAt'> & { frameTimes: readonly number[] },
   context: LivenessContext,
 ): FreshnessFailure | null {
   if (submission.nonce !== challenge.nonce)
@@ -315,16 +318,14 @@ export function freshnessFailure(
   if (submission.attemptId !== challenge.attemptId)
     return { detail: 'attempt_mismatch', message: 'the challenge was issued for another attempt' };
   if (context.nonceAlreadyUsed) return { detail: 'nonce_reused', message: 'the challenge’s nonce was already used' };
-  if (submission.receivedAt < challenge.issuedAt)
+  const timing = captureTiming(challenge, submission.receivedAt, submission.frameTimes);
+  if (timing.kind === 'received_before_issue')
     return { detail: 'not_yet_valid', message: 'frames received before the challenge was issued' };
-  if (submission.receivedAt > challenge.expiresAt)
-    return {
-      detail: 'expired',
-      message: `frames received ${submission.receivedAt - challenge.expiresAt} ms after the window closed`,
-    };
-  if (submission.frameCount === 0) return { detail: 'no_frames', message: 'no frames' };
-  if (submission.frameCount > FRAME_LIMITS.maxFrames)
-    return { detail: 'too_many_frames', message: `${submission.frameCount} frames, at most ${FRAME_LIMITS.maxFrames}` };
+  if (timing.kind === 'expired') return { detail: 'expired', message: timing.message };
+  const frameCount = submission.frameTimes.length;
+  if (frameCount === 0) return { detail: 'no_frames', message: 'no frames' };
+  if (frameCount > FRAME_LIMITS.maxFrames)
+    return { detail: 'too_many_frames', message: `${frameCount} frames, at most ${FRAME_LIMITS.maxFrames}` };
   return null;
 }
 
@@ -380,7 +381,8 @@ export function judgeLiveness(
     verdict('liveness_challenge_failed', detail, message, { frameIndex });
 
   // Freshness first: frames that are not for this challenge say nothing about this person.
-  const stale = freshnessFailure(challenge, { ...submission, frameCount: frames.length }, context);
+  const frameTimes = frames.map((frame) => frame.atMs);
+  const stale = freshnessFailure(challenge, { ...submission, frameTimes }, context);
   if (stale !== null) return failed(stale.detail, stale.message);
 
   const noFace = frames.findIndex((frame) => frame.faces.length === 0);
@@ -392,20 +394,8 @@ export function judgeLiveness(
     });
 
   // The page's clock may lie about when frames were taken, but not beyond what the server saw elapse.
-  const elapsed = submission.receivedAt - challenge.issuedAt;
-  const badTime = frames.findIndex(
-    (frame, index) =>
-      !Number.isFinite(frame.atMs) ||
-      frame.atMs < 0 ||
-      frame.atMs > elapsed ||
-      (index > 0 && frame.atMs <= (frames[index - 1]?.atMs ?? 0)),
-  );
-  if (badTime >= 0)
-    return failed(
-      'frame_times_invalid',
-      `frame ${badTime} is out of order or outside the ${elapsed} ms since the challenge`,
-      badTime,
-    );
+  const timing = captureTiming(challenge, submission.receivedAt, frameTimes);
+  if (timing.kind === 'times_invalid') return failed('frame_times_invalid', timing.message, timing.frameIndex);
 
   const unreadable = classes.findIndex((pose) => pose === null);
   if (unreadable >= 0) return failed('pose_unreadable', `no head pose in frame ${unreadable}`, unreadable);

@@ -258,7 +258,11 @@ export interface LivenessOutcome {
  * verdict. Throws only `FaceError`, naming the frame it is about.
  */
 export async function checkLiveness(request: LivenessRequest, work: FrameWork = IN_THREAD): Promise<LivenessOutcome> {
-  const stale = freshnessFailure(request.challenge, { ...request, frameCount: request.frames.length }, request.context);
+  const stale = freshnessFailure(
+    request.challenge,
+    { ...request, frameTimes: request.frames.map((frame) => frame.atMs) },
+    request.context,
+  );
   // A stale or replayed nonce is judged without spending a second of CPU on its frames.
   if (stale !== null) {
     const unread = request.frames.map((frame) => ({ atMs: frame.atMs, faces: [], recapture: null, spoof: null, scene: null }));

@@ -1,3 +1,4 @@
+import { createChallenge } from '../src/challenge';
 import { faceSimilarity, FRAME_CONSISTENCY_THRESHOLD } from '../src/compare';
 import { FRAME_LIMITS } from '../src/limits';
 import {
@@ -121,6 +122,25 @@ describe('judgeLiveness: timing', () => {
     const verdict = judgeLiveness(challenge, buildSubmission(frames, { receivedAt: challenge.expiresAt + 1 }), fresh);
 
     expect(verdict).toMatchObject({ reason: 'liveness_challenge_failed', detail: 'expired' });
+  });
+
+  it('when frames taken within the window arrive after it closed (a slow upload), then they are judged, not expired', () => {
+    // Frames may span 20 s and arrive up to 3 min after issue; these took 2.3 s and arrived after 60 s.
+    const uploaded = {
+      ...createChallenge({ attemptId: 'vs_test:face:1', now: ISSUED_AT, windowMs: 20_000, maxAgeMs: 180_000, holdMs: 400 }),
+      steps: challenge.steps,
+      nonce: 'nonce-1',
+    };
+    const verdict = judgeLiveness(uploaded, buildSubmission(frames, { receivedAt: ISSUED_AT + 60_000 }), fresh);
+
+    expect(verdict).toMatchObject({ passed: true, detail: 'passed' });
+  });
+
+  it('when the frames themselves span longer than the window, then the challenge fails as expired', () => {
+    const late = frames.map((frame, index) => (index === frames.length - 1 ? { ...frame, atMs: 500 + 20_001 } : frame));
+    const verdict = judgeLiveness(challenge, buildSubmission(late, { receivedAt: ISSUED_AT + 20_600 }), fresh);
+
+    expect(verdict).toMatchObject({ passed: false, detail: 'expired' });
   });
 
   it('when the frames arrive at the window’s last millisecond, then they are in time', () => {

@@ -3,7 +3,8 @@
 // the two-photo fallback. The front camera is shown mirrored (CSS only) in a square with an oval guide;
 // the poses of `data-steps` are asked one after the other while frames are taken a few times a second:
 // the square the person sees, at most 640 px, JPEG, sent unmirrored with the challenge's nonce and the
-// times they were taken. Every text comes from the page.
+// times they were taken. Every text and every duration comes from the page: the script paces itself by
+// the server's window.
 (function () {
   'use strict';
   var root = document.querySelector('[data-face-challenge]');
@@ -27,18 +28,24 @@
   var maxFrames = Number(text.maxFrames) || 30;
   var maxFrameBytes = Number(text.maxFrameBytes) || 8 * 1024 * 1024;
   var maxTotalBytes = Number(text.maxTotalBytes) || maxFrameBytes;
-  // The window's end, on the page's clock: `performance.now()` counts from the navigation's start, which
-  // came before the server rendered the page, so this errs short.
+  /** The longest the frames may span, first to last (the server measures it on their times). */
+  var windowMs = Number(text.windowMs) || 0;
+  // The challenge's last moment for the frames to arrive, on the page's clock: `performance.now()` counts
+  // from the navigation's start, which came before the server rendered the page, so this errs short.
   var deadline = Number(text.expiresInMs) || 0;
+  // Frame times are milliseconds since the challenge was issued: the server's count at the render, then
+  // this script's clock from its own start, which came after the render, so they err early, never late.
+  var issuedAgoMs = Number(text.issuedAgoMs) || 0;
+  var startedAt = performance.now();
   var SIDE = 640;
-  /** Time to find the oval before the first pose: the window is already running, so only a moment. */
-  var READY_MS = 1500;
-  /** A pose: read the instruction, turn, and hold it past `holdMs` with several frames showing it. */
-  var POSE_MS = holdMs + 2000;
-  /** Kept back for sending the frames before the window closes. */
-  var UPLOAD_MARGIN_MS = 4000;
+  /** A moment to find the oval once the camera shows a picture: a fortieth of the window (1.5 s of 60 s). */
+  var READY_MS = windowMs / 40;
+  /** A pose: read the instruction, turn, and hold it past `holdMs` with several frames; all within the window. */
+  var POSE_MS = Math.min(holdMs + 2000, windowMs / Math.max(1, steps.length));
+  /** Kept back for sending the frames before the challenge's last moment: as long as the window itself. */
+  var UPLOAD_MARGIN_MS = windowMs;
   var FRAME_EVERY_MS = 333;
-  if (steps.length === 0) return;
+  if (steps.length === 0 || windowMs <= 0) return;
 
   var stream = null;
   var detector = null;
@@ -101,9 +108,25 @@
     alertBox(message);
   }
 
-  /** Enough time left for the poses (each held with a few frames) and the upload? */
+  /** Time left before the challenge's last moment, less what is kept for the upload. */
   function timeLeft() {
     return deadline - performance.now() - UPLOAD_MARGIN_MS;
+  }
+
+  function sinceIssued() {
+    return issuedAgoMs + Math.floor(performance.now() - startedAt);
+  }
+
+  /** The ready moment counts from the camera's first picture: a slow phone may take seconds to give one. */
+  function whenPictured(then) {
+    if (phase !== 'ready') return;
+    if (!video.videoWidth) {
+      setTimeout(function () {
+        whenPictured(then);
+      }, 100);
+      return;
+    }
+    setTimeout(then, READY_MS);
   }
 
   navigator.mediaDevices
@@ -129,7 +152,7 @@
       phase = 'ready';
       show(instruction, text.textReady);
       watch();
-      setTimeout(startChallenge, READY_MS);
+      whenPictured(startChallenge);
     })
     .catch(function () {
       // Refused, absent or busy: the page's own content (the message, the fallback) is the way on.
@@ -246,14 +269,13 @@
   var frames = [];
   var pending = 0;
   var bytes = 0;
-  var shownAt = 0;
   var lastAt = -1;
 
   function startChallenge() {
     if (phase !== 'ready') return;
-    // Each pose gets its time unless the window cannot hold it; below a few frames a pose cannot be held.
-    var perPose = Math.min(POSE_MS, timeLeft() / steps.length);
-    if (perPose < holdMs + 3 * 100) {
+    // A pose below a few frames cannot be held; poses and upload must fit before the challenge is too old.
+    var perPose = POSE_MS;
+    if (perPose < holdMs + 3 * 100 || timeLeft() < perPose * steps.length) {
       fail(text.textExpired);
       restartButton();
       return;
@@ -261,7 +283,6 @@
     var framesPerPose = Math.max(3, Math.min(Math.floor(maxFrames / steps.length), Math.round(perPose / FRAME_EVERY_MS)));
     var every = perPose / framesPerPose;
     phase = 'capturing';
-    shownAt = performance.now();
     steps.forEach(function (pose, index) {
       setTimeout(function () {
         beginPose(pose, index);
@@ -294,7 +315,7 @@
     context.imageSmoothingQuality = 'high';
     // The video element itself, never its mirrored rendering: the server reads the person's own left.
     context.drawImage(video, square.x, square.y, square.side, square.side, 0, 0, canvas.width, canvas.height);
-    var at = Math.max(lastAt + 1, Math.round(performance.now() - shownAt));
+    var at = Math.max(lastAt + 1, sinceIssued());
     lastAt = at;
     var slot = { at: at, blob: null };
     frames.push(slot);

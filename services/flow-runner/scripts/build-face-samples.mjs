@@ -180,6 +180,7 @@ for (const entry of catalog) {
       steps,
       issuedAt,
       expiresAt: issuedAt + 60_000,
+      windowMs: 60_000,
       holdMs: 600,
       method: 'camera',
     };

@@ -1,8 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createPool } from '@idv/kit';
 import { buildTenant, testEnv } from '@idv/testkit';
 import type { Browser, Page } from 'playwright-core';
+import { PgArtefactStore } from '../src/adapters/artefact.store';
+import { artefactKeyring } from '../src/config';
+import { decodeFaceFrames } from '../src/domain/face-frames';
 import { axeViolations, launchBrowser } from './browser';
 import { buildConfig, createSession, getSession } from './fixtures';
 import { Person } from './person';
@@ -21,9 +25,14 @@ const CATALOG = JSON.parse(readFileSync(path.join(SAMPLES, 'catalog.json'), 'utf
   id: string;
   poses: Record<Pose, string[]>;
 }[];
-/** The script's pacing (assets/face-capture.js): a moment to find the oval, then each pose for its hold + 2 s. */
-const READY_MS = 1500;
-const poseMs = (holdMs: number) => holdMs + 2000;
+/**
+ * The script's pacing (assets/face-capture.js), from the window the page gives it: a fortieth of the window
+ * to find the oval once the camera shows a picture, then each pose for its hold + 2 s (1.5 s and 2.6 s at
+ * TIME_SCALE 1).
+ */
+const WINDOW_MS = 60_000;
+const READY_MS = WINDOW_MS / 40;
+const poseMs = (holdMs: number) => Math.min(holdMs + 2000, WINDOW_MS / 3);
 const FPS = 4;
 const INSTRUCTIONS: Record<Pose, string> = {
   straight: 'Mirá de frente a la cámara',
@@ -75,6 +84,7 @@ async function challengeStarted() {
   const started = await person.submit({ action: 'start' });
   const steps = attribute(started.text, 'data-steps').split(',') as Pose[];
   const holdMs = Number(attribute(started.text, 'data-hold-ms'));
+  expect(Number(attribute(started.text, 'data-window-ms'))).toBe(WINDOW_MS);
   return { tenant, session, person, steps, holdMs, nonce: attribute(started.text, 'data-nonce') };
 }
 
@@ -89,8 +99,17 @@ async function cameraBrowser(steps: Pose[], holdMs: number): Promise<Browser> {
   ]);
 }
 
+/**
+ * A mid-range phone as DevTools emulates one: the CPU 4× slower and the "Fast 3G" profile (its figures:
+ * 562.5 ms of latency, 1.6 Mbit/s down and 750 kbit/s up, each × 0.9; throughputs in bytes per second).
+ */
+const SLOW_PHONE = {
+  cpuSlowdown: 4,
+  network: { offline: false, latency: 562.5, downloadThroughput: (1.6e6 / 8) * 0.9, uploadThroughput: (750e3 / 8) * 0.9 },
+};
+
 /** The person's browser on a phone-sized screen, with their binding cookie (CSP bypassed only for axe). */
-async function openChallenge(browser: Browser, person: Person, sessionId: string) {
+async function openChallenge(browser: Browser, person: Person, sessionId: string, { slowPhone = false } = {}) {
   const context = await browser.newContext({
     locale: 'es-AR',
     permissions: ['camera'],
@@ -100,6 +119,12 @@ async function openChallenge(browser: Browser, person: Person, sessionId: string
   context.setDefaultTimeout(20_000);
   await context.addCookies([...person.cookies].map(([name, value]) => ({ name, value, url: flowUrl() })));
   const page = await context.newPage();
+  if (slowPhone) {
+    const devtools = await context.newCDPSession(page);
+    await devtools.send('Emulation.setCPUThrottlingRate', { rate: SLOW_PHONE.cpuSlowdown });
+    await devtools.send('Network.enable');
+    await devtools.send('Network.emulateNetworkConditions', SLOW_PHONE.network);
+  }
   const scriptErrors: string[] = [];
   page.on('pageerror', (error) => scriptErrors.push(String(error)));
   await page.goto(`${flowUrl()}/s/${sessionId}`);
@@ -155,6 +180,40 @@ describe('the face step with a camera', () => {
       await browser.close();
     }
   }, 90_000);
+
+  test('when the phone is slow (4× CPU) on Fast 3G, then the frames are taken, sent and judged, and the session is approved', async () => {
+    const { tenant, session, person, steps, holdMs } = await challengeStarted();
+    const browser = await cameraBrowser(steps, holdMs);
+    try {
+      const { context, page, scriptErrors, instruction } = await openChallenge(browser, person, session.id, { slowPhone: true });
+      await instruction.filter({ hasText: INSTRUCTIONS[steps[0]!] }).waitFor({ timeout: 30_000 });
+
+      await page
+        .getByRole('heading', { name: '¡Listo!' })
+        .waitFor({ timeout: 100_000 })
+        .catch(async (error: unknown) => {
+          throw await pageState(page, error);
+        });
+
+      expect(scriptErrors).toEqual([]);
+      expect((await getSession(tenant.testKey, session.id)).status).toBe('approved');
+      // The frames as the server kept them: their times within what it saw, their span within the window.
+      const pool = createPool({ url: testEnv().databaseUrl, schema: 'flow', max: 1 });
+      try {
+        const store = new PgArtefactStore(pool, artefactKeyring({ INTERNAL_TOKEN: testEnv().internalToken }));
+        const set = decodeFaceFrames((await store.latest(session.id, 'face_frames'))!.bytes);
+        const times = set.frames.map((frame) => frame.atMs);
+        expect(times[0]).toBeGreaterThanOrEqual(0);
+        expect(times.at(-1)!).toBeLessThanOrEqual(set.receivedAt - set.challenge.issuedAt);
+        expect(times.at(-1)! - times[0]!).toBeLessThanOrEqual(set.challenge.windowMs);
+      } finally {
+        await pool.end();
+      }
+      await context.close();
+    } finally {
+      await browser.close();
+    }
+  }, 150_000);
 
   test('when the frames are refused (another attempt was started meanwhile), then the page says why and starts again on request', async () => {
     const { session, person, steps, holdMs, nonce } = await challengeStarted();

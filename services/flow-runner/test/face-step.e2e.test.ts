@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import { Agent } from 'undici';
 import { PgArtefactStore } from '../src/adapters/artefact.store';
 import { artefactKeyring } from '../src/config';
+import { FACE_TIMINGS } from '../src/domain/steps/face';
 import { buildConfig, createSession, eventually, getSession } from './fixtures';
 import { Person, h1Of, statusOf, type Page } from './person';
 import { signatureValid, startReceiver } from './providers';
@@ -233,6 +234,63 @@ describe('the face step', () => {
     expect((await sendFrames(english, [{ image: tiny, atMs: 0 }], { nonce: challenge.nonce, from: page })).text).toContain(
       'is too small',
     );
+  });
+
+  test('when frames taken within the window arrive after it would have closed (a slow upload), then they are judged and the step passes', async () => {
+    const { tenant, session, person } = await startFaceFlow();
+    const challenge = await start(person);
+    // Taken in the challenge's first moments (their times say so), arriving once a window has gone by.
+    await delay(FACE_TIMINGS.cameraWindowMs * testEnv().timeScale + 500);
+
+    const processing = await sendFrames(person, framesFor('face-live', challenge), { nonce: challenge.nonce });
+    expect(processing.text).toContain('Estamos revisando las fotos');
+    const final = await waitForVerdict(person, session.id);
+
+    expect(statusOf(final)).toBe('approved');
+    expect((await getSession(tenant.testKey, session.id)).result.steps).toContainEqual({
+      id: 'face',
+      type: 'face_liveness',
+      verdict: 'approved',
+    });
+  });
+
+  test('when frames come too late, then they are not judged, use no attempt and the page says what to do, the second time naming the ways around a slow connection', async () => {
+    const { session, person } = await startFaceFlow();
+    const scale = testEnv().timeScale;
+    const windowMs = FACE_TIMINGS.cameraWindowMs * scale;
+    // Their own span is longer than the window: a capture that stopped midway (the phone locked, another app).
+    const first = await start(person);
+    const stretched = framesFor('face-live', first).map((frame, index, all) =>
+      index === all.length - 1 ? { ...frame, atMs: all[0]!.atMs + windowMs + 100 } : frame,
+    );
+    await delay(windowMs + 300);
+    const expired = await sendFrames(person, stretched, { nonce: first.nonce });
+
+    expect(expired.status).toBe(200);
+    expect(h1Of(expired)).toBe('Verificá tu rostro');
+    expect(expired.text).toContain('Pasó demasiado tiempo y no pudimos revisar los movimientos');
+    expect(expired.text).toContain('no te descuenta ningún intento');
+    expect(expired.text).not.toContain('No pudimos ver los movimientos');
+    expect(expired.text).not.toContain('Te quedan');
+    // The challenge went with its frames: its nonce is not taken again.
+    const replay = await sendFrames(person, framesFor('face-live', first), { nonce: first.nonce });
+    expect(replay.text).toContain('no corresponden a este intento');
+
+    // Sent after the challenge's last moment (a very slow connection): the second time.
+    const second = await start(person);
+    await delay(FACE_TIMINGS.cameraMaxAgeMs * scale + 300);
+    const again = await sendFrames(person, framesFor('face-live', second), { nonce: second.nonce });
+
+    expect(again.text).toContain('Otra vez pasó demasiado tiempo');
+    expect(again.text).toContain('código QR');
+    const english = new Person(flowUrl(), 'en-US,en;q=0.9');
+    for (const [name, value] of person.cookies) english.cookies.set(name, value);
+    expect((await english.get(`/s/${session.id}`)).text).toContain('Too much time went by again');
+    const face = JSON.parse(await flowState(session.id)).steps.face.face;
+    expect(face).toMatchObject({ attempts: 0, expiries: 2, last: 'expired_again' });
+    expect(face.judging).toBeUndefined();
+    const { rows } = await pool.query('SELECT id FROM artefacts WHERE session_id = $1', [session.id]);
+    expect(rows).toEqual([]);
   });
 
   test('when the same frames are sent many times at once, then they are judged once and the nonce is not accepted again', async () => {

@@ -55,7 +55,8 @@ describe('the face challenge', () => {
       const challenge = newChallenge({ sessionId: 'vs_1', timeScale: 0.5, now: NOW }, 'face', 1, 'camera');
       orders.add(challenge.steps.join(','));
       expect([...challenge.steps].sort()).toEqual(['left', 'right', 'straight']);
-      expect(challenge.expiresAt - challenge.issuedAt).toBe(FACE_TIMINGS.cameraWindowMs * 0.5);
+      expect(challenge.windowMs).toBe(FACE_TIMINGS.cameraWindowMs * 0.5);
+      expect(challenge.expiresAt - challenge.issuedAt).toBe(FACE_TIMINGS.cameraMaxAgeMs * 0.5);
       expect(challenge.holdMs).toBe(FACE_TIMINGS.holdMs * 0.5);
       expect(challenge.attemptId).toBe('vs_1:face:1');
     }
@@ -131,6 +132,23 @@ describe('the face judgement', () => {
       kind: 'failed',
       reason: 'face_document_photo_missing',
     });
+  });
+
+  test('when the judge finds the frames came too late, then the attempt is given back and the advice says so, differently the second time', () => {
+    const late = buildJudgement({
+      liveness: { ...buildJudgement().liveness, passed: false, reason: 'liveness_challenge_failed', detail: 'expired' },
+      document: null,
+    });
+    // The step's last attempt: a late one does not end the step.
+    const state = judging(STEP.maxAttempts);
+
+    expect(applyFaceJudgement(STEP, state, 'art_1', late)).toEqual({ kind: 'stay' });
+    expect(state.face).toMatchObject({ attempts: STEP.maxAttempts - 1, expiries: 1, last: 'expired' });
+    expect(state.face?.evidence).toBeUndefined();
+    state.face!.attempts = STEP.maxAttempts;
+    state.face!.judging = { artefactId: 'art_2', method: 'camera' };
+    expect(applyFaceJudgement(STEP, state, 'art_2', late)).toEqual({ kind: 'stay' });
+    expect(state.face).toMatchObject({ attempts: STEP.maxAttempts - 1, expiries: 2, last: 'expired_again' });
   });
 
   test('when the frames could not be judged at all, then the attempt is given back', () => {

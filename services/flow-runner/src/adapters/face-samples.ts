@@ -19,8 +19,9 @@ export interface FaceSampleEntry {
 /**
  * Test mode's face sequences (`faces/catalog.json` beside the document samples). A sample is laid out
  * for the challenge being shown: its poses in the challenge's order (or reversed), the frames of a pose
- * spread over a third of the time since the challenge was issued, so they are held as long as a person
- * who clicked then would have held them. Live mode never offers them.
+ * spread over a third of the time since the challenge was issued (at most of its window, the last
+ * moments before now), so they are held as long as a person who clicked then would have held them. Live
+ * mode never offers them.
  */
 export class FaceSampleCatalog {
   private readonly entries: FaceSampleEntry[];
@@ -38,7 +39,10 @@ export class FaceSampleCatalog {
     const entry = this.entries.find((candidate) => candidate.id === id);
     if (!entry || challenge.method !== 'camera') return null;
     const poses = entry.order === 'reversed' ? [...challenge.steps].reverse() : challenge.steps;
-    const segment = Math.max(0, now - challenge.issuedAt) / poses.length;
+    const elapsed = Math.max(0, now - challenge.issuedAt);
+    const span = Math.min(elapsed, challenge.windowMs);
+    const start = elapsed - span;
+    const segment = span / poses.length;
     const frames: { image: Buffer; atMs: number }[] = [];
     for (const [index, pose] of poses.entries()) {
       const files = entry.poses[pose];
@@ -46,7 +50,7 @@ export class FaceSampleCatalog {
         const within = files.length === 1 ? 0.5 : 0.1 + (0.8 * frame) / (files.length - 1);
         frames.push({
           image: await readFile(path.join(this.directory, path.basename(file))),
-          atMs: Math.floor(segment * (index + within)),
+          atMs: Math.floor(start + segment * (index + within)),
         });
       }
     }

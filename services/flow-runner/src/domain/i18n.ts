@@ -300,6 +300,10 @@ const es = {
       face_mismatch: 'Tu cara no coincide con la foto del documento. Probá de nuevo, de frente y con buena luz.',
       face_document_photo_missing: 'No pudimos usar la foto de tu documento para compararla con tu cara.',
       retry: 'No pudimos revisar esas fotos. Probá de nuevo.',
+      expired:
+        'Pasó demasiado tiempo y no pudimos revisar los movimientos. Esto no te descuenta ningún intento: empezá de nuevo y hacelos apenas aparezcan, sin salir de esta página.',
+      expired_again:
+        'Otra vez pasó demasiado tiempo y no pudimos revisar los movimientos (no te descuenta ningún intento). Si tu conexión es lenta, conectate a una red wifi o seguí en otro dispositivo con el código QR de esta página.',
     },
     refusals: {
       no_frames: 'No recibimos las fotos. Volvé a intentar.',
@@ -312,7 +316,6 @@ const es = {
       corrupt: 'Alguna de las imágenes está dañada o incompleta. Volvé a sacarla.',
       times_invalid: 'Las fotos llegaron sin sus horarios. Volvé a intentar.',
       stale_nonce: 'Esas fotos no corresponden a este intento (quizás ya se enviaron). Empezá de nuevo.',
-      expired: 'Pasó demasiado tiempo. Empezá de nuevo.',
     },
     samplesTitle: 'Secuencias de prueba (solo en modo de prueba)',
     samplesHint: 'Pasan por la misma revisión que las fotos de una cámara, en el orden que pide este intento.',
@@ -605,6 +608,10 @@ const en: Messages = {
       face_mismatch: 'Your face does not match the photo on the document. Try again, facing the camera in good light.',
       face_document_photo_missing: 'We could not use the photo on your document to compare it with your face.',
       retry: 'We could not check those photos. Please try again.',
+      expired:
+        'Too much time went by and we could not check the moves. This does not use up any of your tries: start again and make the moves as soon as they appear, without leaving this page.',
+      expired_again:
+        'Too much time went by again and we could not check the moves (this does not use up any of your tries). If your connection is slow, connect to wifi or continue on another device with the QR code on this page.',
     },
     refusals: {
       no_frames: 'We did not receive the photos. Please try again.',
@@ -617,7 +624,6 @@ const en: Messages = {
       corrupt: 'One of the images is damaged or incomplete. Take it again.',
       times_invalid: 'The photos arrived without their times. Please try again.',
       stale_nonce: 'Those photos do not belong to this attempt (perhaps they were already sent). Start again.',
-      expired: 'Too much time passed. Start again.',
     },
     samplesTitle: 'Test sequences (test mode only)',
     samplesHint: 'They go through the same checks as camera frames, in the order this attempt asks for.',

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FaceStepSchema } from '@idv/contracts';
 import type { LivenessChallenge, LivenessDetail, LivenessReason, PoseStep } from '@idv/faces';
 // The pure parts of @idv/faces only: its index loads tfjs, which belongs in the worker threads.
-import { createChallenge } from '@idv/faces/dist/challenge';
+import { captureTiming, createChallenge } from '@idv/faces/dist/challenge';
 import { FRAME_LIMITS } from '@idv/faces/dist/limits';
 import type { z } from 'zod';
 import { REASON_CODES, type ReasonCode } from '../reason-codes';
@@ -16,12 +16,17 @@ type FaceStep = z.infer<typeof FaceStepSchema>;
 export type FaceMethod = 'camera' | 'upload';
 
 /**
- * Challenge timings before TIME_SCALE. The camera challenge is three held poses plus the time to frame
- * the face: a minute is generous for a person and short for a replay someone has to prepare. The
+ * Challenge timings before TIME_SCALE. The camera challenge's window bounds its frames' span, first frame
+ * to last, by their own times (`captureTiming` of @idv/faces): three held poses take about 8 s, so a minute
+ * is generous for a person. Sending them is not in the window: a phone on a slow network takes tens of
+ * seconds for 1–2 MB of frames. What bounds the whole attempt, issue to arrival, whatever the frames'
+ * times claim, is `cameraMaxAgeMs`: opening the page and the camera, the poses and a slow upload, and
+ * still short for a replay someone has to prepare once the order is known (docs/decisions.md). The
  * two-photo fallback takes two photos with the phone's own camera app, so it gets longer.
  */
 export const FACE_TIMINGS = {
   cameraWindowMs: 60_000,
+  cameraMaxAgeMs: 3 * 60_000,
   /** Each pose is held at least this long (first to last frame showing it). */
   holdMs: 600,
   uploadWindowMs: 15 * 60_000,
@@ -50,6 +55,9 @@ export interface FaceEvidence {
 
 export type FaceReason = LivenessReason | 'face_mismatch' | 'face_document_photo_missing';
 
+/** The advice after frames that came too late: the first time, and every time after. */
+export type FaceExpiry = 'expired' | 'expired_again';
+
 /** The face step's progress, inside the step's state. */
 export interface FaceProgress {
   /** Frame sets sent and judged (or being judged): each counts against `maxAttempts`. */
@@ -57,8 +65,13 @@ export interface FaceProgress {
   challenge?: StoredChallenge;
   /** The frames of the current attempt are in the job queue. */
   judging?: { artefactId: string; method: FaceMethod };
-  /** Why the previous attempt failed, for the page's advice; `retry` when it could not be judged at all. */
-  last?: FaceReason | 'retry';
+  /**
+   * Why the previous attempt failed, for the page's advice; `retry` when it could not be judged at all;
+   * `expired`, `expired_again` when its frames came too late.
+   */
+  last?: FaceReason | 'retry' | FaceExpiry;
+  /** Frame sets that came too late: never judged, no attempt used (docs/decisions.md). */
+  expiries?: number;
   /** One entry per judged attempt, the last one deciding. */
   evidence?: FaceEvidence[];
 }
@@ -109,8 +122,7 @@ export type FrameRefusal =
   | 'too_many_pixels'
   | 'corrupt'
   | 'times_invalid'
-  | 'stale_nonce'
-  | 'expired';
+  | 'stale_nonce';
 
 export type PreparedFrame = { ok: true; jpeg: Buffer } | { ok: false; reason: FrameRefusal };
 
@@ -122,7 +134,7 @@ const sameText = (a: string, b: string): boolean => {
   return left.length === right.length && timingSafeEqual(left, right);
 };
 
-/** Parses `at_ms`: comma-separated milliseconds since the challenge was shown, one per frame, in order. */
+/** Parses `at_ms`: comma-separated milliseconds since the challenge was issued, one per frame, in order. */
 export function parseFrameTimes(value: string | undefined, count: number): number[] | null {
   if (value === undefined) return null;
   const parts = value.split(',').map((part) => part.trim());
@@ -146,6 +158,7 @@ export function newChallenge(
         attemptId,
         now,
         windowMs: FACE_TIMINGS.cameraWindowMs * ctx.timeScale,
+        maxAgeMs: FACE_TIMINGS.cameraMaxAgeMs * ctx.timeScale,
         holdMs: Math.round(FACE_TIMINGS.holdMs * ctx.timeScale),
         ...(pick ? { randomInt: pick } : {}),
       }),
@@ -169,10 +182,24 @@ export function newChallenge(
 }
 
 /**
+ * Frames that came too late are never judged and use no attempt: the challenge goes with them (its nonce
+ * was used), and the page asks for a new one. Not even the second time, because an attempt bounds the
+ * tries at the judge, and these reached none; from the second one the advice names the ways around a slow
+ * connection (docs/decisions.md).
+ */
+function noteExpiry(progress: FaceProgress): StepOutcome {
+  delete progress.challenge;
+  progress.expiries = (progress.expiries ?? 0) + 1;
+  progress.last = progress.expiries > 1 ? 'expired_again' : 'expired';
+  return { kind: 'stay' };
+}
+
+/**
  * Applies the worker's judgement of an attempt. A judgement of frames that are no longer the ones being
- * judged changes nothing. Liveness first, then the document: a missing portrait fails the step at once
- * (another attempt cannot bring it), a mismatch or a liveness failure allows another attempt until
- * `maxAttempts`, and the last one fails the step with its own reason.
+ * judged changes nothing. Frames the judge found too late (a challenge stored before its window was
+ * measured on the frames) are an expiry, not a failed attempt. Liveness first, then the document: a
+ * missing portrait fails the step at once (another attempt cannot bring it), a mismatch or a liveness
+ * failure allows another attempt until `maxAttempts`, and the last one fails the step with its own reason.
  */
 export function applyFaceJudgement(
   step: FaceStep,
@@ -190,6 +217,10 @@ export function applyFaceJudgement(
     return { kind: 'stay' };
   }
   const { liveness, document } = judgement;
+  if (liveness.detail === 'expired') {
+    progress.attempts = Math.max(0, progress.attempts - 1);
+    return noteExpiry(progress);
+  }
   let reason: FaceReason | null = liveness.passed ? null : (liveness.reason ?? 'liveness_challenge_failed');
   let detail: FaceEvidence['detail'] = liveness.detail;
   if (reason === null && document?.kind === 'missing') {
@@ -321,11 +352,18 @@ export const faceStep: StepModule<FaceStep> = {
     if (input.action === 'sample') {
       const sample = await ctx.ports.faceSample(input.sample ?? '', challenge, now);
       if (!sample) return { kind: 'stay', feedback: { alert: t.refusals.no_frames } };
+      const timing = captureTiming(
+        challenge,
+        now,
+        sample.map((frame) => frame.atMs),
+      );
+      if (timing.kind === 'expired') return noteExpiry(progress);
       frames = sample;
     } else {
-      const refusal = await checkFrames(ctx, challenge, input.at_ms);
-      if (typeof refusal === 'string') return { kind: 'stay', feedback: { alert: t.refusals[refusal] } };
-      frames = refusal;
+      const checked = await checkFrames(ctx, challenge, input.at_ms, now);
+      if (checked === 'expired') return noteExpiry(progress);
+      if (typeof checked === 'string') return { kind: 'stay', feedback: { alert: t.refusals[checked] } };
+      frames = checked;
     }
     progress.attempts += 1;
     delete progress.challenge;
@@ -342,26 +380,32 @@ export const faceStep: StepModule<FaceStep> = {
   },
 };
 
-/** The frames of a submission, checked before they are queued: count, bytes, type, size, times. */
+/**
+ * The frames of a submission, checked before they are queued: count, times (frames that came too late are
+ * `expired` before any image is read), then bytes, type and size.
+ */
 async function checkFrames(
   ctx: StepContext<FaceStep>,
   challenge: StoredChallenge,
   atMs: string | undefined,
-): Promise<FrameRefusal | { image: Buffer; atMs: number }[]> {
+  receivedAt: number,
+): Promise<FrameRefusal | 'expired' | { image: Buffer; atMs: number }[]> {
   const upload = ctx.frames;
   if (!upload || upload.files.length === 0) return 'no_frames';
   if (upload.overflow || upload.files.length > FRAME_LIMITS.maxFrames) return 'too_many_frames';
   if (challenge.method === 'upload' && upload.files.length !== challenge.steps.length) return 'no_frames';
+  // The fallback's photos have no timing of their own: one after the other is all the judge needs.
+  const times =
+    challenge.method === 'upload' ? upload.files.map((_, index) => index) : parseFrameTimes(atMs, upload.files.length);
+  if (!times) return 'times_invalid';
+  // Implausible times are the judge's to refuse (they use the attempt): only lateness is settled here.
+  if (captureTiming(challenge, receivedAt, times).kind === 'expired') return 'expired';
   const prepared: Buffer[] = [];
   for (const file of upload.files) {
     const frame = await ctx.ports.prepareFrame(file);
     if (!frame.ok) return frame.reason;
     prepared.push(frame.jpeg);
   }
-  // The fallback's photos have no timing of their own: one after the other is all the judge needs.
-  const times =
-    challenge.method === 'upload' ? upload.files.map((_, index) => index) : parseFrameTimes(atMs, upload.files.length);
-  if (!times) return 'times_invalid';
   return prepared.map((image, index) => ({ image, atMs: times[index]! }));
 }
 
@@ -389,6 +433,8 @@ function renderCamera(ctx: StepContext<FaceStep>, challenge: StoredChallenge, he
         data-nonce="${challenge.nonce}"
         data-steps="${challenge.steps.join(',')}"
         data-hold-ms="${challenge.holdMs}"
+        data-window-ms="${challenge.windowMs}"
+        data-issued-ago-ms="${Math.max(0, ctx.now.getTime() - challenge.issuedAt)}"
         data-expires-in-ms="${Math.max(0, challenge.expiresAt - ctx.now.getTime())}"
         data-max-frames="${FRAME_LIMITS.maxFrames}"
         data-max-frame-bytes="${FRAME_LIMITS.maxFrameBytes}"
@@ -408,7 +454,7 @@ function renderCamera(ctx: StepContext<FaceStep>, challenge: StoredChallenge, he
         data-text-uploading="${c.uploading}"
         data-text-upload-failed="${c.uploadFailed}"
         data-text-camera-failed="${c.failed}"
-        data-text-expired="${t.refusals.expired}"
+        data-text-expired="${t.reasons.expired}"
         data-text-restart="${c.restart}"
       >
         <p class="hint" id="h-camera" data-face-no-camera>${t.needsCamera}</p>
