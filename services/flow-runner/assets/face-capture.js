@@ -8,14 +8,24 @@
 (function () {
   'use strict';
   var root = document.querySelector('[data-face-challenge]');
-  if (!root || !navigator.mediaDevices || !navigator.mediaDevices.getUserMedia || !window.FormData) return;
+  if (!root) return;
+  var text = root.dataset;
+  var noCamera = root.querySelector('[data-face-no-camera]');
+  /** Why the camera cannot be used, and the page's way on (the two photos, the QR code): never "JavaScript is off". */
+  function cameraUnavailable(message) {
+    if (!noCamera) return;
+    noCamera.textContent = message + ' ' + (text.textCameraWayOn || '');
+    noCamera.hidden = false;
+  }
+  if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia || !window.FormData) {
+    cameraUnavailable(text.textCameraUnsupported);
+    return;
+  }
   var actionInput = document.querySelector('form input[name="action"][value="frames"]');
   var form = actionInput && actionInput.form;
   var camera = root.querySelector('[data-face-camera]');
   var video = root.querySelector('[data-face-video]');
   if (!form || !camera || !video) return;
-  var text = root.dataset;
-  var noScript = root.querySelector('[data-face-no-camera]');
   var oval = root.querySelector('[data-face-oval]');
   var instruction = root.querySelector('[data-face-instruction]');
   var hint = root.querySelector('[data-face-hint]');
@@ -104,7 +114,6 @@
     phase = 'failed';
     stopCamera();
     camera.hidden = true;
-    if (noScript) noScript.hidden = false;
     alertBox(message);
   }
 
@@ -140,7 +149,6 @@
       return video.play();
     })
     .then(function () {
-      if (noScript) noScript.hidden = true;
       camera.hidden = false;
       if ('FaceDetector' in window) {
         try {
@@ -154,10 +162,16 @@
       watch();
       whenPictured(startChallenge);
     })
-    .catch(function () {
-      // Refused, absent or busy: the page's own content (the message, the fallback) is the way on.
+    .catch(function (error) {
+      // Refused, absent or busy: say which, and the page's own way on (the two photos, the QR code).
       stopCamera();
-      if (phase === 'starting') alertBox(text.textCameraFailed);
+      if (phase !== 'starting') return;
+      phase = 'failed';
+      var name = error && error.name;
+      if (name === 'NotAllowedError' || name === 'SecurityError') cameraUnavailable(text.textCameraDenied);
+      else if (name === 'NotFoundError' || name === 'OverconstrainedError') cameraUnavailable(text.textCameraMissing);
+      else if (name === 'NotReadableError' || name === 'AbortError') cameraUnavailable(text.textCameraBusy);
+      else cameraUnavailable(text.textCameraFailed);
     });
 
   // ---- live hints: light everywhere, the face's size, place and turn where a detector runs ----
@@ -399,8 +413,6 @@
       if (refusal && answer.querySelector('[data-face-challenge]') && main && answer.querySelector('main')) {
         // Show why, without starting the camera again (scripts set by innerHTML do not run).
         main.innerHTML = answer.querySelector('main').innerHTML;
-        var shown = main.querySelector('[data-face-no-camera]');
-        if (shown) shown.hidden = false;
         restartButton(main.querySelector('[data-face-challenge]') || main);
         return;
       }

@@ -151,7 +151,8 @@ describe('the face step with a camera', () => {
       // The same stored challenge as the one filmed: a GET does not start another.
       expect(await page.locator('[data-face-challenge]').getAttribute('data-nonce')).toBe(nonce);
       await instruction.filter({ hasText: INSTRUCTIONS[steps[0]!] }).waitFor();
-      expect(await page.getByText('Para este paso se necesita la cámara').isHidden()).toBe(true);
+      // The script runs: nothing on the page says JavaScript is needed.
+      expect(await page.locator('main').innerText()).not.toContain('JavaScript');
       // Mirrored on the screen only; the judge's reading of left and right below shows the frames were not.
       const transform = await page
         .locator('[data-face-video]')
@@ -262,8 +263,10 @@ describe('the face step with a camera', () => {
       await page.getByRole('button', { name: 'I agree and want to continue' }).click();
       await page.getByRole('button', { name: 'Start with the camera' }).click();
 
-      await page.getByRole('alert').filter({ hasText: 'We could not use the camera' }).waitFor();
-      await page.getByText('This step needs the browser camera').waitFor();
+      const said = page.locator('[data-face-no-camera]');
+      await said.filter({ hasText: 'camera' }).waitFor();
+      expect(await said.innerText()).toContain('You can also send two photos with the button below');
+      expect(await page.locator('main').innerText()).not.toContain('JavaScript');
       expect(await page.locator('[data-face-camera]').isHidden()).toBe(true);
       expect(await axeViolations(page)).toEqual([]);
       await page.getByRole('button', { name: 'I cannot use the camera: send two photos' }).click();
@@ -273,4 +276,44 @@ describe('the face step with a camera', () => {
       await browser?.close();
     }
   }, 60_000);
+
+  test('when the person refuses the camera permission, then the page says how to allow it and offers the phone by QR code', async () => {
+    const { session, person } = await challengeStarted();
+    // A camera is there, but this browser's permission for it is "block".
+    const browser = await launchBrowser(['--use-fake-device-for-media-stream']);
+    try {
+      const context = await browser.newContext({ locale: 'es-AR', bypassCSP: true });
+      context.setDefaultTimeout(20_000);
+      await context.addCookies([...person.cookies].map(([name, value]) => ({ name, value, url: flowUrl() })));
+      const page = await context.newPage();
+      const devtools = await context.newCDPSession(page);
+      await devtools.send('Browser.setPermission', {
+        permission: { name: 'camera' },
+        setting: 'denied',
+        origin: new URL(flowUrl()).origin,
+      });
+      await page.goto(`${flowUrl()}/s/${session.id}`);
+
+      const said = page.locator('[data-face-no-camera]');
+      await said.filter({ hasText: 'permiso' }).waitFor();
+      expect(await said.innerText()).toContain('permití la cámara y recargá la página');
+      expect(await said.innerText()).toContain('seguir en tu celular con el código QR');
+      expect(await page.locator('.handover svg').count()).toBe(1);
+      expect(await page.locator('main').innerText()).not.toContain('JavaScript');
+      expect(await axeViolations(page)).toEqual([]);
+      await context.close();
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+
+  test('when the browser runs no JavaScript and the step allows no upload, then the page says the camera needs it and offers the phone by QR code', async () => {
+    const { session, person } = await challengeStarted();
+
+    const page = await person.get(`/s/${session.id}`);
+
+    expect(page.text).toMatch(/<noscript><p class="hint">Este paso usa la cámara, y para eso el navegador necesita JavaScript/);
+    expect(page.text).toContain('Seguí en tu celular con el código QR de abajo');
+    expect(page.text).toMatch(/<section class="handover"[\s\S]*<svg/);
+  });
 });

@@ -156,6 +156,15 @@ const es = {
   csrfTitle: 'La página se desactualizó',
   csrfBody: 'Por seguridad no pudimos aceptar ese envío. Volvé a la verificación e intentá de nuevo.',
   backToFlow: 'Volver a la verificación',
+  // why the camera could not be used, as the browser said it (the camera scripts show these)
+  cameraAccess: {
+    denied:
+      'No nos diste permiso para usar la cámara. Para darlo, tocá el candado o el ícono de la cámara junto a la dirección de la página, permití la cámara y recargá la página.',
+    missing: 'No encontramos una cámara en este dispositivo.',
+    busy: 'Otra aplicación está usando la cámara. Cerrala y recargá la página.',
+    unsupported: 'Este navegador no nos deja usar la cámara.',
+    failed: 'No pudimos usar la cámara.',
+  },
   // an upload that could not be received (services/flow-runner/src/http/multipart.ts)
   upload: {
     incomplete: 'La foto no llegó completa: se cortó la conexión mientras se enviaba. Volvé a intentar.',
@@ -272,10 +281,18 @@ const es = {
       done: 'Listo.',
       uploading: 'Enviando las fotos…',
       uploadFailed: 'No se pudieron enviar las fotos. Revisá la conexión y volvé a intentar.',
-      failed: 'No pudimos usar la cámara. Revisá que el navegador tenga permiso o seguí con las opciones de abajo.',
       restart: 'Empezar de nuevo',
     },
-    needsCamera: 'Para este paso se necesita la cámara del navegador con JavaScript activado.',
+    /** Without JavaScript (the camera needs it): what to do instead. */
+    needsCamera: (upload: boolean): string =>
+      upload
+        ? 'Este paso usa la cámara, y para eso el navegador necesita JavaScript, que acá está desactivado. Podés mandar dos fotos con el botón de abajo, seguir en tu celular con el código QR o activar JavaScript y recargar la página.'
+        : 'Este paso usa la cámara, y para eso el navegador necesita JavaScript, que acá está desactivado. Seguí en tu celular con el código QR de abajo, o activá JavaScript y recargá la página.',
+    /** After the camera could not be used (JavaScript on): the way on. */
+    cameraWayOn: (upload: boolean): string =>
+      upload
+        ? 'También podés mandar dos fotos con el botón de abajo o seguir en tu celular con el código QR.'
+        : 'También podés seguir en tu celular con el código QR de abajo.',
     switchToUpload: 'No puedo usar la cámara: mandar dos fotos',
     back: 'Volver',
     uploadTitle: 'Mandá dos fotos tuyas',
@@ -469,6 +486,14 @@ const en: Messages = {
   csrfTitle: 'The page was out of date',
   csrfBody: 'For your security we could not accept that submission. Go back to the verification and try again.',
   backToFlow: 'Back to the verification',
+  cameraAccess: {
+    denied:
+      'You did not allow the use of the camera. To allow it, tap the padlock or the camera icon next to the page address, allow the camera and reload the page.',
+    missing: 'We could not find a camera on this device.',
+    busy: 'Another app is using the camera. Close it and reload the page.',
+    unsupported: 'This browser does not let us use the camera.',
+    failed: 'We could not use the camera.',
+  },
   upload: {
     incomplete: 'The photo did not arrive whole: the connection dropped while it was being sent. Please try again.',
     tooSlow: 'The photo was taking too long to arrive. Find a steadier connection (or Wi-Fi) and try again.',
@@ -582,10 +607,16 @@ const en: Messages = {
       done: 'Done.',
       uploading: 'Sending the photos…',
       uploadFailed: 'The photos could not be sent. Check your connection and try again.',
-      failed: 'We could not use the camera. Check that the browser is allowed to use it, or use the options below.',
       restart: 'Start again',
     },
-    needsCamera: 'This step needs the browser camera with JavaScript turned on.',
+    needsCamera: (upload) =>
+      upload
+        ? 'This step uses the camera, which needs JavaScript, and JavaScript is turned off in this browser. You can send two photos with the button below, continue on your phone with the QR code, or turn JavaScript on and reload the page.'
+        : 'This step uses the camera, which needs JavaScript, and JavaScript is turned off in this browser. Continue on your phone with the QR code below, or turn JavaScript on and reload the page.',
+    cameraWayOn: (upload) =>
+      upload
+        ? 'You can also send two photos with the button below or continue on your phone with the QR code.'
+        : 'You can also continue on your phone with the QR code below.',
     switchToUpload: 'I cannot use the camera: send two photos',
     back: 'Back',
     uploadTitle: 'Send two photos of yourself',

@@ -300,6 +300,7 @@ export const faceStep: StepModule<FaceStep> = {
       offersHandover: true,
       body: html`${header}
         <p>${t.intro}</p>
+        <noscript><p class="alert" role="alert">${t.needsCamera(ctx.step.allowUpload)}</p></noscript>
         <ul class="hints">
           ${t.introHints.map((hint) => html`<li>${hint}</li>`)}
         </ul>
@@ -453,11 +454,17 @@ function renderCamera(ctx: StepContext<FaceStep>, challenge: StoredChallenge, he
         data-text-done="${c.done}"
         data-text-uploading="${c.uploading}"
         data-text-upload-failed="${c.uploadFailed}"
-        data-text-camera-failed="${c.failed}"
+        data-text-camera-failed="${ctx.t.cameraAccess.failed}"
+        data-text-camera-denied="${ctx.t.cameraAccess.denied}"
+        data-text-camera-missing="${ctx.t.cameraAccess.missing}"
+        data-text-camera-busy="${ctx.t.cameraAccess.busy}"
+        data-text-camera-unsupported="${ctx.t.cameraAccess.unsupported}"
+        data-text-camera-way-on="${t.cameraWayOn(ctx.step.allowUpload)}"
         data-text-expired="${t.reasons.expired}"
         data-text-restart="${c.restart}"
       >
-        <p class="hint" id="h-camera" data-face-no-camera>${t.needsCamera}</p>
+        <noscript><p class="hint">${t.needsCamera(ctx.step.allowUpload)}</p></noscript>
+        <p class="hint" data-face-no-camera hidden></p>
         <div class="face-camera" data-face-camera hidden>
           <div class="face-viewport">
             <video data-face-video muted playsinline aria-label="${c.videoLabel}"></video>
