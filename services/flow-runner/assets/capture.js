@@ -1,16 +1,22 @@
 // Camera capture for the document step: an enhancement of the plain file form, which keeps working
-// without this script or when the camera is refused. The rear camera fills a card-shaped guide; live
-// hints come from the frame's brightness, sharpness and glare; the photo is downscaled to about
-// 1600 px on the long side and uploaded as JPEG with a progress bar.
+// without this script or when the camera is refused. With a camera, the page has one action at a time:
+// the rear camera's live view fills the width with a card-shaped guide over it and a single "take the
+// photo" button; the shot is then shown to send or retake; the file picker becomes a secondary link.
+// Live hints come from the frame's brightness, sharpness and glare; the photo is downscaled to about
+// 1600 px on the long side and uploaded as JPEG with a progress bar. A camera that cannot be used is
+// explained (how to allow it when permission was refused) and the file picker is the way on. Every text
+// comes from the page.
 (function () {
   'use strict';
   var field = document.querySelector('[data-capture]');
-  if (!field || !navigator.mediaDevices || !navigator.mediaDevices.getUserMedia || !window.FormData) return;
+  if (!field) return;
   var form = field.closest('form');
   // Not `form.action`: the form's submit button is named "action" and would shadow it.
   var target = form.getAttribute('action');
-  var input = field.querySelector('input[type=file]');
   var text = field.dataset;
+  var fileBlock = field.querySelector('[data-capture-file]');
+  var input = field.querySelector('input[type=file]');
+  var submitBlock = form.querySelector('[data-capture-submit]');
   var LONG_SIDE = 1600;
 
   function element(tag, className, content) {
@@ -20,6 +26,26 @@
     return node;
   }
 
+  function button(label, className) {
+    var node = element('button', className, label);
+    node.type = 'button';
+    return node;
+  }
+
+  /** Why the camera cannot be used, with the file picker (still on the page) as the way on. */
+  function cameraUnavailable(error) {
+    var name = error && error.name;
+    var why = text.cameraFailed;
+    if (name === 'NotAllowedError' || name === 'SecurityError') why = text.cameraDenied;
+    else if (name === 'NotFoundError' || name === 'OverconstrainedError') why = text.cameraMissing;
+    else if (name === 'NotReadableError' || name === 'AbortError') why = text.cameraBusy;
+    var note = element('p', 'hint camera-unavailable', why + ' ' + (text.cameraWayOn || ''));
+    note.setAttribute('role', 'status');
+    field.insertBefore(note, field.firstChild);
+  }
+
+  if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia || !window.FormData || !input) return;
+
   var camera = element('div', 'camera');
   var video = element('video');
   video.setAttribute('playsinline', '');
@@ -27,47 +53,86 @@
   video.muted = true;
   var guide = element('div', 'card-guide');
   guide.setAttribute('aria-hidden', 'true');
+  var shot = element('canvas', 'camera-shot');
+  shot.setAttribute('role', 'img');
+  shot.setAttribute('aria-label', text.shotLabel || '');
+  shot.hidden = true;
+  camera.appendChild(video);
+  camera.appendChild(shot);
+  camera.appendChild(guide);
   var hint = element('p', 'camera-hint', text.hintStart);
   hint.setAttribute('role', 'status');
   hint.setAttribute('aria-live', 'polite');
-  var shoot = element('button', 'primary', text.shoot);
-  shoot.type = 'button';
+  var shoot = button(text.shoot, 'primary');
   shoot.disabled = true;
+  var send = button(text.send, 'primary');
+  var retake = button(text.retake, 'secondary');
+  var review = element('div', 'actions');
+  review.appendChild(send);
+  review.appendChild(retake);
+  review.hidden = true;
+  var useFile = button(text.useFile, 'link');
   var progress = element('progress', 'upload-progress');
   progress.max = 100;
   progress.value = 0;
   progress.hidden = true;
   progress.setAttribute('aria-label', text.uploading);
-  camera.appendChild(video);
-  camera.appendChild(guide);
+  var stream = null;
+  var taken = null;
 
   navigator.mediaDevices
     .getUserMedia({
       video: { facingMode: { ideal: 'environment' }, width: { ideal: 1920 }, height: { ideal: 1080 } },
       audio: false,
     })
-    .then(function (stream) {
-      video.srcObject = stream;
+    .then(function (media) {
+      stream = media;
+      video.srcObject = media;
       return video.play();
     })
     .then(function () {
+      // One action at a time: the live view and its button; the file picker behind a link.
       field.insertBefore(camera, field.firstChild);
-      field.appendChild(hint);
-      field.appendChild(shoot);
-      field.appendChild(progress);
+      field.insertBefore(hint, camera.nextSibling);
+      field.insertBefore(shoot, hint.nextSibling);
+      field.insertBefore(review, shoot.nextSibling);
+      field.insertBefore(progress, review.nextSibling);
+      field.appendChild(useFile);
       field.classList.add('with-camera');
+      if (fileBlock) fileBlock.hidden = true;
+      if (submitBlock) submitBlock.hidden = true;
       input.required = false;
       shoot.disabled = false;
       watch();
     })
-    .catch(function () {
-      // Refused or no camera: the file input stays, as without JavaScript.
+    .catch(cameraUnavailable);
+
+  function stopCamera() {
+    if (stream)
+      stream.getTracks().forEach(function (track) {
+        track.stop();
+      });
+    stream = null;
+  }
+
+  /** Back to the plain form: the file picker and its submit button, the camera gone. */
+  useFile.addEventListener('click', function () {
+    stopCamera();
+    [camera, hint, shoot, review, progress, useFile].forEach(function (node) {
+      if (node.parentNode) node.parentNode.removeChild(node);
     });
+    field.classList.remove('with-camera');
+    if (fileBlock) fileBlock.hidden = false;
+    if (submitBlock) submitBlock.hidden = false;
+    input.required = true;
+    input.focus();
+  });
 
   var probe = document.createElement('canvas');
   probe.width = 160;
   probe.height = 90;
   function watch() {
+    if (!stream || taken) return;
     if (!video.videoWidth) return setTimeout(watch, 300);
     var context = probe.getContext('2d', { willReadFrequently: true });
     context.drawImage(video, 0, 0, probe.width, probe.height);
@@ -99,28 +164,58 @@
     setTimeout(watch, 400);
   }
 
+  /** The shot, held still in the view to confirm or retake. */
   shoot.addEventListener('click', function () {
     var width = video.videoWidth;
     var height = video.videoHeight;
     if (!width || !height) return;
     var scale = Math.min(1, LONG_SIDE / Math.max(width, height));
-    var canvas = document.createElement('canvas');
-    canvas.width = Math.round(width * scale);
-    canvas.height = Math.round(height * scale);
-    var context = canvas.getContext('2d');
+    shot.width = Math.round(width * scale);
+    shot.height = Math.round(height * scale);
+    var context = shot.getContext('2d');
     // A cheap downscale aliases the card's fine print into the same periodic ripples a photo of a
     // screen shows: the recapture check would then refuse a genuine card.
     context.imageSmoothingEnabled = true;
     context.imageSmoothingQuality = 'high';
-    context.drawImage(video, 0, 0, canvas.width, canvas.height);
+    context.drawImage(video, 0, 0, shot.width, shot.height);
     shoot.disabled = true;
-    canvas.toBlob(
+    shot.toBlob(
       function (blob) {
-        if (blob) upload(blob);
+        if (!blob) {
+          shoot.disabled = false;
+          return;
+        }
+        taken = blob;
+        video.pause();
+        video.hidden = true;
+        shot.hidden = false;
+        shoot.hidden = true;
+        review.hidden = false;
+        hint.textContent = text.review;
+        send.focus();
       },
       'image/jpeg',
       0.9,
     );
+  });
+
+  retake.addEventListener('click', function () {
+    taken = null;
+    shot.hidden = true;
+    video.hidden = false;
+    review.hidden = true;
+    shoot.hidden = false;
+    shoot.disabled = false;
+    void video.play();
+    watch();
+    shoot.focus();
+  });
+
+  send.addEventListener('click', function () {
+    if (!taken) return;
+    send.disabled = true;
+    retake.disabled = true;
+    upload(taken);
   });
 
   function upload(blob) {
@@ -138,17 +233,20 @@
     request.addEventListener('load', function () {
       if (request.status >= 400) {
         // A page that says what to change (an unreadable file, too large): show it as it came.
+        stopCamera();
         document.open();
         document.write(request.responseText);
         document.close();
         return;
       }
+      stopCamera();
       // The server answered with the next page (after its redirect): go where it leads.
       window.location.assign(request.responseURL || target);
     });
     request.addEventListener('error', function () {
       progress.hidden = true;
-      shoot.disabled = false;
+      send.disabled = false;
+      retake.disabled = false;
       hint.textContent = text.uploadFailed;
     });
     request.send(data);

@@ -51,7 +51,17 @@ describe('the document step with a camera', () => {
     const shoot = page.getByRole('button', { name: 'Sacar foto' });
     await shoot.waitFor();
     await page.getByRole('status').filter({ hasText: /.+/ }).first().waitFor();
+    // One action: the live view and its button; sending and the file picker are not offered yet.
+    expect(await page.locator('.camera video').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Enviar foto' }).isVisible()).toBe(false);
+    expect(await page.locator('input[type=file]').isVisible()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Subir una foto en su lugar' }).isVisible()).toBe(true);
     await shoot.click();
+    // The shot is shown to send or retake; a retake goes back to the live view.
+    await page.getByRole('img', { name: 'La foto que sacaste' }).waitFor();
+    await page.getByRole('button', { name: 'Sacar otra' }).click();
+    await shoot.click();
+    await page.getByRole('button', { name: 'Enviar foto' }).click();
 
     const next = page.getByRole('heading', { name: 'Frente, inclinado' });
     const refused = page.locator('p.alert');
@@ -74,4 +84,55 @@ describe('the document step with a camera', () => {
     await audit.close();
     await context.close();
   }, 90_000);
+
+  test('when the person chooses to upload a photo instead, then the camera stops and the file picker with its button is offered', async () => {
+    const page = await documentPage(['camera']);
+    await page.getByRole('button', { name: 'Sacar foto' }).waitFor();
+
+    await page.getByRole('button', { name: 'Subir una foto en su lugar' }).click();
+
+    expect(await page.locator('.camera').count()).toBe(0);
+    expect(await page.locator('input[type=file]').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Enviar foto' }).isVisible()).toBe(true);
+    await page.context().close();
+  }, 60_000);
+
+  test('when the camera permission is refused, then the page says how to allow it and the file picker is the way on', async () => {
+    const page = await documentPage([], 'denied');
+
+    const said = page.locator('.camera-unavailable');
+    await said.waitFor();
+    expect(await said.innerText()).toContain('permití la cámara y recargá la página');
+    expect(await said.innerText()).toContain('con el botón de abajo');
+    expect(await page.locator('input[type=file]').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Enviar foto' }).isVisible()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.context().close();
+  }, 60_000);
 });
+
+/** A person at the first side of a passport step, with these camera permissions (CSP bypassed only for axe). */
+async function documentPage(permissions: string[], camera?: 'denied') {
+  const tenant = await buildTenant({
+    config: buildConfig([{ id: 'doc', type: 'document_ar', documents: ['passport'] }]),
+    modes: ['test'],
+  });
+  const session = await createSession(tenant.testKey, tenant.project.id);
+  const denying = camera === 'denied' ? await launchBrowser(['--use-fake-device-for-media-stream']) : null;
+  const context = await (denying ?? browser).newContext({ locale: 'es-AR', permissions, bypassCSP: true });
+  context.setDefaultTimeout(20_000);
+  if (denying) context.on('close', () => void denying.close());
+  const page = await context.newPage();
+  if (camera === 'denied') {
+    const devtools = await context.newCDPSession(page);
+    await devtools.send('Browser.setPermission', {
+      permission: { name: 'camera' },
+      setting: 'denied',
+      origin: new URL(testEnv().flowUrl).origin,
+    });
+  }
+  await page.goto(session.url);
+  await page.getByRole('button', { name: 'Acepto y quiero continuar' }).click();
+  await page.getByRole('heading', { name: 'Página de datos del pasaporte' }).waitFor();
+  return page;
+}

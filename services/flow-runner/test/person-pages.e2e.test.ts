@@ -111,3 +111,17 @@ describe('the rejection page', () => {
     expect(final.text).not.toContain('document_expired');
   });
 });
+
+describe('the progress line', () => {
+  test('when the person is on a document side, then the line counts the photos of the step as well as the steps', async () => {
+    const dni = await openFlow([{ id: 'doc', type: 'document_ar', documents: ['dni'] }, FORM_STEP]);
+    const passport = await openFlow([{ id: 'doc', type: 'document_ar', documents: ['passport'] }]);
+
+    const dniFront = await dni.person.submit({ action: 'accept' });
+    const passportFront = await passport.person.submit({ action: 'accept' });
+
+    const progressOf = (page: Page) => /<p class="progress">([\s\S]*?)<\/p>/.exec(page.text)?.[1]?.replace(/\s+/g, ' ').trim();
+    expect(progressOf(dniFront)).toBe('Paso 2 de 3 · foto 1 de 3');
+    expect(progressOf(passportFront)).toBe('Paso 2 de 2 · foto 1 de 2');
+  });
+});

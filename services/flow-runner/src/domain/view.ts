@@ -42,6 +42,8 @@ export interface StepView {
   capture?: { side: string };
   /** The page needs a camera: it offers to continue on another device by QR (`handover.ts`). */
   offersHandover?: boolean;
+  /** Where the person is within a step of several photos (the document's sides): "photo 2 of 3". */
+  photo?: { index: number; total: number };
 }
 
 /** Field-level messages keyed by input name, and the values to put back in the inputs. */

@@ -115,7 +115,11 @@ export function renderFlowPage(page: FlowPage, locale: Locale, handover?: SafeHt
       ? { refreshSeconds: page.view.refreshSeconds, url: `/s/${page.sessionId}/version`, version: page.version }
       : undefined,
     camera: page.view.capture !== undefined,
-    main: html`<p class="progress">${t.stepOf(page.progress.index, page.progress.total)}</p>
+    main: html`<p class="progress">
+        ${t.stepOf(page.progress.index, page.progress.total)}${
+          page.view.photo ? html` · ${t.photoOf(page.view.photo.index, page.view.photo.total)}` : ''
+        }
+      </p>
       <h1>${page.view.title}</h1>
       ${page.view.body} ${handover ?? ''} ${leave}`,
   });

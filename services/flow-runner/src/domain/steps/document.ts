@@ -193,6 +193,7 @@ export const documentStep: StepModule<DocumentStep> = {
       title: t.sideTitles[sideName],
       capture: { side },
       offersHandover: true,
+      photo: { index: SIDES_OF[type].indexOf(side) + 1, total: SIDES_OF[type].length },
       body: html`${alert ? html`<p class="alert" role="alert">${alert}</p>` : ''}
         <p>${t.sideHints[sideName]}</p>
         ${attempts > 0 ? html`<p class="hint">${t.attemptsLeft(ctx.step.maxAttempts - attempts)}</p>` : ''}
@@ -210,20 +211,32 @@ export const documentStep: StepModule<DocumentStep> = {
               data-hint-ready="${t.camera.ready}"
               data-uploading="${t.camera.uploading}"
               data-upload-failed="${t.camera.uploadFailed}"
+              data-review="${t.camera.review}"
+              data-shot-label="${t.camera.shotLabel}"
+              data-send="${t.camera.send}"
+              data-retake="${t.camera.retake}"
+              data-use-file="${t.camera.useFile}"
+              data-camera-denied="${ctx.t.cameraAccess.denied}"
+              data-camera-missing="${ctx.t.cameraAccess.missing}"
+              data-camera-busy="${ctx.t.cameraAccess.busy}"
+              data-camera-failed="${ctx.t.cameraAccess.failed}"
+              data-camera-way-on="${t.camera.wayOn}"
             >
-              <label for="f-capture">${t.fileLabel}</label>
-              <p class="hint" id="h-capture">${t.fileHint}</p>
-              <input
-                type="file"
-                id="f-capture"
-                name="capture"
-                accept="image/*"
-                capture="environment"
-                required
-                aria-describedby="h-capture"
-              />
+              <div data-capture-file>
+                <label for="f-capture">${t.fileLabel}</label>
+                <p class="hint" id="h-capture">${t.fileHint}</p>
+                <input
+                  type="file"
+                  id="f-capture"
+                  name="capture"
+                  accept="image/*"
+                  capture="environment"
+                  required
+                  aria-describedby="h-capture"
+                />
+              </div>
             </div>
-            <div class="actions">
+            <div class="actions" data-capture-submit>
               <button type="submit" name="action" value="upload" class="primary">${t.upload}</button>
             </div>`,
           { multipart: true },
