@@ -14,11 +14,11 @@
   /** Why the camera cannot be used, and the page's way on (the two photos, the QR code): never "JavaScript is off". */
   function cameraUnavailable(message) {
     if (!noCamera) return;
-    noCamera.textContent = message + ' ' + (text.textCameraWayOn || '');
+    noCamera.textContent = message + ' ' + (text.cameraWayOn || '');
     noCamera.hidden = false;
   }
   if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia || !window.FormData) {
-    cameraUnavailable(text.textCameraUnsupported);
+    cameraUnavailable(text.cameraUnsupported);
     return;
   }
   var actionInput = document.querySelector('form input[name="action"][value="frames"]');
@@ -168,10 +168,10 @@
       if (phase !== 'starting') return;
       phase = 'failed';
       var name = error && error.name;
-      if (name === 'NotAllowedError' || name === 'SecurityError') cameraUnavailable(text.textCameraDenied);
-      else if (name === 'NotFoundError' || name === 'OverconstrainedError') cameraUnavailable(text.textCameraMissing);
-      else if (name === 'NotReadableError' || name === 'AbortError') cameraUnavailable(text.textCameraBusy);
-      else cameraUnavailable(text.textCameraFailed);
+      if (name === 'NotAllowedError' || name === 'SecurityError') cameraUnavailable(text.cameraDenied);
+      else if (name === 'NotFoundError' || name === 'OverconstrainedError') cameraUnavailable(text.cameraMissing);
+      else if (name === 'NotReadableError' || name === 'AbortError') cameraUnavailable(text.cameraBusy);
+      else cameraUnavailable(text.cameraFailed);
     });
 
   // ---- live hints: light everywhere, the face's size, place and turn where a detector runs ----

@@ -22,10 +22,9 @@ import { PgEvidenceRepository } from '../src/adapters/evidence.repository';
 import { PgFlowStore } from '../src/adapters/flow.repository';
 import { artefactKeyring } from '../src/config';
 import type { ArtefactKind } from '../src/domain/artefacts';
-import { initialState } from '../src/domain/engine';
 import { EvidenceLinks, EvidenceSigner } from '../src/domain/evidence';
-import type { FlowRecord } from '../src/domain/flow-service';
 import { EVIDENCE_DOWNLOAD_THROTTLE, evidenceRoutes } from '../src/http/evidence';
+import { buildFlowRecord } from './flow-records';
 import { privateFlowDatabase } from './private-database';
 
 /**
@@ -96,19 +95,7 @@ export function evidenceRoute(label: string, limit: ThrottleLimit): EvidenceRout
 
   route.captured = async (kind, id = newArtefactId()) => {
     const sessionId = newId('session');
-    const flow: FlowRecord = {
-      sessionId,
-      accountId: newId('account'),
-      mode: 'live',
-      tokenHash: `hash-${sessionId}`,
-      bindingHash: 'b'.repeat(64),
-      csrfToken: 'csrf',
-      config: { steps: [], options: {} } as unknown as FlowRecord['config'],
-      state: initialState(),
-      status: 'approved',
-      locale: 'es',
-      version: 0,
-    };
+    const flow = buildFlowRecord({ sessionId, mode: 'live', status: 'approved' });
     await new PgFlowStore(route.pool).insert(flow);
     const bytes = await sharp({ create: { width: 32, height: 20, channels: 3, background: '#336699' } })
       .jpeg()

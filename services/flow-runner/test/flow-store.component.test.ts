@@ -1,27 +1,11 @@
-import { newId } from '@idv/contracts';
 import { initialState } from '../src/domain/engine';
-import type { FlowRecord } from '../src/domain/flow-service';
+import { buildFlowRecord } from './flow-records';
 import { stackFlowStore } from './private-database';
 
 /** The flow store against the stack's real PostgreSQL. */
 const db = stackFlowStore();
 
-function buildFlow(): FlowRecord {
-  const sessionId = newId('session');
-  return {
-    sessionId,
-    accountId: newId('account'),
-    mode: 'test',
-    tokenHash: `hash-${sessionId}`,
-    bindingHash: 'b'.repeat(64),
-    csrfToken: 'csrf',
-    config: { steps: [], options: {} } as unknown as FlowRecord['config'],
-    state: initialState(),
-    status: 'active',
-    locale: 'es',
-    version: 0,
-  };
-}
+const buildFlow = () => buildFlowRecord();
 
 describe('versioned writes that travel in one batch', () => {
   test('when one write of a batch holds a value PostgreSQL cannot store, then only that write fails and the others are stored', async () => {

@@ -1,4 +1,4 @@
-import { fastUlid, newId } from '@idv/contracts';
+import { fastUlid } from '@idv/contracts';
 import { createLogger, createMetrics, createPool, type Logger } from '@idv/kit';
 import type pg from 'pg';
 import sharp from 'sharp';
@@ -11,6 +11,7 @@ import { artefactKeyring } from '../src/config';
 import { ARTEFACT_KINDS } from '../src/domain/artefacts';
 import { initialState, type FlowState } from '../src/domain/engine';
 import type { FlowRecord } from '../src/domain/flow-service';
+import { buildFlowRecord } from './flow-records';
 import { privateFlowDatabase } from './private-database';
 
 /**
@@ -97,22 +98,7 @@ function readState(): FlowState {
   return state;
 }
 
-function buildFlow(state: FlowState = readState()): FlowRecord {
-  const sessionId = newId('session');
-  return {
-    sessionId,
-    accountId: newId('account'),
-    mode: 'live',
-    tokenHash: `hash-${sessionId}`,
-    bindingHash: 'b'.repeat(64),
-    csrfToken: 'csrf',
-    config: { steps: [], options: {} } as unknown as FlowRecord['config'],
-    state,
-    status: 'approved',
-    locale: 'es',
-    version: 0,
-  };
-}
+const buildFlow = (state: FlowState = readState()): FlowRecord => buildFlowRecord({ state, mode: 'live', status: 'approved' });
 
 /** A flow with a capture of every kind, a reading of each, a registry check and a download, all dated `at`. */
 async function seedFlow(at: Date, registryStatus: 'done' | 'pending' = 'done'): Promise<FlowRecord> {

@@ -5,6 +5,7 @@ import type { RegistryField, RegistryQuery } from '../registry';
 import { alertBox, html } from '../view';
 import { samplesList } from './samples';
 import type { CaptureKind, DocumentKind, StepModule, StepOutcome, StepState } from './types';
+import { cameraAccessData } from './camera-access';
 
 type DocumentStep = z.infer<typeof DocumentStepSchema>;
 
@@ -216,11 +217,7 @@ export const documentStep: StepModule<DocumentStep> = {
               data-send="${t.camera.send}"
               data-retake="${t.camera.retake}"
               data-use-file="${t.camera.useFile}"
-              data-camera-denied="${ctx.t.cameraAccess.denied}"
-              data-camera-missing="${ctx.t.cameraAccess.missing}"
-              data-camera-busy="${ctx.t.cameraAccess.busy}"
-              data-camera-failed="${ctx.t.cameraAccess.failed}"
-              data-camera-way-on="${t.camera.wayOn}"
+              ${cameraAccessData(ctx.t, t.camera.wayOn)}
             >
               <div data-capture-file>
                 <label for="f-capture">${t.fileLabel}</label>

@@ -9,6 +9,7 @@ import { REASON_CODES, type ReasonCode } from '../reason-codes';
 import { html, type SafeHtml } from '../view';
 import { samplesList } from './samples';
 import type { StepContext, StepModule, StepOutcome, StepState } from './types';
+import { cameraAccessData } from './camera-access';
 
 type FaceStep = z.infer<typeof FaceStepSchema>;
 
@@ -454,12 +455,7 @@ function renderCamera(ctx: StepContext<FaceStep>, challenge: StoredChallenge, he
         data-text-done="${c.done}"
         data-text-uploading="${c.uploading}"
         data-text-upload-failed="${c.uploadFailed}"
-        data-text-camera-failed="${ctx.t.cameraAccess.failed}"
-        data-text-camera-denied="${ctx.t.cameraAccess.denied}"
-        data-text-camera-missing="${ctx.t.cameraAccess.missing}"
-        data-text-camera-busy="${ctx.t.cameraAccess.busy}"
-        data-text-camera-unsupported="${ctx.t.cameraAccess.unsupported}"
-        data-text-camera-way-on="${t.cameraWayOn(ctx.step.allowUpload)}"
+        ${cameraAccessData(ctx.t, t.cameraWayOn(ctx.step.allowUpload))}
         data-text-expired="${t.reasons.expired}"
         data-text-restart="${c.restart}"
       >
