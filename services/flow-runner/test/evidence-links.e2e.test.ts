@@ -45,6 +45,19 @@ async function waitForReading(person: Person, sessionId: string): Promise<Page> 
   );
 }
 
+/** A session of the project through consent and every side of the approved sample DNI, each read. */
+async function sendSampleDni(key: string, projectId: string) {
+  const session = await createSession(key, projectId);
+  const person = new Person(flowUrl());
+  await person.get(session.url);
+  await person.submit({ action: 'accept' });
+  for (const side of ARTIFACTS) {
+    await person.submit({ action: 'sample', side, sample: 'dni-ok' });
+    await waitForReading(person, session.id);
+  }
+  return { session, person };
+}
+
 async function download(url: string) {
   const response = await request(url, { headers: CLIENT });
   const bytes = Buffer.from(await response.body.arrayBuffer());
@@ -72,14 +85,7 @@ describe('evidence links', () => {
         body: { url: receiver.url, events: ['verification_session.approved'], description: 'evidence' },
       });
       expect(endpoint.status).toBe(201);
-      const session = await createSession(tenant.testKey, tenant.project.id);
-      const person = new Person(flowUrl());
-      await person.get(session.url);
-      await person.submit({ action: 'accept' });
-      for (const side of ARTIFACTS) {
-        await person.submit({ action: 'sample', side, sample: 'dni-ok' });
-        await waitForReading(person, session.id);
-      }
+      const { session } = await sendSampleDni(tenant.testKey, tenant.project.id);
       const resolved = await eventually(async () => {
         const current = await getSession(tenant.testKey, session.id);
         return current.status === 'in_progress' ? undefined : current;
@@ -196,14 +202,7 @@ describe('evidence links', () => {
       ),
       modes: ['test'],
     });
-    const session = await createSession(tenant.testKey, tenant.project.id);
-    const person = new Person(flowUrl());
-    await person.get(session.url);
-    await person.submit({ action: 'accept' });
-    for (const side of ARTIFACTS) {
-      await person.submit({ action: 'sample', side, sample: 'dni-ok' });
-      await waitForReading(person, session.id);
-    }
+    const { session, person } = await sendSampleDni(tenant.testKey, tenant.project.id);
     const challenge = await person.submit({ action: 'start' });
     const nonce = /data-nonce="([^"]+)"/.exec(challenge.text)![1]!;
     const poses = /data-steps="([^"]+)"/.exec(challenge.text)![1]!.split(',').length;
