@@ -15,7 +15,7 @@ const corpus = require('@idv/corpus');
 const engine = require('@idv/verification');
 const sharp = require('sharp');
 // The service's own rule for taking a side (built: run `pnpm build` first).
-const { captureProblems, toStoredReading } = require('../dist/adapters/capture-reader.js');
+const { captureProblems, problemsAgainstFront, toStoredReading } = require('../dist/adapters/capture-reader.js');
 
 const SEED = 20261123;
 const TODAY = '2026-11-23';
@@ -167,8 +167,16 @@ async function verdict(type, sides) {
     readings.push(await engine.readSide(image, { side, acceptedTypes: [type], today: TODAY }));
   }
   const reading = engine.combineSides(readings, { acceptedTypes: [type], today: TODAY, expectedType: type });
+  // Each side as the flow takes it: its own problems, then, after the front, what it says against the front.
+  const front = readings.find((r) => r.side === 'front');
   const refused = readings
-    .map((r) => [r.side, captureProblems(toStoredReading(r))])
+    .map((r) => [
+      r.side,
+      [
+        ...captureProblems(toStoredReading(r)),
+        ...(front && r.side !== 'front' ? problemsAgainstFront(toStoredReading(front), toStoredReading(r), r.side) : []),
+      ],
+    ])
     .filter(([, problems]) => problems.length > 0)
     .map(([side, problems]) => `${side}:${problems.join('+')}`);
   return { reasons: reading.reasons, refused };
@@ -243,4 +251,5 @@ for (const wanted of WANTED) {
 }
 writeFileSync(path.join(OUT, 'catalog.json'), `${JSON.stringify(catalog, null, 2)}\n`);
 await engine.stopReaders();
+
 process.stdout.write(`${catalog.length} samples in ${path.relative(process.cwd(), OUT)}\n`);
