@@ -3,6 +3,7 @@
 // fixed seed, and keeps a sample only when the real pipeline (the service's own readSide and
 // combineSides) gives it the outcome it is offered for. Run after changing the corpus or the readers:
 //   node services/flow-runner/scripts/build-samples.mjs
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -251,5 +252,6 @@ for (const wanted of WANTED) {
 }
 writeFileSync(path.join(OUT, 'catalog.json'), `${JSON.stringify(catalog, null, 2)}\n`);
 await engine.stopReaders();
-
+// Live mode refuses the samples by their signatures, kept beside them.
+execFileSync(process.execPath, [path.join(HERE, 'build-sample-signatures.mjs')], { stdio: 'inherit' });
 process.stdout.write(`${catalog.length} samples in ${path.relative(process.cwd(), OUT)}\n`);

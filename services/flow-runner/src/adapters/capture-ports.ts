@@ -7,6 +7,7 @@ import { REASON_CODES, type ReasonCode } from '../domain/reason-codes';
 import type { CaptureKind, DocumentKind, PreparedCapture } from '../domain/steps/types';
 import type { RegistryQuery } from '../domain/registry';
 import { problemsAgainstFront, todayInArgentina, type StoredSideReading } from './capture-reader';
+import type { SampleSignatures } from './sample-signatures';
 import type { CaptureProblem } from '../domain/steps/document';
 import type { SampleCatalog } from './samples';
 import type { FaceSampleCatalog } from './face-samples';
@@ -60,7 +61,12 @@ export class EngineCapturePorts implements CapturePorts {
     private readonly artefacts: ArtefactStore,
     private readonly samplesCatalog: SampleCatalog,
     private readonly faceSamplesCatalog?: FaceSampleCatalog,
+    private readonly sampleSignatures?: SampleSignatures,
   ) {}
+
+  isTestSample(images: readonly Buffer[]): Promise<boolean> {
+    return this.sampleSignatures?.anyIsSample(images) ?? Promise.resolve(false);
+  }
 
   async againstFront(input: { front: string; capture: string; side: 'back' | 'front_angle' }): Promise<CaptureProblem[]> {
     const front = (await this.artefacts.reading(input.front)) as StoredSideReading | null;

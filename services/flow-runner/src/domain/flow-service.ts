@@ -158,6 +158,8 @@ export interface CapturePorts {
   /** Test mode's face sequences. */
   faceSamples(): readonly { id: string; label: string }[];
   faceSample(sampleId: string, challenge: StoredChallenge, now: number): Promise<{ image: Buffer; atMs: number }[] | null>;
+  /** Whether any of these images is one of the public test-mode samples (documents or face frames), or a copy. */
+  isTestSample(images: readonly Buffer[]): Promise<boolean>;
   /**
    * What a side read after the front says against the accepted front, from both stored readings: the
    * angled front the front's photo again or seen from the same angle (`not_tilted`), a back of another
@@ -827,6 +829,7 @@ export class FlowService {
         checkpoint,
         sendCode: (channel, destination, code, lang) => this.options.sender.send(channel, destination, code, lang),
         prepareCapture: (bytes) => captures.prepare(bytes),
+        isTestSample: (images) => captures.isTestSample(images),
         sampleImage: (type, side, sampleId) => captures.sampleImage(type, side, sampleId),
         stageCapture: (kind, jpeg, document) => {
           const artefactId = `art_${fastUlid()}`;

@@ -353,6 +353,10 @@ export const documentStep: StepModule<DocumentStep> = {
     const prepared = await ctx.ports.prepareCapture(bytes);
     // A file that is not a readable photo costs no attempt: the person is told what to send instead.
     if (!prepared.ok) return { kind: 'stay', feedback: { alert: t.refusals[prepared.reason] } };
+    // The test-mode samples are public: in live mode one of them stands for no one.
+    if (ctx.mode === 'live' && (await ctx.ports.isTestSample([prepared.jpeg]))) {
+      return { kind: 'failed', reason: REASON_CODES.testSampleDetected };
+    }
     const artefactId = ctx.ports.stageCapture(side, prepared.jpeg, { type, acceptedTypes: ctx.step.documents });
     progress.captures[side] = { artefactId, status: 'reading', attempts: (previous?.attempts ?? 0) + 1 };
     return { kind: 'stay' };
