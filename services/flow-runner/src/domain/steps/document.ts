@@ -258,7 +258,7 @@ export const documentStep: StepModule<DocumentStep> = {
         ? ctx.form(
             html`<input type="hidden" name="type" value="${lookalike}" />
               <div class="actions">
-                <button type="submit" name="action" value="change_type" class="primary">
+                <button type="submit" name="action" value="change_type" class="secondary">
                   ${ctx.t.documentChecks.switchTo[lookalike]}
                 </button>
               </div>`,
