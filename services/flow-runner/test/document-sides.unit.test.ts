@@ -1,14 +1,16 @@
 import { DocumentStepSchema } from '@idv/contracts';
 import { blankSideReading, type CardOutline } from '@idv/verification';
 import { problemsAgainstFront, toStoredReading, type StoredSideReading } from '../src/adapters/capture-reader';
+import { messages } from '../src/domain/i18n';
 import {
   MAX_TYPE_CHANGES,
   applyCaptureReading,
+  documentStep,
   problemOfType,
   reasonOfProblem,
   type DocumentProgress,
 } from '../src/domain/steps/document';
-import type { StepState } from '../src/domain/steps/types';
+import type { StepContext, StepState } from '../src/domain/steps/types';
 
 /** A side's stored reading with nothing read, overridden per case. */
 function reading(side: 'front' | 'back' | 'front_angle', overrides: Partial<StoredSideReading> = {}): StoredSideReading {
@@ -106,6 +108,33 @@ describe('a side against the type the person chose', () => {
       kind: 'failed',
       reason: 'document_type_mismatch',
     });
+  });
+});
+
+describe('changing the document type', () => {
+  const step = stepOf(['dni', 'passport']);
+  const change = (state: StepState, type?: string) =>
+    documentStep.accept({ step, state, t: messages('es'), mode: 'test' } as unknown as StepContext<typeof step>, {
+      action: 'change_type',
+      ...(type ? { type } : {}),
+    });
+
+  test('when the person switches to the type a side looked like, then the sides start again for it, as often as allowed', async () => {
+    const state: StepState = {
+      status: 'pending',
+      document: {
+        type: 'dni',
+        captures: { front: { artefactId: 'art_1', status: 'refused', attempts: 2, problem: 'looks_like_passport' } },
+      },
+    };
+
+    await change(state, 'passport');
+    expect(state.document).toEqual({ type: 'passport', captures: {}, typeChanges: 1 });
+    await change(state);
+    expect(state.document).toEqual({ captures: {}, typeChanges: 2 });
+    state.document!.type = 'dni';
+    await change(state, 'passport');
+    expect(state.document).toEqual({ type: 'dni', captures: {}, typeChanges: MAX_TYPE_CHANGES });
   });
 });
 

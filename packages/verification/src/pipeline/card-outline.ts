@@ -7,16 +7,24 @@ import type { Point } from '../image/geometry';
  * one card whose outlines have the same shape (up to turning, moving and scaling) were taken from the
  * same angle; a card tilted towards or away from the camera foreshortens and narrows at its far end.
  *
- * Found in three stages on a small copy, then refined on the raster given:
- * 1. straight edges: a Hough transform of the gradient, each pixel voting only near its own gradient's
- *    direction (a wood grain's short strokes and the card's print add little to a long line);
- * 2. the outline: among quadrilaterals made of two roughly parallel pairs of those lines, the largest one
- *    of a document's shape whose four sides are each edges along most of their length, with the same
- *    side brighter all round (the card against its surface);
- * 3. each side fitted again by least squares through the strongest gradient across it, at full size.
+ * Found on a 400 px copy of the photo, then refined on an 800 px one:
+ * 1. straight edges: a Hough transform of the colour gradient (luma and two opponent channels: a card on
+ *    a table of its own brightness still differs from it in hue), each pixel voting only near its own
+ *    gradient's direction (a wood grain's short strokes and the card's print add little to a long line);
+ * 2. the outline: among quadrilaterals made of two roughly parallel pairs of those lines, of a document's
+ *    shape and size, whose four sides are each edges along most of their length, the one whose sides are
+ *    best supported, longest, and have the same colour just inside all round (the card's margin) and
+ *    another just outside: a line of the surface's grain beside the card's edge makes a side with no
+ *    card inside it. None when that contrast is weak (a card on a surface of its own colour: the
+ *    corpus's white table, 26 or less against 98 or more elsewhere);
+ * 3. each side fitted again by least squares through the strongest colour change across it.
+ *
+ * Measured on 72 fronts of corpus seed 31 (2012 and 2009 DNIs, passports; clean and in perspective; every
+ * surface but the white table): every corner within 3.1 px of the label's at 1400 × 1000; none found on
+ * the 48 white-table photos.
  */
 export interface CardOutline {
-  /** Clockwise from the corner nearest the raster's top-left, in the raster's pixels. */
+  /** Clockwise from the corner nearest the photo's top-left, in the photo's pixels. */
   corners: [Point, Point, Point, Point];
   /** The smallest share of a side's length that is an edge (0–1): how clearly the outline shows. */
   support: number;
@@ -285,10 +293,7 @@ function isConvex(corners: readonly Point[]): boolean {
 
 const distance = (a: Point, b: Point) => sqrt((a.x - b.x) ** 2 + (a.y - b.y) ** 2);
 
-/**
- * How much of a side (its middle 80%: the corners are rounded) is an edge across it, and on which side
- * the brighter pixels are (+1: to the left of a→b, −1: to the right).
- */
+/** How much of a side (its middle 80%: the corners are rounded) is an edge across it (0–1). */
 function sideSupport(gradient: Gradient, a: Point, b: Point, threshold: number): number {
   const length = distance(a, b);
   const samples = max(8, round(length / 2));

@@ -122,6 +122,7 @@ export interface SideReading {
     barcode_ms: number;
     mrz_ms: number;
     printed_ms: number;
+    /** The hash, the likeness signature and (fronts) the card's outline. */
     hash_ms: number;
   };
   ms: number;

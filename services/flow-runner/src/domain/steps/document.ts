@@ -265,8 +265,10 @@ export const documentStep: StepModule<DocumentStep> = {
             { novalidate: true },
           )
         : '';
+    // Before any side is taken, the person may still go back to the choice of document.
+    const untouched = Object.values(progress.captures).every((taken) => taken?.status !== 'accepted');
     const otherType =
-      lookalike === null && changeable
+      lookalike === null && changeable && untouched
         ? ctx.form(
             html`<div class="actions">
               <button type="submit" name="action" value="change_type" class="link">${ctx.t.documentChecks.another}</button>
