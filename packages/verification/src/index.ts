@@ -44,3 +44,8 @@ export {
   type RawImage as QualityRawImage,
   type Region as QualityRegion,
 } from './quality';
+// The angled front's checks: the card's outline in a photo and how its shape changed between two photos.
+export { findCardOutline, type CardOutline } from './pipeline/card-outline';
+export { outlineChange } from './checks/outline-change';
+export { judgeAngledFront, ANGLED_FRONT_LIMITS, type AngledFrontJudgement, type AngledFrontVerdict } from './checks/angled-front';
+export { perceptualSignature, signatureDistance } from './pipeline/perceptual-hash';

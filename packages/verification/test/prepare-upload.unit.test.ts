@@ -24,6 +24,19 @@ function pngClaiming(width: number, height: number): Buffer {
   ]);
 }
 
+/** A small JPEG whose frame header (SOF) is rewritten to claim `width`×`height`: its scan covers 16×16 pixels. */
+async function jpegClaiming(width: number, height: number): Promise<Buffer> {
+  const jpeg = Buffer.from(
+    await sharp({ create: { width: 16, height: 16, channels: 3, background: '#888888' } })
+      .jpeg()
+      .toBuffer(),
+  );
+  const sof = jpeg.findIndex((byte, i) => byte === 0xff && (jpeg[i + 1] === 0xc0 || jpeg[i + 1] === 0xc2));
+  jpeg.writeUInt16BE(height, sof + 5);
+  jpeg.writeUInt16BE(width, sof + 7);
+  return jpeg;
+}
+
 function heicHeader(): Buffer {
   const box = Buffer.alloc(24);
   box.writeUInt32BE(24, 0);
@@ -52,6 +65,21 @@ describe('prepareUpload', () => {
       ok: false,
       reason: 'corrupt',
     });
+  });
+
+  it('when a JPEG header claims 6000×6600 pixels over a few hundred bytes of data, then it is refused as corrupt', async () => {
+    const claim = await jpegClaiming(6000, 6600);
+    expect(claim.length).toBeLessThan(1_000);
+    await expect(prepareUpload(claim)).resolves.toMatchObject({ ok: false, reason: 'corrupt' });
+  });
+
+  it('when a JPEG has stray bytes between two markers (as some phones write), then it is still taken', async () => {
+    const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#88aa88' } })
+      .jpeg()
+      .toBuffer();
+    const huffman = jpeg.indexOf(Buffer.from([0xff, 0xc4]));
+    const stray = Buffer.concat([jpeg.subarray(0, huffman), Buffer.from([1, 2, 3]), jpeg.subarray(huffman)]);
+    await expect(prepareUpload(stray)).resolves.toMatchObject({ ok: true, width: 64, height: 48 });
   });
 
   it('when a PNG header claims 20000×20000 pixels, then it is refused before decoding', async () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { blankSideReading, combineSides, readDocument, stopReaders, type SideReading } from '../src';
+import { blankSideReading, combineSides, perceptualSignature, readDocument, stopReaders, type SideReading } from '../src';
 import { REFERENCE_DOCUMENTS_DIR } from './reference-data';
 
 const TODAY = '2026-11-23';
@@ -114,6 +114,25 @@ describe('combineSides', () => {
 
     expect(reading.checks.find((check) => check.name === 'angle')).toMatchObject({ verdict: 'failed', fields: ['number'] });
     expect(reading.reasons).toContain('document_angle_mismatch');
+  });
+
+  it('when the angled front is the front photo again, then document_angle_mismatch though every field agrees', async () => {
+    const signature = await perceptualSignature(referenceImage('dni/ar_dni_2012_specimen_front_villareal.jpg'));
+    const front = buildSide({ detected_type: 'dni', barcode_fields: BARCODE_FIELDS, image_signature: signature });
+    const again = buildSide({
+      side: 'front_angle',
+      detected_type: 'dni',
+      barcode_fields: BARCODE_FIELDS,
+      image_signature: signature,
+    });
+
+    const reading = combineSides([front, again], { acceptedTypes: ['dni'], today: TODAY });
+
+    expect(reading.checks.find((check) => check.name === 'angle')).toMatchObject({
+      verdict: 'failed',
+      reason: 'document_angle_mismatch',
+    });
+    expect(reading.reasons).toEqual(['document_angle_mismatch']);
   });
 
   it('when the quality module reports a screen, then document_screen_detected', () => {

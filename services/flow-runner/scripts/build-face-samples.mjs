@@ -6,6 +6,7 @@
 // same face turned left). Each sequence is kept only when the real pipeline (@idv/faces' checkLiveness,
 // the service's own frame layout) gives the outcome it is offered for. Run after `pnpm build`:
 //   node services/flow-runner/scripts/build-face-samples.mjs
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -209,4 +210,6 @@ for (const entry of catalog) {
   }
 }
 process.stdout.write(`${catalog.length} face samples in ${path.relative(process.cwd(), OUT)}\n`);
+// Live mode refuses the samples by their signatures (the document samples' too: they carry this portrait).
+execFileSync(process.execPath, [path.join(HERE, 'build-sample-signatures.mjs')], { stdio: 'inherit' });
 process.exit(failures > 0 ? 1 : 0);

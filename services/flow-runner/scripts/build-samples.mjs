@@ -3,6 +3,7 @@
 // fixed seed, and keeps a sample only when the real pipeline (the service's own readSide and
 // combineSides) gives it the outcome it is offered for. Run after changing the corpus or the readers:
 //   node services/flow-runner/scripts/build-samples.mjs
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -15,7 +16,7 @@ const corpus = require('@idv/corpus');
 const engine = require('@idv/verification');
 const sharp = require('sharp');
 // The service's own rule for taking a side (built: run `pnpm build` first).
-const { captureProblems, toStoredReading } = require('../dist/adapters/capture-reader.js');
+const { captureProblems, problemsAgainstFront, toStoredReading } = require('../dist/adapters/capture-reader.js');
 
 const SEED = 20261123;
 const TODAY = '2026-11-23';
@@ -167,8 +168,16 @@ async function verdict(type, sides) {
     readings.push(await engine.readSide(image, { side, acceptedTypes: [type], today: TODAY }));
   }
   const reading = engine.combineSides(readings, { acceptedTypes: [type], today: TODAY, expectedType: type });
+  // Each side as the flow takes it: its own problems, then, after the front, what it says against the front.
+  const front = readings.find((r) => r.side === 'front');
   const refused = readings
-    .map((r) => [r.side, captureProblems(toStoredReading(r))])
+    .map((r) => [
+      r.side,
+      [
+        ...captureProblems(toStoredReading(r)),
+        ...(front && r.side !== 'front' ? problemsAgainstFront(toStoredReading(front), toStoredReading(r), r.side) : []),
+      ],
+    ])
     .filter(([, problems]) => problems.length > 0)
     .map(([side, problems]) => `${side}:${problems.join('+')}`);
   return { reasons: reading.reasons, refused };
@@ -243,4 +252,6 @@ for (const wanted of WANTED) {
 }
 writeFileSync(path.join(OUT, 'catalog.json'), `${JSON.stringify(catalog, null, 2)}\n`);
 await engine.stopReaders();
+// Live mode refuses the samples by their signatures, kept beside them.
+execFileSync(process.execPath, [path.join(HERE, 'build-sample-signatures.mjs')], { stdio: 'inherit' });
 process.stdout.write(`${catalog.length} samples in ${path.relative(process.cwd(), OUT)}\n`);

@@ -25,6 +25,7 @@ import { ChannelCodeSender, SmtpMailer, WhatsappSender } from './adapters/code-s
 import { RetentionRepository } from './adapters/retention.repository';
 import { RetentionSweeper } from './adapters/retention-sweeper';
 import { SampleCatalog } from './adapters/samples';
+import { SampleSignatures } from './adapters/sample-signatures';
 import { VerificationPool } from './adapters/verification-pool';
 import { PgFlowStore } from './adapters/flow.repository';
 import { RegistryClient } from './adapters/registry.client';
@@ -112,9 +113,12 @@ runMain(SERVICE, async () => {
   const samples = new SampleCatalog(samplesDir);
   // Beside the document samples, not inside: scripts/build-samples.mjs rebuilds that folder from scratch.
   const faceSamples = new FaceSampleCatalog(path.join(samplesDir, '..', 'face-samples'));
+  // Built with the samples (scripts/build-sample-signatures.mjs): live mode refuses captures that are samples.
+  const sampleSignatures = new SampleSignatures(path.join(samplesDir, '..', 'sample-signatures.json'));
+  if (sampleSignatures.size === 0) logger.warn('no test-mode sample signatures: live mode cannot refuse the public samples');
   const flows = new FlowService({
     store: new PgFlowStore(pool, artefacts),
-    captures: new EngineCapturePorts(artefacts, samples, faceSamples),
+    captures: new EngineCapturePorts(artefacts, samples, faceSamples, sampleSignatures),
     sessions,
     sender: new ChannelCodeSender(mailer, whatsapp, logger, { inc: (labels) => codesSent.inc(labels) }),
     timeScale: config.TIME_SCALE,

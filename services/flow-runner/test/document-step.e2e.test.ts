@@ -164,12 +164,18 @@ describe('the document step without JavaScript', () => {
     );
     person.last = formPage;
     const empty = await person.uploadCapture(Buffer.alloc(0), 'vacia.jpg');
+    person.last = formPage;
+    const overclaiming = await person.uploadCapture(await jpegClaiming(6000, 6600), 'grande.jpg');
 
     expect(text.text).toContain('no es una foto que podamos leer');
     expect(heic.text).toContain('HEIC');
     expect(empty.text).toMatch(/vacío|Elegí una foto/);
-    for (const page of [text, heic, empty]) expect(page.status).toBeLessThan(500);
-    expect(text.text).not.toContain('intentos para esta foto');
+    // A header that claims more pixels than its data holds is a damaged file, not a photo to read.
+    expect(overclaiming.text).toContain('La imagen está dañada o incompleta');
+    for (const page of [text, heic, empty, overclaiming]) {
+      expect(page.status).toBeLessThan(500);
+      expect(page.text).not.toContain('intentos para esta foto');
+    }
   });
 
   test('when a photo is over 10 MB, then a 413 page says so at once, without reading it, and offers to try again', async () => {
@@ -242,6 +248,20 @@ describe('the document step without JavaScript', () => {
     }
   });
 });
+
+/** A small JPEG whose frame header is rewritten to claim `width`×`height`: its data covers 16×16 pixels. */
+async function jpegClaiming(width: number, height: number): Promise<Buffer> {
+  const sharp = (await import('sharp')).default;
+  const jpeg = Buffer.from(
+    await sharp({ create: { width: 16, height: 16, channels: 3, background: '#888888' } })
+      .jpeg()
+      .toBuffer(),
+  );
+  const sof = jpeg.findIndex((byte, i) => byte === 0xff && (jpeg[i + 1] === 0xc0 || jpeg[i + 1] === 0xc2));
+  jpeg.writeUInt16BE(height, sof + 5);
+  jpeg.writeUInt16BE(width, sof + 7);
+  return jpeg;
+}
 
 /** A plain grey photo: a real, readable image that shows no document. */
 async function generateBlank(): Promise<Buffer> {
@@ -317,5 +337,75 @@ describe('test mode sample documents', () => {
     expect(h1Of(page)).toBe('Página de datos del pasaporte');
     expect(page.text).not.toContain('Documentos de prueba');
     expect(page.text).not.toContain('name="sample"');
+  });
+});
+
+describe('each side against the chosen type and the front', () => {
+  const SAMPLES = path.join(__dirname, '..', 'assets', 'samples');
+  const REFERENCE = path.join(__dirname, '..', '..', '..', '..', 'shared', 'data', 'reference-documents', 'images', 'dni');
+  const sample = (file: string) => readFileSync(path.join(SAMPLES, file));
+
+  test('when the front photo is sent again as the angled front, then the person is asked to tilt the card, and the tilted photo is taken', async () => {
+    const { tenant, session, person } = await startDocumentFlow(['dni']);
+    for (const side of ['front', 'back']) {
+      await person.submit({ action: 'sample', side, sample: 'dni-ok' });
+      await waitForReading(person, session.id);
+    }
+    expect(h1Of(person.last!)).toBe('Frente, inclinado');
+
+    await person.uploadCapture(sample('dni-ok-front.jpg'));
+    const retake = await waitForReading(person, session.id);
+
+    expect(h1Of(retake)).toBe('Frente, inclinado');
+    expect(retake.text).toContain('Inclinalo un poco más');
+    expect(retake.text).toContain('Te quedan 2 intentos para esta foto.');
+    await person.submit({ action: 'sample', side: 'front_angle', sample: 'dni-ok' });
+    expect(statusOf(await waitForReading(person, session.id))).toBe('approved');
+    expect((await getSession(tenant.testKey, session.id)).status).toBe('approved');
+  });
+
+  test('when a passport page is sent for the DNI on a step that offers both, then the person is told at once and can switch to passport without JavaScript', async () => {
+    const { person, session } = await startDocumentFlow(['dni', 'passport']);
+    const front = await person.submit({ action: 'choose_type', type: 'dni' });
+    // Before any photo, a way back to the choice is offered too.
+    expect(front.text).toContain('Voy a usar otro documento');
+
+    await person.submit({ action: 'sample', side: 'front', sample: 'dni-wrong-type' });
+    const told = await waitForReading(person, session.id);
+
+    expect(told.text).toContain('Esto parece un pasaporte: ¿querés cambiar a pasaporte?');
+    expect(told.text).toMatch(/name="type" value="passport"[\s\S]*value="change_type"/);
+    person.last = told;
+    const passport = await person.submit({ action: 'change_type', type: 'passport' });
+    expect(h1Of(passport)).toBe('Página de datos del pasaporte');
+    expect(passport.text).not.toContain('Te quedan');
+  });
+
+  test('when the dni-wrong-type sample is sent for every attempt on a step that also offers passports, then the session ends document_type_mismatch as the catalogue says', async () => {
+    const { tenant, session, person } = await startDocumentFlow(['dni', 'passport'], {}, { maxAttempts: 1 });
+    await person.submit({ action: 'choose_type', type: 'dni' });
+
+    await person.submit({ action: 'sample', side: 'front', sample: 'dni-wrong-type' });
+    const final = await waitForReading(person, session.id);
+
+    expect(statusOf(final)).toBe('rejected');
+    const resolved = await eventually(async () => {
+      const current = await getSession(tenant.testKey, session.id);
+      return current.status === 'in_progress' ? undefined : current;
+    });
+    expect(resolved.result.reason_codes).toEqual(['document_type_mismatch']);
+  });
+
+  test('when the 2009 DNI is sent as the back of a 2012 DNI, then the person is told it is another document, not a glare', async () => {
+    const { session, person } = await startDocumentFlow(['dni']);
+    await person.uploadCapture(readFileSync(path.join(REFERENCE, 'ar_dni_2012_specimen_front_villareal.jpg')));
+    expect(h1Of(await waitForReading(person, session.id))).toBe('Dorso del documento');
+
+    await person.uploadCapture(readFileSync(path.join(REFERENCE, 'ar_dni_2009_specimen_villareal.jpg')));
+    const told = await waitForReading(person, session.id);
+
+    expect(h1Of(told)).toBe('Dorso del documento');
+    expect(told.text).toContain('Ese dorso es de otro documento');
+    expect(told.text).not.toContain('Hay un reflejo sobre los datos');
   });
 });

@@ -9,7 +9,7 @@ import { Agent } from 'undici';
 import { PgArtefactStore } from '../src/adapters/artefact.store';
 import { artefactKeyring } from '../src/config';
 import { FACE_TIMINGS } from '../src/domain/steps/face';
-import { buildConfig, createSession, eventually, getSession } from './fixtures';
+import { anotherPhotoOf, buildConfig, createSession, eventually, getSession } from './fixtures';
 import { Person, h1Of, statusOf, type Page } from './person';
 import { signatureValid, startReceiver } from './providers';
 
@@ -444,23 +444,26 @@ describe('document and face in test mode', () => {
 describe('document and face in live mode', () => {
   const DOCUMENT_SAMPLES = path.join(__dirname, '..', 'assets', 'samples');
 
-  // Live mode offers no samples: the passport's photos go up as a browser without JavaScript sends them
-  // (the same bytes as test mode's passport-ok, a real photo the readers decode), the face frames as the
-  // camera page sends them.
+  // Live mode offers no samples and refuses their images: the passport's photos go up as a browser
+  // without JavaScript sends them (test mode's passport-ok photographed again: a real photo the readers
+  // decode), the face frames (face-live's, likewise) as the camera page sends them.
   test('when a passport is uploaded and the matching face follows the challenge, then the session is approved and the signed webhook carries both verdicts and the document', async () => {
     const receiver = await startReceiver();
     try {
       const { key, endpoint, session, person } = await startDocumentAndFace('live', receiver);
       for (const side of ['front', 'front_angle']) {
         expect(person.last!.text).not.toContain('name="sample"');
-        await person.uploadCapture(readFileSync(path.join(DOCUMENT_SAMPLES, `passport-ok-${side}.jpg`)));
+        await person.uploadCapture(await anotherPhotoOf(readFileSync(path.join(DOCUMENT_SAMPLES, `passport-ok-${side}.jpg`))));
         await waitForVerdict(person, session.id);
       }
       expect(h1Of(person.last!)).toBe('Verificá tu rostro');
       const challenge = await start(person);
       expect(person.last!.text).not.toContain('value="face-live"');
       await afterPoses(challenge);
-      await sendFrames(person, framesFor('face-live', challenge), { nonce: challenge.nonce });
+      const frames = await Promise.all(
+        framesFor('face-live', challenge).map(async (frame) => ({ ...frame, image: await anotherPhotoOf(frame.image) })),
+      );
+      await sendFrames(person, frames, { nonce: challenge.nonce });
       const final = await waitForVerdict(person, session.id);
       expect(statusOf(final)).toBe('approved');
 
@@ -470,5 +473,39 @@ describe('document and face in live mode', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  // The samples are public: a live session sent them stands for no one. Refused on arrival, before any
+  // reading or judging, and the step fails at once.
+  test('when the public test samples are sent in live mode, as a photo and as camera frames, then each step is rejected at once with test_sample_detected', async () => {
+    const liveFlow = async (steps: unknown[]) => {
+      const tenant = await buildTenant({ config: buildConfig(steps), modes: ['live'], tokens: 1 });
+      const session = await createSession(tenant.liveKey, tenant.project.id);
+      const person = new Person(flowUrl());
+      await person.get(session.url);
+      await person.submit({ action: 'accept' });
+      return { key: tenant.liveKey, session, person };
+    };
+
+    const document = await liveFlow([{ id: 'doc', type: 'document_ar', documents: ['dni'] }]);
+    const documentPage = await document.person.uploadCapture(readFileSync(path.join(DOCUMENT_SAMPLES, 'dni-ok-front.jpg')));
+    const face = await liveFlow([{ id: 'face', type: 'face_liveness', compareWithDocument: false }]);
+    const challenge = await start(face.person);
+    const facePage = await sendFrames(face.person, framesFor('face-live', challenge), { nonce: challenge.nonce });
+
+    for (const [flow, page] of [
+      [document, documentPage],
+      [face, facePage],
+    ] as const) {
+      expect(statusOf(page)).toBe('rejected');
+      const resolved = await finalSession(flow.key, flow.session.id);
+      expect(resolved.status).toBe('rejected');
+      expect(resolved.result.reason_codes).toEqual(['test_sample_detected']);
+    }
+    // Nothing of theirs was stored or queued for reading.
+    const { rows } = await pool.query('SELECT kind FROM artefacts WHERE session_id = ANY($1)', [
+      [document.session.id, face.session.id],
+    ]);
+    expect(rows).toEqual([]);
   });
 });

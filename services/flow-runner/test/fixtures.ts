@@ -80,3 +80,19 @@ export function eventually<T>(
 ): Promise<T> {
   return waitFor(check, timeoutMs, 50, what);
 }
+
+/**
+ * A test-mode sample's photo as another photo of the same card or face: cropped by 3% on each side, so
+ * the document or face in it stays whole. Live mode refuses the public samples themselves (and copies of
+ * them re-encoded or rescaled, `SAMPLE_MATCH_DISTANCE`); live tests that need a real capture send this.
+ */
+export async function anotherPhotoOf(image: Buffer): Promise<Buffer> {
+  const { default: sharp } = await import('sharp');
+  const { width = 1, height = 1 } = await sharp(image).metadata();
+  const left = Math.round(width * 0.03);
+  const top = Math.round(height * 0.03);
+  return sharp(image)
+    .extract({ left, top, width: width - 2 * left, height: height - 2 * top })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { request } from 'undici';
-import { buildConfig, createSession, eventually, getSession } from './fixtures';
+import { anotherPhotoOf, buildConfig, createSession, eventually, getSession } from './fixtures';
 import { Person, h1Of, statusOf, type Page } from './person';
 import { startPrivateStack, startReceiver, startRegistry } from './providers';
 
@@ -93,12 +93,12 @@ async function sendSamplePassport(person: Person, sessionId: string): Promise<Pa
   return person.last!;
 }
 
-/** The same sample's images sent as photos (live mode offers no samples). */
+/** The same sample's card photographed again (live mode offers no samples and refuses their images). */
 async function uploadPassportPhotos(person: Person, sessionId: string): Promise<Page> {
   await person.submit({ action: 'accept' });
   for (const side of ['front', 'front_angle']) {
     const hops: Page[] = [];
-    const bytes = readFileSync(path.join(SAMPLES, `passport-ok-${side}.jpg`));
+    const bytes = await anotherPhotoOf(readFileSync(path.join(SAMPLES, `passport-ok-${side}.jpg`)));
     await person.submitFiles({ side, action: 'upload' }, [{ field: 'capture', bytes, filename: 'foto.jpg' }], { hops });
     expect(hops[0]!.status).toBe(303);
     await waitPastReading(person, sessionId);

@@ -89,16 +89,32 @@ export async function prepareUpload(bytes: Buffer, limits: Partial<UploadLimits>
     return refuse('too_many_pixels', `${width}×${height} is ${width * height} pixels; at most ${maxPixels}`);
   }
 
-  try {
-    const { data, info } = await sharp(bytes, { limitInputPixels: maxPixels, failOn: 'truncated', pages: 1 })
+  const reencode = (failOn: 'warning' | 'truncated') =>
+    sharp(bytes, { limitInputPixels: maxPixels, failOn, pages: 1 })
       .rotate()
       .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
       .flatten({ background: '#ffffff' })
       .toColourspace('srgb')
       .jpeg({ quality: jpegQuality, mozjpeg: false })
       .toBuffer({ resolveWithObject: true });
+  try {
+    let encoded;
+    try {
+      encoded = await reencode('warning');
+    } catch (error) {
+      // A JPEG whose scan ends before the frame its header declares is filled with grey by libjpeg, with
+      // only a warning: a 6000 × 6600 header over a few kilobytes would be read as a photo. Other
+      // warnings (stray bytes between markers, which some phones write) leave a whole image: decoded
+      // again, tolerating them.
+      if (INCOMPLETE_SCAN.test((error as Error).message)) throw error;
+      encoded = await reencode('truncated');
+    }
+    const { data, info } = encoded;
     return { ok: true, jpeg: data, width: info.width, height: info.height, source_type: type };
   } catch (error) {
     return refuse('corrupt', `cannot decode the ${type} data: ${(error as Error).message}`);
   }
 }
+
+/** libjpeg's warning for entropy-coded data that ran out before the image did. */
+const INCOMPLETE_SCAN = /premature end of data segment/i;

@@ -22,6 +22,7 @@ import {
 } from '../model';
 import { parseMrz } from '../parsers/mrz.parser';
 import { hashDistance } from './perceptual-hash';
+import { judgeAngledFront } from '../checks/angled-front';
 import { readSide, type ReadSideOptions, type SideReading } from './read-side';
 
 /**
@@ -136,6 +137,19 @@ function identityOf(side: SideReading): ComparableFields | null {
 
 function angleCheck(front: SideReading | undefined, angled: SideReading | undefined): DocumentCheck | null {
   if (front === undefined || angled === undefined) return null;
+  // The same card shown again from the same angle (or its photo sent twice) shows no physical card.
+  const seen = judgeAngledFront(front, angled);
+  if (seen.verdict === 'copy' || seen.verdict === 'not_tilted') {
+    return {
+      name: 'angle',
+      verdict: 'failed',
+      reason: 'document_angle_mismatch',
+      detail:
+        seen.verdict === 'copy'
+          ? `front_angle is a copy of the front (likeness distance ${seen.distance})`
+          : `the card's outline did not change between front and front_angle (${seen.outline_change})`,
+    };
+  }
   const a = identityOf(front);
   const b = identityOf(angled);
   const shared = a === null || b === null ? [] : IDENTITY_FIELDS.filter((field) => a[field] != null && b[field] != null);

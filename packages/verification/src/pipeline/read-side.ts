@@ -36,7 +36,8 @@ import {
 } from '../readers/printed.reader';
 import type { QualityAssessment } from './quality-port';
 import { assessQualityBeside, stopQualityThread } from './quality-thread';
-import { perceptualHash } from './perceptual-hash';
+import { perceptualHash, perceptualSignature } from './perceptual-hash';
+import { findCardOutline, type CardOutline } from './card-outline';
 
 /**
  * What one photographed side says, read by the one code path the service, the CLI and the benchmark
@@ -94,6 +95,10 @@ export interface SideReading {
   face_crop: Buffer | null;
   /** 64-bit difference hash of the image (hex), for comparing front and front_angle when data is missing. */
   image_hash: string | null;
+  /** The photo's likeness signature (`perceptualSignature`): a copy of another photo is near it. */
+  image_signature: string | null;
+  /** The card's outline in the photo (fronts only: the angled front is compared with the front by it). */
+  card_outline: CardOutline | null;
   /** What the searches spent, counted as their budgets count it (`SideWorkLimits`). */
   work: {
     barcode_attempts: number;
@@ -117,6 +122,7 @@ export interface SideReading {
     barcode_ms: number;
     mrz_ms: number;
     printed_ms: number;
+    /** The hash, the likeness signature and (fronts) the card's outline. */
     hash_ms: number;
   };
   ms: number;
@@ -212,6 +218,8 @@ export function blankSideReading(side: Side): SideReading {
     refusal: null,
     face_crop: null,
     image_hash: null,
+    image_signature: null,
+    card_outline: null,
     work: {
       barcode_attempts: 0,
       barcode_megapixels: 0,
@@ -511,6 +519,8 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   };
 
   const imageHash = await perceptualHash(prepared.jpeg);
+  const imageSignature = await perceptualSignature(prepared.jpeg);
+  const cardOutline = options.side === 'back' ? null : await findCardOutline(prepared.jpeg);
   const hashMs = lap();
   const printedCount = printed === null ? 0 : Object.keys(printed.fields).length;
   const detectedType: SideReading['detected_type'] = barcodeFields !== null ? 'dni' : mrzType;
@@ -578,6 +588,8 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
     refusal: null,
     face_crop: faceCrop,
     image_hash: imageHash,
+    image_signature: imageSignature,
+    card_outline: cardOutline,
     work,
     timings: {
       decode_ms: decodeMs,

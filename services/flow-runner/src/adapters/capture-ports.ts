@@ -6,7 +6,9 @@ import type { DocumentVerdict } from '../domain/steps/document';
 import { REASON_CODES, type ReasonCode } from '../domain/reason-codes';
 import type { CaptureKind, DocumentKind, PreparedCapture } from '../domain/steps/types';
 import type { RegistryQuery } from '../domain/registry';
-import { todayInArgentina, type StoredSideReading } from './capture-reader';
+import { problemsAgainstFront, todayInArgentina, type StoredSideReading } from './capture-reader';
+import type { SampleSignatures } from './sample-signatures';
+import type { CaptureProblem } from '../domain/steps/document';
 import type { SampleCatalog } from './samples';
 import type { FaceSampleCatalog } from './face-samples';
 import type { PreparedFrame, StoredChallenge } from '../domain/steps/face';
@@ -59,7 +61,20 @@ export class EngineCapturePorts implements CapturePorts {
     private readonly artefacts: ArtefactStore,
     private readonly samplesCatalog: SampleCatalog,
     private readonly faceSamplesCatalog?: FaceSampleCatalog,
+    private readonly sampleSignatures?: SampleSignatures,
   ) {}
+
+  isTestSample(images: readonly Buffer[]): Promise<boolean> {
+    return this.sampleSignatures?.anyIsSample(images) ?? Promise.resolve(false);
+  }
+
+  async againstFront(input: { front: string; capture: string; side: 'back' | 'front_angle' }): Promise<CaptureProblem[]> {
+    const front = (await this.artefacts.reading(input.front)) as StoredSideReading | null;
+    const side = (await this.artefacts.reading(input.capture)) as StoredSideReading | null;
+    // A reading gone (retention) leaves nothing to compare: the document's own checks still run.
+    if (!front || !side) return [];
+    return problemsAgainstFront(front, side, input.side);
+  }
 
   /**
    * A face frame: the same checks and re-encoding as a document photo (no EXIF or GPS is kept), within

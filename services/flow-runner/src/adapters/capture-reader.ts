@@ -1,9 +1,9 @@
 import { derivedArtefactId, type CaptureStoredData } from '@idv/contracts';
 import type { Logger } from '@idv/kit';
-import type { SideReading } from '@idv/verification';
+import { judgeAngledFront, type SideReading } from '@idv/verification';
 import type { ArtefactStore } from '../domain/artefacts';
 import type { FlowService } from '../domain/flow-service';
-import type { CaptureProblem } from '../domain/steps/document';
+import type { CaptureProblem, CaptureVerdict } from '../domain/steps/document';
 import type { VerificationMetrics } from './verification-metrics';
 import type { VerificationPool } from './verification-pool';
 
@@ -50,6 +50,47 @@ export function captureProblems(reading: StoredSideReading): CaptureProblem[] {
   const rest = problems.filter((problem) => !PHOTO_QUALITY.includes(problem));
   const ordered = [...quality, ...rest];
   return ordered.length > 0 ? ordered : ['no_document'];
+}
+
+/** A side's verdict for the flow: its problems and the type of document it showed. */
+export function captureVerdict(reading: StoredSideReading): CaptureVerdict {
+  return { problems: captureProblems(reading), detectedType: reading.detected_type };
+}
+
+/**
+ * The document number a side says for certain: its barcode's, or its MRZ's when the number's own check
+ * digit or the composite one (which covers the number as printed) holds: a misread digit must not make
+ * the card another one. The 2009 specimen's zone has a number whose own check digit fails as printed and
+ * a composite that holds. Digits only, without leading zeros.
+ */
+function certainNumber(reading: StoredSideReading): string | null {
+  const checks = reading.mrz?.check_digits;
+  const number =
+    reading.barcode_fields?.number ??
+    (checks?.document_number === true || checks?.composite === true ? (reading.mrz_fields?.number ?? null) : null);
+  if (number === null) return null;
+  const digits = number.replace(/\D/g, '').replace(/^0+/, '');
+  return digits === '' ? null : digits;
+}
+
+/**
+ * What a side read after the front says against the accepted front. The angled front must show the card
+ * at another angle (`judgeAngledFront`: not a copy of the front's photo, and its outline changed where
+ * both outlines show); a back must carry the front's number where both say it for certain: a back of
+ * another card (another DNI, an older card's front with its zone) is that, whatever else its photo shows.
+ */
+export function problemsAgainstFront(
+  front: StoredSideReading,
+  side: StoredSideReading,
+  kind: 'back' | 'front_angle',
+): CaptureProblem[] {
+  if (kind === 'front_angle') {
+    const seen = judgeAngledFront(front, side);
+    return seen.verdict === 'copy' || seen.verdict === 'not_tilted' ? ['not_tilted'] : [];
+  }
+  const expected = certainNumber(front);
+  const shown = certainNumber(side);
+  return expected !== null && shown !== null && expected !== shown ? ['other_document'] : [];
 }
 
 /**
@@ -113,7 +154,10 @@ export class CaptureReader {
         stopTimer();
         this.deps.metrics.sidesRead.inc({ side: artefact.kind, outcome: 'engine_failed' });
         logger.error({ err: error, artefact_id: job.artefact_id }, 'the verification engine failed on a capture');
-        await flows.applyReading(job.session_id, job.step_id, job.artefact_id, ['unreadable_image']);
+        await flows.applyReading(job.session_id, job.step_id, job.artefact_id, {
+          problems: ['unreadable_image'],
+          detectedType: null,
+        });
         return;
       }
       stopTimer();
@@ -132,6 +176,6 @@ export class CaptureReader {
       }
       await artefacts.saveReading(job.artefact_id, reading);
     }
-    await flows.applyReading(job.session_id, job.step_id, job.artefact_id, captureProblems(reading));
+    await flows.applyReading(job.session_id, job.step_id, job.artefact_id, captureVerdict(reading));
   }
 }

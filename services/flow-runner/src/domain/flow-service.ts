@@ -27,8 +27,11 @@ import { applyFaceJudgement, type FaceJudgement, type PreparedFrame, type Stored
 import { encodeFaceFrames, FACE_FRAMES_CONTENT_TYPE } from './face-frames';
 import {
   applyCaptureReading,
+  problemOfType,
   registryPending,
+  sideBeingRead,
   type CaptureProblem,
+  type CaptureVerdict,
   type DocumentProgress,
   type DocumentVerdict,
 } from './steps/document';
@@ -156,6 +159,14 @@ export interface CapturePorts {
   /** Test mode's face sequences. */
   faceSamples(): readonly { id: string; label: string }[];
   faceSample(sampleId: string, challenge: StoredChallenge, now: number): Promise<{ image: Buffer; atMs: number }[] | null>;
+  /** Whether any of these images is one of the public test-mode samples (documents or face frames), or a copy. */
+  isTestSample(images: readonly Buffer[]): Promise<boolean>;
+  /**
+   * What a side read after the front says against the accepted front, from both stored readings: the
+   * angled front the front's photo again or seen from the same angle (`not_tilted`), a back of another
+   * document (`other_document`).
+   */
+  againstFront(input: { front: string; capture: string; side: 'back' | 'front_angle' }): Promise<CaptureProblem[]>;
   /** Decides a document whose every side was accepted, from the readings stored for its captures. */
   decideDocument(input: {
     progress: DocumentProgress;
@@ -564,13 +575,13 @@ export class FlowService {
    * stored, like a submission (queued behind the flow's submissions, run again if it lost a race).
    * A reading of a capture that was replaced meanwhile changes nothing.
    */
-  async applyReading(sessionId: string, stepId: string, artefactId: string, problems: readonly CaptureProblem[]): Promise<void> {
+  async applyReading(sessionId: string, stepId: string, artefactId: string, verdict: CaptureVerdict): Promise<void> {
     await this.submissionsOfFlow.run(sessionId, async () => {
       for (let attempt = 1; attempt <= SUBMISSION_ATTEMPTS; attempt++) {
         const record = await this.options.store.find(sessionId);
         if (!record || record.status !== 'active') return;
         try {
-          await this.applyReadingTo(record, stepId, artefactId, problems);
+          await this.applyReadingTo(record, stepId, artefactId, verdict);
           return;
         } catch (error) {
           if (!(error instanceof ConcurrentSubmission)) throw error;
@@ -580,11 +591,14 @@ export class FlowService {
     });
   }
 
-  private async applyReadingTo(record: FlowRecord, stepId: string, artefactId: string, problems: readonly CaptureProblem[]) {
+  private async applyReadingTo(record: FlowRecord, stepId: string, artefactId: string, verdict: CaptureVerdict) {
     const at = position(record.config, record.state);
     const step = at.kind === 'step' && at.step.id === stepId && at.step.type === 'document_ar' ? at.step : null;
     const state = record.state.steps[stepId];
     if (!step || !state) return;
+    const side = sideBeingRead(state.document, artefactId);
+    if (side === null) return;
+    const problems = await this.problemsOfSide(step, state.document!, side, artefactId, verdict);
     const persist = this.persister(record, []);
     let outcome = applyCaptureReading(step, state, artefactId, problems);
     if (outcome.kind === 'stale') return;
@@ -607,6 +621,28 @@ export class FlowService {
     await persist();
     const next = position(record.config, record.state);
     if (next.kind === 'finished') await this.deliver(record, next.outcome);
+  }
+
+  /**
+   * A side's problems for the step: a side of another type than the chosen one is told so first; a side
+   * after the front is compared with the accepted front (after a screen, which is told first whatever
+   * it shows); otherwise what the side itself showed.
+   */
+  private async problemsOfSide(
+    step: Parameters<typeof applyCaptureReading>[0],
+    progress: DocumentProgress,
+    side: CaptureKind,
+    artefactId: string,
+    verdict: CaptureVerdict,
+  ): Promise<readonly CaptureProblem[]> {
+    const ofType = problemOfType(step, progress, verdict.detectedType);
+    if (ofType !== null) return [ofType, ...verdict.problems.filter((problem) => problem !== 'wrong_type' && problem !== ofType)];
+    const front = progress.captures.front;
+    if ((side !== 'back' && side !== 'front_angle') || front?.status !== 'accepted') return verdict.problems;
+    const against = await this.options.captures.againstFront({ front: front.artefactId, capture: artefactId, side });
+    if (against.length === 0) return verdict.problems;
+    const screen = verdict.problems.filter((problem) => problem === 'screen');
+    return [...screen, ...against, ...verdict.problems.filter((problem) => problem !== 'screen' && !against.includes(problem))];
   }
 
   /**
@@ -838,6 +874,7 @@ export class FlowService {
         checkpoint,
         sendCode: (channel, destination, code, lang) => this.options.sender.send(channel, destination, code, lang),
         prepareCapture: (bytes) => captures.prepare(bytes),
+        isTestSample: (images) => captures.isTestSample(images),
         sampleImage: (type, side, sampleId) => captures.sampleImage(type, side, sampleId),
         stageCapture: (kind, jpeg, document) => {
           const artefactId = newArtefactId();

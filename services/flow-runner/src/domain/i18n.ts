@@ -122,6 +122,8 @@ const es = {
       liveness_spoof_detected: 'No pudimos confirmar que eras vos, en persona, frente a la cámara.',
       face_mismatch: 'Tu cara no coincide con la foto de tu documento.',
       face_document_photo_missing: 'No pudimos ver bien la foto de tu documento para compararla con tu cara.',
+      test_sample_detected:
+        'No pudimos usar las fotos que mandaste: tienen que ser de tu documento y de tu cara, sacadas en el momento.',
     },
     advice: {
       consent_declined: 'Si cambiaste de idea, pedile a quien te mandó el enlace uno nuevo.',
@@ -345,6 +347,18 @@ const es = {
     samplesHint: 'Pasan por la misma revisión que las fotos de una cámara, en el orden que pide este intento.',
     useSample: 'Usar',
   },
+  // The document step's checks of a side against the chosen type and the front (issue 38).
+  documentChecks: {
+    problems: {
+      not_tilted: 'Esa foto es igual a la del frente. Inclinalo un poco más (como si lo miraras de costado) y sacale otra foto.',
+      other_document: 'Ese dorso es de otro documento. Mandá el dorso del mismo documento que fotografiaste de frente.',
+      looks_like_dni: 'Esto parece un DNI: ¿querés cambiar a DNI?',
+      looks_like_passport: 'Esto parece un pasaporte: ¿querés cambiar a pasaporte?',
+      looks_like_licence: 'Esto parece una licencia de conducir: ¿querés cambiar a licencia?',
+    },
+    switchTo: { dni: 'Cambiar a DNI', passport: 'Cambiar a pasaporte', licence: 'Cambiar a licencia de conducir' },
+    another: 'Voy a usar otro documento',
+  },
 };
 
 export type Messages = typeof es;
@@ -459,6 +473,8 @@ const en: Messages = {
       liveness_spoof_detected: 'We could not confirm that it was you, in person, in front of the camera.',
       face_mismatch: 'Your face does not match the photo on your document.',
       face_document_photo_missing: 'We could not see the photo on your document well enough to compare it with your face.',
+      test_sample_detected:
+        'We could not use the photos you sent: they must be of your own document and face, taken at the moment.',
     },
     advice: {
       consent_declined: 'If you changed your mind, ask whoever sent you the link for a new one.',
@@ -673,6 +689,19 @@ const en: Messages = {
     samplesTitle: 'Test sequences (test mode only)',
     samplesHint: 'They go through the same checks as camera frames, in the order this attempt asks for.',
     useSample: 'Use',
+  },
+  documentChecks: {
+    problems: {
+      not_tilted:
+        'That photo is the same as the front one. Tilt the document a little more (as if looking at it from the side) and take another.',
+      other_document:
+        'That back belongs to another document. Send the back of the same document you photographed from the front.',
+      looks_like_dni: 'This looks like a DNI: do you want to switch to DNI?',
+      looks_like_passport: 'This looks like a passport: do you want to switch to passport?',
+      looks_like_licence: 'This looks like a driver licence: do you want to switch to licence?',
+    },
+    switchTo: { dni: 'Switch to DNI', passport: 'Switch to passport', licence: 'Switch to driver licence' },
+    another: 'I will use another document',
   },
 };
 

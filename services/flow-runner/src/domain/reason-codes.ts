@@ -27,6 +27,8 @@ export const REASON_CODES = {
   livenessSpoofDetected: 'liveness_spoof_detected',
   faceMismatch: 'face_mismatch',
   faceDocumentPhotoMissing: 'face_document_photo_missing',
+  /** Live mode: a document photo or a face frame is one of the public test-mode samples (or a copy). */
+  testSampleDetected: 'test_sample_detected',
 } as const;
 
 export type ReasonCode = (typeof REASON_CODES)[keyof typeof REASON_CODES];

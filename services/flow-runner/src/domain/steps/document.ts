@@ -20,7 +20,22 @@ export type CaptureProblem =
   | 'other_side'
   | 'wrong_type'
   | 'screen'
-  | 'unreadable_image';
+  | 'unreadable_image'
+  /** The angled front is the front's photo again, or the card seen from the same angle. */
+  | 'not_tilted'
+  /** The side belongs to another document than the front (another number). */
+  | 'other_document'
+  /** The side is of another type the step offers: the person may switch to it. */
+  | `looks_like_${DocumentKind}`;
+
+/**
+ * What the readers made of one capture, as the flow needs it: the side's own problems, and the type of
+ * document it showed (compared here with the type the person chose).
+ */
+export interface CaptureVerdict {
+  problems: readonly CaptureProblem[];
+  detectedType: DocumentKind | 'unsupported' | null;
+}
 
 export interface CaptureState {
   artefactId: string;
@@ -38,6 +53,8 @@ export interface DocumentProgress {
   checks?: { name: string; verdict: string; reason?: string; fields?: string[] }[];
   /** The registry check (`registryCheck`), once the document's own checks passed. */
   registry?: RegistryProgress;
+  /** Times the person changed the document type after choosing it (each starts the sides again). */
+  typeChanges?: number;
 }
 
 /**
@@ -98,9 +115,46 @@ export function currentSide(step: DocumentStep, progress: DocumentProgress): Doc
 /** The reason a side's last refusal gives the step when its attempts run out. */
 export function reasonOfProblem(problem: CaptureProblem | undefined): ReasonCode {
   if (problem === 'screen') return REASON_CODES.documentScreenDetected;
-  return problem === 'wrong_type' || problem === 'other_side'
+  if (problem === 'not_tilted') return REASON_CODES.documentAngleMismatch;
+  if (problem === 'other_document') return REASON_CODES.documentDataMismatch;
+  return problem === 'wrong_type' || problem === 'other_side' || problem?.startsWith('looks_like_') === true
     ? REASON_CODES.documentTypeMismatch
     : REASON_CODES.documentUnreadable;
+}
+
+/**
+ * A person may change the document type this many times: each change starts the sides again, so the
+ * attempts a step allows stay bounded.
+ */
+export const MAX_TYPE_CHANGES = 2;
+
+/** Whether the person may still change the type: several are offered and changes are left. */
+export function canChangeType(step: DocumentStep, progress: DocumentProgress): boolean {
+  return offeredDocuments(step).length > 1 && (progress.typeChanges ?? 0) < MAX_TYPE_CHANGES;
+}
+
+/**
+ * A side of another type than the one the step stands for: one the person may switch to (another type
+ * offered, changes left) is told as such, anything else is the wrong document. Null when the type is
+ * the chosen one, or unknown.
+ */
+export function problemOfType(
+  step: DocumentStep,
+  progress: DocumentProgress,
+  detected: CaptureVerdict['detectedType'],
+): CaptureProblem | null {
+  const chosen = documentTypeOf(step, progress);
+  if (detected === null || chosen === null || detected === chosen) return null;
+  if (detected !== 'unsupported' && offeredDocuments(step).includes(detected) && canChangeType(step, progress)) {
+    return `looks_like_${detected}`;
+  }
+  return 'wrong_type';
+}
+
+/** The side a capture was sent for, while it is being read (null: replaced or already decided). */
+export function sideBeingRead(progress: DocumentProgress | undefined, artefactId: string): DocumentSide | null {
+  const entry = Object.entries(progress?.captures ?? {}).find(([, capture]) => capture?.artefactId === artefactId);
+  return entry && entry[1]?.status === 'reading' ? (entry[0] as DocumentSide) : null;
 }
 
 /**
@@ -137,6 +191,12 @@ export function applyCaptureReading(
   progress.captures[side] = { ...capture, status: 'refused', problem };
   if (capture.attempts >= step.maxAttempts) return { kind: 'failed', reason: reasonOfProblem(problem) };
   return { kind: 'stay' };
+}
+
+/** The type a refused side looked like, when the person may switch to it. */
+function typeOfLookalike(capture: CaptureState | undefined): DocumentKind | null {
+  if (capture?.status !== 'refused' || !capture.problem?.startsWith('looks_like_')) return null;
+  return capture.problem.slice('looks_like_'.length) as DocumentKind;
 }
 
 /** The pages and submissions of `document_ar`: choose the type, send each side, wait for the reading. */
@@ -187,15 +247,42 @@ export const documentStep: StepModule<DocumentStep> = {
     }
     const sideName = type === 'passport' && side === 'front' ? 'data_page' : side;
     const attempts = capture?.attempts ?? 0;
-    const problem = capture?.status === 'refused' && capture.problem ? t.problems[capture.problem] : undefined;
+    const told = { ...t.problems, ...ctx.t.documentChecks.problems };
+    const problem = capture?.status === 'refused' && capture.problem ? told[capture.problem] : undefined;
     const alert = feedback.alert ?? problem;
     const samples = ctx.mode === 'test' ? ctx.samples(type, side) : [];
+    // A side that looks like another offered type: the way to switch to it is beside what was said.
+    const lookalike = feedback.alert === undefined ? typeOfLookalike(capture) : null;
+    const changeable = canChangeType(ctx.step, progress);
+    const switchTo =
+      lookalike !== null && changeable
+        ? ctx.form(
+            html`<input type="hidden" name="type" value="${lookalike}" />
+              <div class="actions">
+                <button type="submit" name="action" value="change_type" class="secondary">
+                  ${ctx.t.documentChecks.switchTo[lookalike]}
+                </button>
+              </div>`,
+            { novalidate: true },
+          )
+        : '';
+    // Before any side is taken, the person may still go back to the choice of document.
+    const untouched = Object.values(progress.captures).every((taken) => taken?.status !== 'accepted');
+    const otherType =
+      lookalike === null && changeable && untouched
+        ? ctx.form(
+            html`<div class="actions">
+              <button type="submit" name="action" value="change_type" class="link">${ctx.t.documentChecks.another}</button>
+            </div>`,
+            { novalidate: true },
+          )
+        : '';
     return {
       title: t.sideTitles[sideName],
       capture: { side },
       offersHandover: true,
       photo: { index: SIDES_OF[type].indexOf(side) + 1, total: SIDES_OF[type].length },
-      body: html`${alert ? html`<p class="alert" role="alert">${alert}</p>` : ''}
+      body: html`${alert ? html`<p class="alert" role="alert">${alert}</p>` : ''}${switchTo}
         <p>${t.sideHints[sideName]}</p>
         ${attempts > 0 ? html`<p class="hint">${t.attemptsLeft(ctx.step.maxAttempts - attempts)}</p>` : ''}
         ${ctx.form(
@@ -238,7 +325,7 @@ export const documentStep: StepModule<DocumentStep> = {
             </div>`,
           { multipart: true },
         )}
-        ${samples.length > 0 ? samplesList(ctx, ctx.t.document, { side }, samples) : ''}`,
+        ${otherType} ${samples.length > 0 ? samplesList(ctx, ctx.t.document, { side }, samples) : ''}`,
     };
   },
 
@@ -248,6 +335,18 @@ export const documentStep: StepModule<DocumentStep> = {
     if (input.action === 'choose_type') {
       const chosen = ctx.step.documents.find((kind) => kind === input.type);
       if (chosen && !documentTypeOf(ctx.step, progress)) progress.type = chosen;
+      return { kind: 'stay' };
+    }
+    if (input.action === 'change_type') {
+      // To another offered type at once (the person was told the photo looks like it), or back to the
+      // choice; either way the sides start again, and only while changes are left.
+      if (!canChangeType(ctx.step, progress) || progress.registry) return { kind: 'stay' };
+      const to = offeredDocuments(ctx.step).find((kind) => kind === input.type);
+      if (to !== undefined && to === documentTypeOf(ctx.step, progress)) return { kind: 'stay' };
+      progress.typeChanges = (progress.typeChanges ?? 0) + 1;
+      progress.captures = {};
+      if (to === undefined) delete progress.type;
+      else progress.type = to;
       return { kind: 'stay' };
     }
     const type = documentTypeOf(ctx.step, progress);
@@ -266,6 +365,10 @@ export const documentStep: StepModule<DocumentStep> = {
     const prepared = await ctx.ports.prepareCapture(bytes);
     // A file that is not a readable photo costs no attempt: the person is told what to send instead.
     if (!prepared.ok) return { kind: 'stay', feedback: { alert: t.refusals[prepared.reason] } };
+    // The test-mode samples are public: in live mode one of them stands for no one.
+    if (ctx.mode === 'live' && (await ctx.ports.isTestSample([prepared.jpeg]))) {
+      return { kind: 'failed', reason: REASON_CODES.testSampleDetected };
+    }
     const artefactId = ctx.ports.stageCapture(side, prepared.jpeg, { type, acceptedTypes: ctx.step.documents });
     progress.captures[side] = { artefactId, status: 'reading', attempts: (previous?.attempts ?? 0) + 1 };
     return { kind: 'stay' };

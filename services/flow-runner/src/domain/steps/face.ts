@@ -367,6 +367,10 @@ export const faceStep: StepModule<FaceStep> = {
       if (typeof checked === 'string') return { kind: 'stay', feedback: { alert: t.refusals[checked] } };
       frames = checked;
     }
+    // The test-mode sequences are public: in live mode frames that are theirs stand for no one.
+    if (ctx.mode === 'live' && (await ctx.ports.isTestSample(frames.map((frame) => frame.image)))) {
+      return { kind: 'failed', reason: REASON_CODES.testSampleDetected };
+    }
     progress.attempts += 1;
     delete progress.challenge;
     const artefactId = ctx.ports.stageFaceFrames({

@@ -60,6 +60,8 @@ export interface StepPorts {
    * flow's next store, or not at all. Returns the artefact id it will have.
    */
   stageCapture(kind: CaptureKind, jpeg: Buffer, document: { type: DocumentKind; acceptedTypes: DocumentKind[] }): string;
+  /** Whether any of these (prepared) images is one of the public test-mode samples, or a copy of one. */
+  isTestSample(images: readonly Buffer[]): Promise<boolean>;
   /** Test mode: a sample document's image for a side (the same bytes a camera would send), or null. */
   sampleImage(type: DocumentKind, side: CaptureKind, sampleId: string): Promise<Buffer | null>;
   /**
