@@ -127,18 +127,39 @@ const grey = await sharp({ create: { width: 320, height: 320, channels: 3, backg
   .toBuffer();
 
 const WANTED = [
-  { id: 'face-live', label: 'Persona en vivo, igual a la foto del documento de prueba', outcome: 'approved', poses: p },
-  { id: 'face-mismatch', label: 'Persona en vivo, distinta de la del documento', outcome: 'face_mismatch', poses: q },
+  {
+    id: 'face-live',
+    label: 'Persona en vivo, igual a la foto del documento de prueba',
+    label_en: 'Live person, the same as the test document’s photo',
+    outcome: 'approved',
+    poses: p,
+  },
+  {
+    id: 'face-mismatch',
+    label: 'Persona en vivo, distinta de la del documento',
+    label_en: 'Live person, not the one on the document',
+    outcome: 'face_mismatch',
+    poses: q,
+  },
   {
     id: 'face-swap',
     label: 'La cara cambia de persona entre fotos',
+    label_en: 'The face changes person between photos',
     outcome: 'liveness_spoof_detected',
     poses: { straight: p.straight, left: q.left, right: q.right },
   },
-  { id: 'face-order', label: 'No sigue el orden pedido', outcome: 'liveness_challenge_failed', poses: p, order: 'reversed' },
+  {
+    id: 'face-order',
+    label: 'No sigue el orden pedido',
+    label_en: 'Does not follow the order asked',
+    outcome: 'liveness_challenge_failed',
+    poses: p,
+    order: 'reversed',
+  },
   {
     id: 'face-none',
     label: 'Sin cara',
+    label_en: 'No face',
     outcome: 'face_not_found',
     poses: { straight: [grey, grey], left: [grey, grey], right: [grey, grey] },
   },
@@ -149,6 +170,7 @@ for (const wanted of WANTED) {
   const entry = {
     id: wanted.id,
     label: wanted.label,
+    label_en: wanted.label_en,
     outcome: wanted.outcome,
     poses: {},
     ...(wanted.order ? { order: wanted.order } : {}),

@@ -125,3 +125,20 @@ describe('the progress line', () => {
     expect(progressOf(passportFront)).toBe('Paso 2 de 2 · foto 1 de 2');
   });
 });
+
+describe('the test-mode samples', () => {
+  test('when the page is in English, then the sample documents and face sequences are labelled in English', async () => {
+    const { person } = await openFlow(
+      [
+        { id: 'doc', type: 'document_ar', documents: ['passport'] },
+        { id: 'face', type: 'face_liveness' },
+      ],
+      {},
+      'en-US,en;q=0.9',
+    );
+    const documentPage = await person.submit({ action: 'accept' });
+
+    expect(documentPage.text).toContain('Valid passport');
+    expect(documentPage.text).not.toContain('Pasaporte válido');
+  });
+});

@@ -2,6 +2,7 @@ import type { DocumentData } from '@idv/contracts';
 import { combineSides, prepareUpload, type DocumentFields, type SideReading } from '@idv/verification';
 import type { ArtefactStore } from '../domain/artefacts';
 import type { CapturePorts } from '../domain/flow-service';
+import type { Locale } from '../domain/i18n';
 import type { DocumentVerdict } from '../domain/steps/document';
 import { REASON_CODES, type ReasonCode } from '../domain/reason-codes';
 import type { CaptureKind, DocumentKind, PreparedCapture } from '../domain/steps/types';
@@ -95,8 +96,8 @@ export class EngineCapturePorts implements CapturePorts {
     return { ok: true, jpeg: prepared.jpeg };
   }
 
-  faceSamples() {
-    return this.faceSamplesCatalog?.list() ?? [];
+  faceSamples(locale: Locale) {
+    return this.faceSamplesCatalog?.list(locale) ?? [];
   }
 
   faceSample(sampleId: string, challenge: StoredChallenge, now: number) {
@@ -108,8 +109,8 @@ export class EngineCapturePorts implements CapturePorts {
     return prepared.ok ? { ok: true, jpeg: prepared.jpeg, width: prepared.width, height: prepared.height } : prepared;
   }
 
-  samples(type: DocumentKind, side: CaptureKind) {
-    return this.samplesCatalog.list(type, side);
+  samples(type: DocumentKind, side: CaptureKind, locale: Locale) {
+    return this.samplesCatalog.list(type, side, locale);
   }
 
   sampleImage(type: DocumentKind, side: CaptureKind, sampleId: string): Promise<Buffer | null> {

@@ -2,12 +2,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PoseStep } from '@idv/faces';
+import type { Locale } from '../domain/i18n';
 import type { StoredChallenge } from '../domain/steps/face';
+import { labelIn } from './samples';
 
 /** One test-mode face sequence: real frames that give a known outcome through the real pipeline. */
 export interface FaceSampleEntry {
   id: string;
   label: string;
+  label_en?: string;
   /** `approved` or the reason code it produces (README's test-mode catalogue). */
   outcome: string;
   /** Frame files per pose, relative to the catalogue, in the order they are sent within the pose. */
@@ -31,8 +34,8 @@ export class FaceSampleCatalog {
     this.entries = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as FaceSampleEntry[]) : [];
   }
 
-  list(): { id: string; label: string }[] {
-    return this.entries.map(({ id, label }) => ({ id, label }));
+  list(locale: Locale): { id: string; label: string }[] {
+    return this.entries.map((entry) => ({ id: entry.id, label: labelIn(entry, locale) }));
   }
 
   async frames(id: string, challenge: StoredChallenge, now: number): Promise<{ image: Buffer; atMs: number }[] | null> {

@@ -1,12 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Locale } from '../domain/i18n';
 import type { CaptureKind, DocumentKind } from '../domain/steps/types';
+
+/** A catalogue entry's label in the page's language (Spanish when it has no other). */
+export const labelIn = (entry: { label: string; label_en?: string }, locale: Locale) =>
+  locale === 'en' ? (entry.label_en ?? entry.label) : entry.label;
 
 /** One test-mode sample document: real images that produce a known outcome through the real pipeline. */
 export interface SampleEntry {
   id: string;
+  /** What the person reads: Spanish (`label`), English (`label_en`). */
   label: string;
+  label_en?: string;
   type: DocumentKind;
   /** The outcome it produces, for the README's catalogue (`approved` or a reason code). */
   outcome: string;
@@ -26,8 +33,10 @@ export class SampleCatalog {
     this.entries = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SampleEntry[]) : [];
   }
 
-  list(type: DocumentKind, side: CaptureKind): { id: string; label: string }[] {
-    return this.entries.filter((entry) => entry.type === type && entry.sides[side]).map(({ id, label }) => ({ id, label }));
+  list(type: DocumentKind, side: CaptureKind, locale: Locale): { id: string; label: string }[] {
+    return this.entries
+      .filter((entry) => entry.type === type && entry.sides[side])
+      .map((entry) => ({ id: entry.id, label: labelIn(entry, locale) }));
   }
 
   async image(type: DocumentKind, side: CaptureKind, id: string): Promise<Buffer | null> {

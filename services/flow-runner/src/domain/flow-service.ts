@@ -152,12 +152,12 @@ export interface SubmittedFiles {
 /** What the document step needs beyond the flow: checking uploads, samples, deciding from readings. */
 export interface CapturePorts {
   prepare(bytes: Buffer): Promise<PreparedCapture>;
-  samples(type: DocumentKind, side: CaptureKind): readonly { id: string; label: string }[];
+  samples(type: DocumentKind, side: CaptureKind, locale: Locale): readonly { id: string; label: string }[];
   sampleImage(type: DocumentKind, side: CaptureKind, sampleId: string): Promise<Buffer | null>;
   /** A face frame against the frame limits, re-encoded without metadata, or why not. */
   prepareFrame(bytes: Buffer): Promise<PreparedFrame>;
   /** Test mode's face sequences. */
-  faceSamples(): readonly { id: string; label: string }[];
+  faceSamples(locale: Locale): readonly { id: string; label: string }[];
   faceSample(sampleId: string, challenge: StoredChallenge, now: number): Promise<{ image: Buffer; atMs: number }[] | null>;
   /** Whether any of these images is one of the public test-mode samples (documents or face frames), or a copy. */
   isTestSample(images: readonly Buffer[]): Promise<boolean>;
@@ -867,8 +867,8 @@ export class FlowService {
       state,
       ...(files.capture ? { upload: files.capture } : {}),
       ...(files.frames ? { frames: files.frames } : {}),
-      samples: (type, side) => captures.samples(type, side),
-      faceSamples: () => captures.faceSamples(),
+      samples: (type, side) => captures.samples(type, side, locale),
+      faceSamples: () => captures.faceSamples(locale),
       documentFront: () => documentFrontBefore(record, step.id),
       ports: {
         checkpoint,
