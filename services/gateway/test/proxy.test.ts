@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { OpsClient } from '@idv/ops';
 import { Stack, api, waitFor } from '@idv/testkit';
 
@@ -14,7 +14,11 @@ interface Recorded {
 /** A stand-in for the sessions service that records what the gateway forwards, optionally slowly. */
 function startRecordingUpstream(delayMs: () => number) {
   const recorded: Recorded[] = [];
+  const cut = { count: 0 };
   const server = http.createServer((req, res) => {
+    req.on('close', () => {
+      if (!req.complete) cut.count++;
+    });
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
@@ -25,12 +29,13 @@ function startRecordingUpstream(delayMs: () => number) {
       }, delayMs());
     });
   });
-  return new Promise<{ url: string; recorded: Recorded[]; close: () => Promise<void> }>((resolve) => {
+  return new Promise<{ url: string; recorded: Recorded[]; cut: { count: number }; close: () => Promise<void> }>((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as AddressInfo;
       resolve({
         url: `http://127.0.0.1:${port}`,
         recorded,
+        cut,
         close: () => new Promise((r) => server.close(() => r())),
       });
     });
@@ -66,6 +71,30 @@ describe('gateway proxying (private stack with a recording upstream)', () => {
   afterAll(async () => {
     await stack?.stop();
     await upstream?.close();
+  });
+
+  it('when a client goes away in the middle of its body, then the upstream call ends at once and the gateway goes on answering', async () => {
+    const { hostname, port } = new URL(stack.gatewayUrl);
+    const before = upstream.cut.count;
+    await new Promise<void>((resolve, reject) => {
+      const socket = net.connect(Number(port), hostname, () => {
+        socket.write(
+          `POST /v1/verification-sessions HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${secret}\r\n` +
+            `Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"project_id":`,
+        );
+        setTimeout(() => socket.destroy(), 300);
+      });
+      socket.on('error', reject);
+      socket.on('close', () => resolve());
+    });
+
+    await waitFor(() => upstream.cut.count > before, 3000, 50, 'the upstream request cut');
+    const next = await api('POST', '/v1/verification-sessions', {
+      baseUrl: stack.gatewayUrl,
+      key: secret,
+      body: { project_id: 'prj_x' },
+    });
+    expect(next.status).toBe(200);
   });
 
   it('when a request is proxied, then the upstream gets a signed identity with the mode of the key and the request id', async () => {

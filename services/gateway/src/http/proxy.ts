@@ -35,6 +35,14 @@ export async function proxy(
   // undici destroys the stream it was given as a body when the service answers before reading it all;
   // handing it a stream of our own keeps `req` alive so that the rest can still be read and dropped.
   const body = hasBody && req.method !== 'GET' && req.method !== 'HEAD' ? req.pipe(new PassThrough()) : null;
+  if (body) {
+    // A client gone mid-body ends the upstream call at once instead of at its timeout; the call's
+    // failure is what reports it, so the stream's own error needs no more than a listener.
+    req.on('close', () => {
+      if (!req.complete) body.destroy(new Error('the client closed the connection before its body ended'));
+    });
+    body.on('error', () => req.unpipe(body));
+  }
   const upstream = await pool.request({
     method: req.method as 'GET',
     path: req.url ?? '/',
