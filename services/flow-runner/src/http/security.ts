@@ -1,3 +1,4 @@
+import { parse, serialize } from 'cookie';
 import type { ServerResponse } from 'node:http';
 
 /**
@@ -36,22 +37,12 @@ const PREVIEW_BOTS =
 
 export const isPreviewBot = (userAgent: string | undefined) => !!userAgent && PREVIEW_BOTS.test(userAgent);
 
+/** The request's cookies (`cookie`'s parser: the first of a repeated name, values URI-decoded when they can be). */
 export function parseCookies(header: string | undefined): Record<string, string> {
+  if (!header) return {};
+  const parsed = parse(header);
   const out: Record<string, string> = {};
-  if (!header) return out;
-  for (const part of header.split(';')) {
-    const index = part.indexOf('=');
-    if (index <= 0) continue;
-    const name = part.slice(0, index).trim();
-    const value = part.slice(index + 1).trim();
-    if (!(name in out)) {
-      try {
-        out[name] = decodeURIComponent(value);
-      } catch {
-        out[name] = value;
-      }
-    }
-  }
+  for (const [name, value] of Object.entries(parsed)) if (value !== undefined) out[name] = value;
   return out;
 }
 
@@ -59,15 +50,13 @@ export function parseCookies(header: string | undefined): Record<string, string>
 export const bindingCookieName = (sessionId: string) => `idv_${sessionId}`;
 
 export function bindingCookie(sessionId: string, secret: string, secure: boolean): string {
-  const maxAge = 8 * 24 * 60 * 60; // a link lives at most 168 h
-  return [
-    `${bindingCookieName(sessionId)}=${secret}`,
-    'Path=/',
-    `Max-Age=${maxAge}`,
-    'HttpOnly',
-    'SameSite=Lax',
-    ...(secure ? ['Secure'] : []),
-  ].join('; ');
+  return serialize(bindingCookieName(sessionId), secret, {
+    path: '/',
+    maxAge: 8 * 24 * 60 * 60, // a link lives at most 168 h
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+  });
 }
 
 /**
@@ -77,12 +66,11 @@ export function bindingCookie(sessionId: string, secret: string, secure: boolean
 export const handoverCookieName = (sessionId: string) => `idv_ho_${sessionId}`;
 
 export function handoverCookie(sessionId: string, token: string, maxAgeSeconds: number, secure: boolean): string {
-  return [
-    `${handoverCookieName(sessionId)}=${token}`,
-    `Path=/s/${sessionId}`,
-    `Max-Age=${Math.max(1, Math.ceil(maxAgeSeconds))}`,
-    'HttpOnly',
-    'SameSite=Strict',
-    ...(secure ? ['Secure'] : []),
-  ].join('; ');
+  return serialize(handoverCookieName(sessionId), token, {
+    path: `/s/${sessionId}`,
+    maxAge: Math.max(1, Math.ceil(maxAgeSeconds)),
+    httpOnly: true,
+    sameSite: 'strict',
+    secure,
+  });
 }

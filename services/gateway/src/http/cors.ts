@@ -1,43 +1,60 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import createCors from 'cors';
 import type { RequestHandler } from 'express';
 
 const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/;
-const ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-Request-Id';
-const EXPOSED_HEADERS =
-  'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After, X-Request-Id, Idempotent-Replayed, Content-Disposition';
+const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'];
+const EXPOSED_HEADERS = [
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'RateLimit-Policy',
+  'Retry-After',
+  'X-Request-Id',
+  'Idempotent-Replayed',
+  'Content-Disposition',
+];
 
 /**
- * CORS for the dashboard origin and local development only (spec "Authentication" 12): sets the
- * headers of an actual request and says whether the origin is permitted.
+ * CORS for the dashboard origin and local development only (`cors`, the maintained middleware): the
+ * listed origins and localhost get their origin reflected with the exposed headers, and their
+ * preflights the methods, headers and a 10 min cache; any other origin gets no CORS header at all.
+ * Answers vary by Origin whatever it is, so no cache serves one origin's answer to another.
  */
-export function corsPolicy(allowedOrigins: readonly string[]) {
+function corsMiddleware(allowedOrigins: readonly string[]) {
   const allowed = new Set(allowedOrigins);
-  return (req: IncomingMessage, res: ServerResponse): boolean => {
-    const origin = req.headers.origin;
+  return createCors({
+    origin: (origin, permit) => permit(null, origin !== undefined && (allowed.has(origin) || LOCAL_ORIGIN.test(origin))),
+    methods: ['GET', 'POST', 'PUT', 'DELETE'],
+    allowedHeaders: ALLOWED_HEADERS,
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: 600,
+    optionsSuccessStatus: 204,
+  });
+}
+
+/** The headers of an actual request, on plain node objects (the proxied `/v1` path). */
+export function corsPolicy(allowedOrigins: readonly string[]) {
+  const apply = corsMiddleware(allowedOrigins);
+  return (req: IncomingMessage, res: ServerResponse): void => {
     res.setHeader('Vary', 'Origin');
-    const permitted = origin !== undefined && (allowed.has(origin) || LOCAL_ORIGIN.test(origin));
-    if (permitted) {
-      res.setHeader('Access-Control-Allow-Origin', origin);
-      res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
-    }
-    return permitted;
+    // The origin check is synchronous: the headers are set when this returns.
+    apply(req, res, () => undefined);
   };
 }
 
-/** The express side: actual requests plus preflights. */
+/** The express side: actual requests plus preflights (a preflight from any other origin: 204 and nothing granted). */
 export function cors(allowedOrigins: readonly string[]): RequestHandler {
-  const apply = corsPolicy(allowedOrigins);
+  const apply = corsMiddleware(allowedOrigins);
   return (req, res, next) => {
-    const permitted = apply(req, res);
-    if (req.method === 'OPTIONS' && req.header('access-control-request-method')) {
-      if (permitted) {
-        res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PUT, DELETE');
-        res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
-        res.setHeader('Access-Control-Max-Age', '600');
+    res.setHeader('Vary', 'Origin');
+    apply(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      if (req.method === 'OPTIONS' && req.header('access-control-request-method')) {
+        res.status(204).end();
+        return;
       }
-      res.status(204).end();
-      return;
-    }
-    next();
+      next();
+    });
   };
 }
