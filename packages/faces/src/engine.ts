@@ -7,7 +7,9 @@ import type { Config, FaceResult, Human } from '@vladmandic/human';
 import { asFaceError, FaceError } from './errors';
 import type { RgbImage } from './decode';
 import { MIN_FACE_PX } from './limits';
-import { oneDetectionPerFace } from './overlap';
+import { oneDetectionPerFace, type FaceBox } from './overlap';
+
+export type { FaceBox } from './overlap';
 
 /**
  * The face models: @vladmandic/human on tfjs' wasm backend (docs/faces.md has the measurements that
@@ -23,13 +25,6 @@ export interface HeadPose {
   pitch: number;
   /** In-plane tilt, sign as the model reports it: unused by the challenge. */
   roll: number;
-}
-
-export interface FaceBox {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
 }
 
 export interface DetectedFace {

@@ -1,6 +1,6 @@
 import { asFaceError, FaceError, type SerialisedFaceError } from './errors';
 import type { DetectOptions } from './engine';
-import type { AnalysedFrame, ImageFaces } from './pipeline';
+import type { AnalysedFrame, ImageFaces } from './frames';
 
 /**
  * Where a face attempt's images go through the models: this thread, one image after another (the CLI, a

@@ -1,4 +1,10 @@
-import type { FaceBox } from './engine';
+/** A face's box, in pixels of the analysed image. */
+export interface FaceBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 /**
  * Two detections whose boxes share at least this share of the smaller box are one face seen twice.

@@ -3,12 +3,13 @@ import { assessImageQuality } from '@idv/verification';
 import { POSE_LIMITS, type LivenessChallenge } from './challenge';
 import { compareFaces, FACE_MATCH_THRESHOLD, type FaceComparison } from './compare';
 import { decodeImage, type RgbImage } from './decode';
-import { faceEngine, type DetectedFace, type DetectOptions, type FaceAnalysis } from './engine';
+import { faceEngine, type DetectOptions } from './engine';
 import { asFaceError, FaceError } from './errors';
 import { refusalAt, type FrameWork } from './frame-work';
+import type { AnalysedFrame, ImageFaces } from './frames';
 import { FRAME_LIMITS } from './limits';
-import { sceneLayout, type SceneLayout } from './scene';
-import { spoofFeatures, type SpoofFeatures } from './spoof';
+import { sceneLayout } from './scene';
+import { spoofFeatures } from './spoof';
 import {
   freshnessFailure,
   judgeLiveness,
@@ -19,15 +20,12 @@ import {
   type LivenessVerdict,
 } from './liveness';
 
+export type { AnalysedFrame, ImageFaces } from './frames';
+
 /**
  * The one path from image bytes to answers that the worker, the CLI and the benchmark share: decode,
  * the face models, and for liveness frames the recapture analysis of @idv/verification.
  */
-export interface ImageFaces extends FaceAnalysis {
-  sourceWidth: number;
-  sourceHeight: number;
-  decodeMs: number;
-}
 
 async function facesOf(image: RgbImage, decodeMs: number, options: DetectOptions = {}): Promise<ImageFaces> {
   const engine = await faceEngine();
@@ -115,19 +113,6 @@ export interface FrameInput {
   image: Buffer;
   /** Milliseconds since the page showed the challenge. */
   atMs: number;
-}
-
-export interface AnalysedFrame {
-  index: number;
-  width: number;
-  height: number;
-  faces: DetectedFace[];
-  recapture: FrameRecapture | null;
-  /** The face frame's own replay cues (src/spoof.ts), when the frame has exactly one face. */
-  spoof: SpoofFeatures | null;
-  /** What surrounds the face (src/scene.ts), when the frame has exactly one face. */
-  scene: SceneLayout | null;
-  ms: { decode: number; faces: number; recapture: number; spoof: number };
 }
 
 function checkFrameLimits(frames: readonly FrameInput[]): void {

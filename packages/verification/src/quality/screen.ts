@@ -1,7 +1,10 @@
 import { colourFeatures } from './colour';
 import type { PixelBox, RgbPixels } from './pixels';
 import { planeTiles, spectrumFeatures, tileOrigins, type SpectrumFeatures } from './spectrum';
+import { SCREEN_FEATURE_NAMES, type ScreenFeatureName, type ScreenFeatures } from './screen-features';
 import { SCREEN_MODEL, type ScreenModel } from './thresholds';
+
+export { SCREEN_FEATURE_NAMES, type ScreenFeatureName, type ScreenFeatures } from './screen-features';
 
 const { exp, log10 } = Math;
 
@@ -19,34 +22,6 @@ const { exp, log10 } = Math;
  * shows such a peak too (docs/documents.md, "Screen and print recapture"). Neither a peak nor face
  * anti-spoofing scores were enough (TOOLING.md). thresholds.ts says how the model was fitted.
  */
-export const SCREEN_FEATURE_NAMES = [
-  'luma_peak_prominence',
-  'luma_periodic',
-  'chroma_peak_prominence',
-  'chroma_periodic',
-  'chroma_low_ratio',
-  'chroma_mid_ratio',
-  'chroma_high_ratio',
-  'magenta_peak_prominence',
-  'magenta_low_ratio',
-  'magenta_mid_ratio',
-  'magenta_high_ratio',
-  'saturation',
-  'black_level',
-  'white_level',
-  'white_cast',
-  'chroma_detail',
-  'magenta_detail',
-  'edge_chroma',
-  'black_ratio',
-  'luma_peak_count',
-  'luma_high_mid_ratio',
-  'glare',
-  'log_blur',
-] as const;
-export type ScreenFeatureName = (typeof SCREEN_FEATURE_NAMES)[number];
-/** The model's possible inputs (the calibration gives weight 0 to those it leaves out). */
-export type ScreenFeatures = Record<ScreenFeatureName, number>;
 
 export interface ScreenVerdict {
   /** The colour-and-tone model's probability that the photo is a recapture (0–1). */

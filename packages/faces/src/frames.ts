@@ -1,0 +1,24 @@
+import type { DetectedFace, FaceAnalysis } from './engine';
+import type { FrameRecapture } from './liveness';
+import type { SceneLayout } from './scene';
+import type { SpoofFeatures } from './spoof';
+
+/** What the face engine found in one decoded image, with the image's size before it was fitted. */
+export interface ImageFaces extends FaceAnalysis {
+  sourceWidth: number;
+  sourceHeight: number;
+  decodeMs: number;
+}
+
+export interface AnalysedFrame {
+  index: number;
+  width: number;
+  height: number;
+  faces: DetectedFace[];
+  recapture: FrameRecapture | null;
+  /** The face frame's own replay cues (src/spoof.ts), when the frame has exactly one face. */
+  spoof: SpoofFeatures | null;
+  /** What surrounds the face (src/scene.ts), when the frame has exactly one face. */
+  scene: SceneLayout | null;
+  ms: { decode: number; faces: number; recapture: number; spoof: number };
+}
