@@ -2,7 +2,7 @@ import { z } from './zod';
 
 /**
  * The closed set of problem codes. Clients program against `code`; the status of each is fixed here
- * and nowhere else (DESIGN.md "Error codes").
+ * and nowhere else (docs/api.md "Errors").
  */
 export const ERROR_STATUS = {
   invalid_json: 400,

@@ -35,7 +35,7 @@ export const DOMAIN_EVENTS = {
 } as const;
 
 /**
- * Envelope of every message on the broker (STYLE.md "Messaging"): `id` is the deduplication key,
+ * Envelope of every message on the broker (docs/design.md "Messaging"): `id` is the deduplication key,
  * `type` doubles as the routing key.
  */
 export const DomainEventSchema = z.object({

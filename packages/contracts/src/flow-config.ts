@@ -2,7 +2,7 @@ import { SESSION_EVENT_TYPES } from './events';
 import { z } from './zod';
 
 /**
- * The flow configuration a project publishes (DESIGN.md "Flow configuration"). Every object is strict:
+ * The flow configuration a project publishes (docs/design.md "Flow configuration"). Every object is strict:
  * an unknown step type or parameter is a publication error, never silently ignored.
  */
 const StepIdSchema = z

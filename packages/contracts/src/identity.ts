@@ -4,7 +4,7 @@ import { z } from './zod';
 
 /**
  * The caller identity the gateway resolved from the API key, passed to upstream services in signed
- * internal headers. Upstream services accept it only with a valid signature (DESIGN.md "Services").
+ * internal headers. Upstream services accept it only with a valid signature (docs/design.md "Services and what each owns").
  */
 export const IdentitySchema = z.strictObject({
   account_id: z.string().regex(/^acc_[0-9A-HJKMNP-TV-Z]{26}$/),

@@ -103,7 +103,7 @@ export function artefactIdSchema() {
 
 /**
  * Deterministic event id: the same logical event (account, session, type) gets the same id in every
- * retry and for every endpoint, so receivers can deduplicate on it (DESIGN.md "Ids").
+ * retry and for every endpoint, so receivers can deduplicate on it (docs/design.md "Ids, time and knobs").
  */
 export function eventId(accountId: string, sessionId: string, eventType: string): EventId {
   const digest = createHash('sha256').update(`${accountId}|${sessionId}|${eventType}`).digest('hex');

@@ -1,7 +1,7 @@
 /**
  * Face similarity on `faceres` embeddings, the same scale as human's `match.similarity` (euclidean
  * distance × 25, mapped from 0.2–0.8 to 0–1 and clamped) without its rounding to two decimals, so the
- * figures in TOOLING.md and docs/faces.md read on the same scale.
+ * figures in docs/design.md ("Toolchain facts") and docs/faces.md read on the same scale.
  */
 export function faceSimilarity(a: readonly number[], b: readonly number[]): number {
   if (a.length === 0 || a.length !== b.length) return 0;
@@ -27,8 +27,8 @@ export function faceSimilarity(a: readonly number[], b: readonly number[]): numb
  * made from group photos) are no document photo: against them different people reach 0.76 and no
  * threshold under 0.77 accepts none (which would refuse 24–42% of the same-person pairs), so the
  * document's face should be checked to be frontal before it is compared. Same-person pairs are altered
- * copies of one photo or warped turns of it; TOOLING.md measured 0.63–0.84 for two real photos of one
- * person. (Version 2's 0.70 stood on different-people pairs at up to 0.76 that its framing made: it cut
+ * copies of one photo or warped turns of it; two real photos of one person measured 0.63–0.84
+ * (docs/design.md "Toolchain facts"). (Version 2's 0.70 stood on different-people pairs at up to 0.76 that its framing made: it cut
  * a blurred rectangle into the face of 7 of the 22 people.)
  */
 export const FACE_MATCH_THRESHOLD = 0.64;

@@ -1,5 +1,5 @@
 -- Up Migration
--- Transactional outbox (STYLE.md "Messaging"): rows are written in the same transaction as the
+-- Transactional outbox (docs/design.md "Messaging"): rows are written in the same transaction as the
 -- state change they announce and published by the relay with publisher confirms.
 CREATE TABLE outbox (
   id           bigserial PRIMARY KEY,

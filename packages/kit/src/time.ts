@@ -1,4 +1,4 @@
-/** Scales a waiting period of the spec by TIME_SCALE (DESIGN.md "knobs"); rate limits are never scaled. */
+/** Scales a waiting period of the spec by TIME_SCALE (docs/design.md "Ids, time and knobs"); rate limits are never scaled. */
 export function scaled(ms: number, timeScale: number): number {
   return Math.max(1, Math.round(ms * timeScale));
 }

@@ -5,7 +5,7 @@ import { DEFAULT_PORTS, ROOT_DIR, Stack } from './stack';
 
 const STATE_FILE = path.join(ROOT_DIR, '.run', 'stack.json');
 
-/** Knobs the local stack passes from the caller's environment to every service (DESIGN.md). */
+/** Knobs the local stack passes from the caller's environment to every service (docs/configuration.md). */
 const PASS_THROUGH = [
   'TIME_SCALE',
   'WEBHOOKS_ALLOW_LOCAL_TARGETS',

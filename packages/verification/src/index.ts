@@ -1,4 +1,4 @@
-// The verification engine's public surface (DESIGN.md "Verification engine"): the document model, the
+// The verification engine's public surface (docs/design.md "Verification engine"): the document model, the
 // parsers of what a document carries (DNI PDF417 payload, MRZ, CUIL) and the pure document checks.
 export * from './model';
 export {
@@ -17,7 +17,7 @@ export * from './parsers/cuil.parser';
 export * from './checks/field-normalisation';
 export * from './checks/compare-fields';
 export * from './checks/document.checks';
-// The image side (DESIGN.md "Verification engine"): uploads made safe, the readers, and the one pipeline
+// The image side (docs/design.md "Verification engine"): uploads made safe, the readers, and the one pipeline
 // the service's workers, the CLI and the benchmark run.
 export * from './image/prepare-upload';
 export { sniffImageType, type SniffedType } from './image/sniff';

@@ -8,7 +8,7 @@
 export const DOCUMENT_TYPES = ['dni', 'passport', 'licence'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
-/** The captured artefacts of a document (DESIGN.md "Artefacts"); the selfie belongs to the face step. */
+/** The captured artefacts of a document (docs/design.md "Verification engine"); the selfie belongs to the face step. */
 export const SIDES = ['front', 'back', 'front_angle'] as const;
 export type Side = (typeof SIDES)[number];
 
@@ -81,7 +81,7 @@ export function emptyDocumentFields(): DocumentFields {
 }
 
 /**
- * The closed set of document reason codes (DESIGN.md "Reason codes"). The parsing and checking layer
+ * The closed set of document reason codes (docs/api.md "Reason codes"). The parsing and checking layer
  * produces the first six; the screen, angle and registry codes are produced by the image and registry
  * checks that live elsewhere, and are listed here so every verdict speaks one vocabulary.
  */

@@ -19,7 +19,7 @@ function mrzLines(id: string): string[] {
 }
 
 describe('reason codes', () => {
-  test('when the closed set is listed, then it is the ten document codes of DESIGN.md', () => {
+  test('when the closed set is listed, then it is the ten document codes of docs/api.md', () => {
     expect([...DOCUMENT_REASON_CODES].sort()).toEqual(
       [
         'document_unreadable',

@@ -5,7 +5,8 @@ import { promisify } from 'node:util';
 import { REFERENCE_DOCUMENTS_DIR, readReferenceJson, type MrzReferenceEntry } from './reference-data';
 
 /**
- * The CLI's read rate on the real-world reference set (shared/data/reference-documents/images), run as
+ * The CLI's read rate on the real-world reference set kept beside the repository (docs/design.md "Reference
+ * data": shared/data/reference-documents/images, published specimens and public test images), run as
  * support staff and the benchmark run it. The thresholds are the measured outcome, not a margin below
  * it: every read that counts happens in the searches' first step, which runs whatever the machine's load
  * (docs/documents.md "Read rate on the reference set").

@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * The real-world reference data beside the repository (shared/data/reference-documents, see its README).
- * CI clones the repository with shared/ beside it; a missing file fails the suite instead of skipping it.
+ * The real-world reference set (published specimens and public test images, made by no one on this project:
+ * docs/design.md "Reference data"). It is kept beside the repository, not in it, at shared/data/reference-documents
+ * (its README says what each file holds); CI clones the repository with shared/ beside it, and a missing file
+ * fails the suite instead of skipping it.
  */
 export const REFERENCE_DOCUMENTS_DIR = path.resolve(__dirname, '../../../../shared/data/reference-documents');
 

@@ -342,6 +342,8 @@ describe('test mode sample documents', () => {
 
 describe('each side against the chosen type and the front', () => {
   const SAMPLES = path.join(__dirname, '..', 'assets', 'samples');
+  // The published DNI specimens (2012 and 2009 cards) of the reference set kept beside the repository, not in it
+  // (docs/design.md "Reference data"): a missing image fails the test.
   const REFERENCE = path.join(__dirname, '..', '..', '..', '..', 'shared', 'data', 'reference-documents', 'images', 'dni');
   const sample = (file: string) => readFileSync(path.join(SAMPLES, file));
 

@@ -6,7 +6,7 @@ export const configSchema = baseEnvSchema
     PORT: env.port(8084),
     ...databaseEnvShape,
     ...brokerEnvShape,
-    /** Local development and tests only: allows http:// and loopback/private targets (DESIGN.md). */
+    /** Local development and tests only: allows http:// and loopback/private targets (docs/design.md). */
     WEBHOOKS_ALLOW_LOCAL_TARGETS: env.boolean(false),
     /** Attempts in flight at once in this replica. */
     WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(64),

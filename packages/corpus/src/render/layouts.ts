@@ -8,7 +8,7 @@ import { FONTS, fmt, nestSvg, rect, text } from './svg';
 /**
  * Card and page layouts, in tenths of a millimetre: an ID-1 card is 856 × 540 (85.6 × 54 mm), a passport
  * data page (ID-3) 1250 × 880. Positions follow the public specimens (the 2012 DNI front with its PDF417
- * bottom right, the 2009 card with its TD1 MRZ under the fields, `shared/data/reference-documents`).
+ * bottom right, the 2009 card with its TD1 MRZ under the fields, docs/design.md "Reference data").
  * The MRZ is OCR-B at ICAO's pitch of 2.54 mm per character.
  */
 export const ID1 = { width: 856, height: 540 } as const;

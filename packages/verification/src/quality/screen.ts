@@ -20,7 +20,7 @@ const { exp, log10 } = Math;
  * explains, spectrum.ts) is measured and reported, and may be one of the model's inputs if the
  * calibration finds that it helps, but it never decides alone: genuine fine print resampled by a camera
  * shows such a peak too (docs/documents.md, "Screen and print recapture"). Neither a peak nor face
- * anti-spoofing scores were enough (TOOLING.md). thresholds.ts says how the model was fitted.
+ * anti-spoofing scores were enough (docs/design.md "Toolchain facts"). thresholds.ts says how the model was fitted.
  */
 
 export interface ScreenVerdict {

@@ -7,7 +7,7 @@ import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
  * for the LSTM one) is read from node_modules, never downloaded, and never written to a cache file (`cacheMethod: 'none'`).
  *
  * The legacy engine (`OEM.TESSERACT_ONLY`) with a whitelist reads OCR-B MRZ lines well where the LSTM
- * engine garbles runs of '<' (TOOLING.md). The same engine reads the DNI's printed fields in small
+ * engine garbles runs of '<' (docs/design.md "Toolchain facts"). The same engine reads the DNI's printed fields in small
  * crops; it reads upper-case Latin letters without accents, which is how names are compared anyway.
  *
  * The LSTM engine reads only an MRZ's names line, a second time, when the legacy engine read them to be

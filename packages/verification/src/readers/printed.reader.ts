@@ -16,7 +16,7 @@ import type { SafetyClock } from './work-budget';
  * fits the field. A whole-card OCR pass was measured at 4–11 s with poor results on the guilloche
  * background; these crops take 40–100 ms each.
  *
- * The layouts are the RENAPER and ICAO specimens' (shared/data/reference-documents), measured once in
+ * The layouts are the RENAPER and ICAO specimens' (docs/design.md "Reference data"), measured once in
  * units of the anchor's width (barcode, TD3 MRZ) or height (TD1 MRZ) from its top-left corner, with
  * generous margins; the backs' on the corpus. What OCR achieves: upper-case
  * Latin letters and digits on the specimens; accents are lost (names are compared without them), and a
@@ -92,8 +92,8 @@ const DNI_2012_BACK: Layout = {
 };
 
 // A TD3 data page in units of its MRZ's width: ICAO 9303 part 4 puts the document number at the top
-// right of the visual zone, under its label. Measured on the ICAO specimen (shared/data/
-// reference-documents, the value at 0.79–0.93 × −0.47…−0.44) and on the corpus's pages (0.68–0.81 ×
+// right of the visual zone, under its label. Measured on the ICAO specimen (the reference
+// set of docs/design.md, the value at 0.79–0.93 × −0.47…−0.44) and on the corpus's pages (0.68–0.81 ×
 // −0.54…−0.52); the box takes both with their labels, and stops under the title and above the next row.
 // The photo is above the MRZ's left third (the ICAO specimen).
 const PASSPORT_TD3: Layout = {

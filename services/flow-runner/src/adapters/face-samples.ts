@@ -11,7 +11,7 @@ export interface FaceSampleEntry {
   id: string;
   label: string;
   label_en?: string;
-  /** `approved` or the reason code it produces (README's test-mode catalogue). */
+  /** `approved` or the reason code it produces (the test-mode catalogue of docs/api.md). */
   outcome: string;
   /** Frame files per pose, relative to the catalogue, in the order they are sent within the pose. */
   poses: Record<PoseStep, string[]>;

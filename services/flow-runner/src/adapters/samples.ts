@@ -15,7 +15,7 @@ export interface SampleEntry {
   label: string;
   label_en?: string;
   type: DocumentKind;
-  /** The outcome it produces, for the README's catalogue (`approved` or a reason code). */
+  /** The outcome it produces, for the test-mode catalogue of docs/api.md (`approved` or a reason code). */
   outcome: string;
   /** Image file per side, relative to the catalogue. */
   sides: Partial<Record<CaptureKind, string>>;

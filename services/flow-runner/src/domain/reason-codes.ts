@@ -1,5 +1,5 @@
 /**
- * Every reason code the flow-runner sends in `result.reason_codes` (documented in docs/flow-runner.md).
+ * Every reason code the flow-runner sends in `result.reason_codes` (documented in docs/api.md "Reason codes").
  * A rejected session carries the code of the step that failed and, when that step was an option of a
  * choice that can no longer reach its minimum, `choice_not_satisfied` as well.
  */

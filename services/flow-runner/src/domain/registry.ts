@@ -40,7 +40,7 @@ export interface RegistryPort {
 /**
  * Test mode never reaches the national registry (test data is not sent to a real provider, as codes
  * are not mailed). Its answers are decided by the last two digits of the document number, as
- * integrators' test cards are, so every branch can be tried with a document or a sample (README
+ * integrators' test cards are, so every branch can be tried with a document or a sample (docs/api.md
  * "Test-mode catalogue"): 97 a mismatch on the surname, 98 not found, 99 never answering (retried until
  * the window runs out, then `document_registry_unavailable`), anything else a match.
  */

@@ -1,7 +1,7 @@
 import { TERMINAL_STATUSES, type SessionEventType, type SessionResult, type SessionStatus } from '@idv/contracts';
 
 /**
- * The session state machine (DESIGN.md "Session status"), the only place that decides whether a
+ * The session state machine (docs/design.md "Session status"), the only place that decides whether a
  * status change is legal and which events it emits:
  *
  *   pending ─redeem→ in_progress ─resolve→ approved | rejected

@@ -61,7 +61,7 @@ export function qrUrls(bases: LinkBases, token: string): { svg: string; png: str
   return { svg: `${base}.svg`, png: `${base}.png` };
 }
 
-/** The link is usable while the session is pending and not expired (DESIGN.md "Session status"). */
+/** The link is usable while the session is pending and not expired (docs/design.md "Session status"). */
 export function linkIsLive(session: Pick<SessionRecord, 'status' | 'expiresAt'>, now: Date): boolean {
   return session.status === 'pending' && session.expiresAt.getTime() > now.getTime();
 }

@@ -43,7 +43,7 @@ import { IllegalTransitionError, transition, type SessionAction } from '../domai
 
 type Counter = ReturnType<Metrics['counter']>;
 
-/** The spec's idle period after which a started flow is abandoned (DESIGN.md), before TIME_SCALE. */
+/** The spec's idle period after which a started flow is abandoned (docs/design.md), before TIME_SCALE. */
 export const ABANDON_AFTER_MS = 30 * MINUTE;
 
 export interface SessionsServiceOptions {
@@ -300,7 +300,7 @@ export class SessionsService {
   }
 
   /**
-   * Holds off abandonment while the verdict waits on a background check (DESIGN.md: such a session is
+   * Holds off abandonment while the verdict waits on a background check (docs/design.md: such a session is
    * not idle): the idle deadline becomes `until` (never earlier than one idle period from now), and
    * activity reports meanwhile never bring it closer. `null` releases the hold.
    */

@@ -6,7 +6,7 @@ export const MAX_ATTEMPTS = 8;
 export const RECEIVER_TIMEOUT_MS = 10 * SECOND;
 export const CIRCUIT_FAILURE_THRESHOLD = 5;
 export const CIRCUIT_OPEN_MS = 15 * MINUTE;
-/** How long the previous secret keeps signing after a rotation (DESIGN.md; not a spec wait, not scaled). */
+/** How long the previous secret keeps signing after a rotation (docs/design.md; not a spec wait, not scaled). */
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * MINUTE;
 
 export interface Timings {

@@ -96,7 +96,7 @@ export function documentTypeOf(step: DocumentStep, progress: DocumentProgress): 
 
 /**
  * The document types the person is offered. No driver licence can be verified yet (its barcode layout
- * is not public: README, docs/documents.md), so a licence is offered only when the step allows nothing
+ * is not public: docs/api.md, docs/documents.md), so a licence is offered only when the step allows nothing
  * else: a person who picked it among others could only fail after every attempt, with no way back to
  * the choice. The step's configuration is unchanged; a licence sent anyway is still read.
  */
