@@ -1,34 +1,35 @@
 import type { WebhookDelivery, WebhookEndpoint } from '@idv/contracts';
-import type { DeliveryRow, EndpointRow } from '../adapters/webhooks.repository';
+import type { DeliveryRecord } from '../domain/delivery';
+import type { EndpointRecord } from '../domain/endpoint';
 
 /** Public shape of an endpoint; the secret only when given (creation and rotation). */
-export function toEndpoint(row: EndpointRow, secret?: string): WebhookEndpoint {
+export function toEndpoint(record: EndpointRecord, secret?: string): WebhookEndpoint {
   return {
-    id: row.id,
+    id: record.id,
     object: 'webhook_endpoint',
-    url: row.url,
-    events: row.events,
-    status: row.status,
-    description: row.description,
+    url: record.url,
+    events: record.events,
+    status: record.status,
+    description: record.description,
     ...(secret ? { secret } : {}),
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
+    created_at: record.createdAt.toISOString(),
+    updated_at: record.updatedAt.toISOString(),
   };
 }
 
-export function toDelivery(row: DeliveryRow): WebhookDelivery {
+export function toDelivery(record: DeliveryRecord): WebhookDelivery {
   return {
-    id: row.id,
+    id: record.id,
     object: 'webhook_delivery',
-    endpoint_id: row.endpoint_id,
-    event_id: row.event_id,
-    event_type: row.event_type,
-    attempt: row.attempt,
-    status: row.status,
-    http_status: row.http_status,
-    duration_ms: row.duration_ms,
-    error: row.error,
-    failure_reason: row.failure_reason,
-    created_at: row.created_at.toISOString(),
+    endpoint_id: record.endpointId,
+    event_id: record.eventId,
+    event_type: record.eventType,
+    attempt: record.attempt,
+    status: record.status,
+    http_status: record.httpStatus,
+    duration_ms: record.durationMs,
+    error: record.error,
+    failure_reason: record.failureReason,
+    created_at: record.createdAt.toISOString(),
   };
 }
