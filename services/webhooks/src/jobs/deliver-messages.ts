@@ -1,12 +1,10 @@
-import type { Logger, Pool } from '@idv/kit';
 import { Dispatcher } from '../adapters/dispatcher';
 import { SuccessBatcher } from '../adapters/success-batcher';
 import { DeliverMessage, type DeliverMessageDeps } from '../use-cases/deliver-message';
 
 export interface DeliveryJobOptions extends Omit<DeliverMessageDeps, 'successes'> {
+  /** For the dispatcher's LISTEN connection. */
   databaseUrl: string;
-  logger: Logger;
-  pool: Pool;
   concurrency: number;
   endpointConcurrency: number;
   pollMs: number;
