@@ -34,20 +34,44 @@ export const DOMAIN_EVENTS = {
   faceFramesStored: 'face.frames_stored',
 } as const;
 
+/** The internal events' types: the values of `DOMAIN_EVENTS`. */
+export type InternalEventType = (typeof DOMAIN_EVENTS)[keyof typeof DOMAIN_EVENTS];
+
+/**
+ * Every type a domain event on the broker can have (a closed set): the internal events and the session
+ * events. A new type is added here, with its data schema and its constructor in `domain-events.ts`.
+ */
+export const DOMAIN_EVENT_TYPES = [
+  DOMAIN_EVENTS.apiKeyRevoked,
+  DOMAIN_EVENTS.accountStatusChanged,
+  DOMAIN_EVENTS.captureStored,
+  DOMAIN_EVENTS.faceFramesStored,
+  ...SESSION_EVENT_TYPES,
+] as const satisfies readonly (InternalEventType | SessionEventType)[];
+export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
+
 /**
  * Envelope of every message on the broker (docs/design.md "Messaging"): `id` is the deduplication key,
- * `type` doubles as the routing key.
+ * `type` doubles as the routing key. Build one with its type's constructor (`domainEvents` in
+ * `domain-events.ts`).
  */
 export const DomainEventSchema = z.object({
   id: z.string().min(1),
-  type: z.string().min(1),
+  type: z.enum(DOMAIN_EVENT_TYPES),
   occurred_at: z.string(),
   data: z.record(z.string(), z.unknown()),
 });
-export type DomainEvent<T = Record<string, unknown>> = { id: string; type: string; occurred_at: string; data: T };
+export type DomainEvent<T = Record<string, unknown>, K extends DomainEventType = DomainEventType> = {
+  id: string;
+  type: K;
+  occurred_at: string;
+  data: T;
+};
 
 export const ApiKeyRevokedDataSchema = z.object({ key_id: z.string(), account_id: z.string(), secret_hash: z.string() });
+export type ApiKeyRevokedData = z.infer<typeof ApiKeyRevokedDataSchema>;
 export const AccountStatusChangedDataSchema = z.object({ account_id: z.string(), status: z.string() });
+export type AccountStatusChangedData = z.infer<typeof AccountStatusChangedDataSchema>;
 /** A capture waiting to be read; the job is idempotent by `artefact_id`. */
 export const CaptureStoredDataSchema = z.object({
   session_id: z.string(),

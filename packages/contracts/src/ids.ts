@@ -23,6 +23,19 @@ export type EventId = `evt_${string}`;
 export type ApiKeyId = `key_${string}`;
 export type ConfigVersionId = `cfg_${string}`;
 
+/** The prefixed id type of a kind: `IdOf<'session'>` is `SessionId`. */
+export type IdOf<K extends IdKind> = `${(typeof ID_PREFIXES)[K]}${string}`;
+
+/**
+ * A string already checked as an id of this kind (by a contract schema, or read from our own
+ * database), given its prefixed type. Only the prefix is checked again: a wrong one is a programming
+ * error, not a bad request.
+ */
+export function asId<K extends IdKind>(kind: K, value: string): IdOf<K> {
+  if (!value.startsWith(ID_PREFIXES[kind])) throw new RangeError(`not an id of kind ${kind}`);
+  return value as IdOf<K>;
+}
+
 const ULID_PATTERN = '[0-9A-HJKMNP-TV-Z]{26}';
 
 /**
@@ -45,8 +58,8 @@ export function fastUlid(): string {
   return ulid(undefined, pooledRandom);
 }
 
-export function newId<K extends IdKind>(kind: K): `${(typeof ID_PREFIXES)[K]}${string}` {
-  return `${ID_PREFIXES[kind]}${fastUlid()}` as `${(typeof ID_PREFIXES)[K]}${string}`;
+export function newId<K extends IdKind>(kind: K): IdOf<K> {
+  return `${ID_PREFIXES[kind]}${fastUlid()}` as IdOf<K>;
 }
 
 export function idPattern(kind: IdKind): RegExp {

@@ -1,4 +1,5 @@
 export * from './common';
+export * from './domain-events';
 export * from './errors';
 export * from './events';
 export * from './flow-config';

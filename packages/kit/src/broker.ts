@@ -3,6 +3,12 @@ import type { DomainEvent } from '@idv/contracts';
 import type { Logger } from './logger';
 import { sleep } from './time';
 
+/**
+ * An event as the transport carries it (outbox, broker): routed by `type`, `data` never read. Services
+ * publish `DomainEvent`s built by the contracts' constructors; the transport takes any envelope.
+ */
+export type EventEnvelope = { id: string; type: string; occurred_at: string; data: unknown };
+
 export type HandlerOutcome = 'ack' | 'retry' | 'dead';
 
 export interface ConsumerSpec {
@@ -111,7 +117,7 @@ export class Broker {
   }
 
   /** Publishes and resolves only once the broker confirmed the message is stored. */
-  async publish(event: DomainEvent): Promise<void> {
+  async publish(event: EventEnvelope): Promise<void> {
     const channel = this.publishChannel;
     if (!channel) throw new Error('broker not connected');
     await new Promise<void>((resolve, reject) => {

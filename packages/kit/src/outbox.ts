@@ -1,6 +1,5 @@
-import type { DomainEvent } from '@idv/contracts';
 import type pg from 'pg';
-import type { Broker } from './broker';
+import type { Broker, EventEnvelope } from './broker';
 import type { Queryable } from './db';
 import type { Logger } from './logger';
 import { sleep } from './time';
@@ -23,7 +22,7 @@ export function outboxCtes(first: number, guard?: string): string {
      woken AS (SELECT pg_notify('${NOTIFY_CHANNEL}', current_schema()) FROM queued LIMIT 1)`;
 }
 
-export function outboxParams(events: readonly DomainEvent[]): [string[], string[], string[]] {
+export function outboxParams(events: readonly EventEnvelope[]): [string[], string[], string[]] {
   return [events.map((e) => e.id), events.map((e) => e.type), events.map((e) => JSON.stringify(e))];
 }
 
@@ -31,12 +30,12 @@ export function outboxParams(events: readonly DomainEvent[]): [string[], string[
  * Writes events in the caller's transaction (or alone), in order; they reach the broker only if that
  * transaction commits. One statement: the rows and the relay's wake-up.
  */
-export async function enqueueEvents(client: Queryable, events: readonly DomainEvent[]): Promise<void> {
+export async function enqueueEvents(client: Queryable, events: readonly EventEnvelope[]): Promise<void> {
   if (events.length === 0) return;
   await client.query(`WITH ${outboxCtes(1)} SELECT count(*) FROM woken`, outboxParams(events));
 }
 
-export function enqueueEvent(client: Queryable, event: DomainEvent): Promise<void> {
+export function enqueueEvent(client: Queryable, event: EventEnvelope): Promise<void> {
   return enqueueEvents(client, [event]);
 }
 
@@ -138,7 +137,7 @@ export class OutboxRelay {
     if (!this.options.broker.isConnected()) return 0;
     const { pool, broker } = this.options;
     const claimMs = this.options.claimMs ?? DEFAULT_CLAIM_MS;
-    const { rows } = await pool.query<{ id: string; payload: DomainEvent }>(
+    const { rows } = await pool.query<{ id: string; payload: EventEnvelope }>(
       `UPDATE outbox SET claimed_until = now() + make_interval(secs => $2::double precision / 1000)
         WHERE id IN (SELECT id FROM outbox
                       WHERE published_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())

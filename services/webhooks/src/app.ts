@@ -1,6 +1,6 @@
 import { checkDatabase, createServiceApp, requireIdentity, type Broker, type Logger, type Metrics, type Pool } from '@idv/kit';
 import type express from 'express';
-import type { SecretBox } from './adapters/secret-box';
+import type { SecretSealer } from './domain/ports';
 import { webhooksRouter } from './http/routes';
 
 export interface WebhooksDeps {
@@ -8,7 +8,7 @@ export interface WebhooksDeps {
   broker: Broker;
   logger: Logger;
   metrics: Metrics;
-  secrets: SecretBox;
+  secrets: SecretSealer;
   internalToken: string;
   allowLocalTargets: boolean;
   /** Tells the local dispatcher that something was queued (other replicas hear the NOTIFY). */

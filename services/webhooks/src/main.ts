@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { connectBroker, DAY, EvidenceLinksClient, openDatabase, runMain, startRuntime } from '@idv/kit';
-import { Dispatcher } from './adapters/dispatcher';
-import { SESSION_EVENTS_BINDING, SESSION_EVENTS_QUEUE, sessionEventHandler } from './adapters/event-consumer';
 import { HttpSender } from './adapters/http-sender';
-import { EventRetentionSweeper } from './adapters/retention-sweeper';
 import { SecretBox } from './adapters/secret-box';
 import { webhookMetrics } from './adapters/webhook-metrics';
 import { createApp } from './app';
 import { readConfig } from './config';
 import { timings } from './domain/schedule';
+import { deliveryJob } from './jobs/deliver-messages';
+import { EventRetentionSweeper } from './jobs/event-retention';
+import { SESSION_EVENTS_BINDING, SESSION_EVENTS_QUEUE, sessionEventHandler } from './jobs/session-events';
 
 const SERVICE = 'webhooks';
 const SCHEMA = 'webhooks';
@@ -44,10 +44,9 @@ runMain(SERVICE, async () => {
     skipMigrations: true,
   });
 
-  const dispatcher = new Dispatcher({
+  const dispatcher = deliveryJob({
     pool: dispatchPool,
     databaseUrl: dispatcherUrl.toString(),
-    schema: SCHEMA,
     sender,
     secrets,
     timings: t,

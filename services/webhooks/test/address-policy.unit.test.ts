@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { HttpSender } from '../src/adapters/http-sender';
+import { attemptOutcome } from '../src/domain/delivery-decision';
 import { addressProblem, classifyAddress, isDisallowedAddress, urlProblem } from '../src/domain/address-policy';
 
 describe('address policy: IPv6 forms that embed an IPv4 address', () => {
@@ -149,7 +150,7 @@ describe('sender: refused literals are never dialled', () => {
       const sender = new HttpSender({ allowLocalTargets: allowLocal, timeoutMs: 2000 });
       try {
         const before = connections;
-        const result = await sender.send(`${base}:${port}/hook`, { 'content-type': 'application/json' }, '{}');
+        const result = attemptOutcome(await sender.send(`${base}:${port}/hook`, { 'content-type': 'application/json' }, '{}'));
         expect(result).toMatchObject({ succeeded: false, error: 'disallowed_address', httpStatus: null });
         expect(connections).toBe(before);
       } finally {
@@ -162,7 +163,9 @@ describe('sender: refused literals are never dialled', () => {
     const sender = new HttpSender({ allowLocalTargets: true, timeoutMs: 2000 });
     try {
       const before = connections;
-      const result = await sender.send(`http://127.0.0.1:${port}/hook`, { 'content-type': 'application/json' }, '{}');
+      const result = attemptOutcome(
+        await sender.send(`http://127.0.0.1:${port}/hook`, { 'content-type': 'application/json' }, '{}'),
+      );
       // The listener hangs up at once: a reset, but the connection was made.
       expect(result.error).not.toBe('disallowed_address');
       expect(connections).toBe(before + 1);

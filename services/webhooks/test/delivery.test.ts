@@ -161,8 +161,13 @@ describe('webhook delivery', () => {
     const tenant = await newTenant();
     const target = await receiver();
     const endpoint = await createEndpoint(tenant, target.url, ['verification_session.canceled']);
+    // Fanned out in the same statement as the disabled endpoint: once it has the event, so has the
+    // disabled one's turn passed, and re-enabling cannot race the consumer.
+    const witness = await receiver();
+    await createEndpoint(tenant, witness.url, ['verification_session.canceled']);
     await call(tenant, 'PUT', `/v1/webhook-endpoints/${endpoint.id}`, { status: 'disabled' });
-    await publisher.publish(tenant, 'verification_session.canceled');
+    const whileDisabled = await publisher.publish(tenant, 'verification_session.canceled');
+    await eventually(() => witness.hits.some((h) => h.body.id === whileDisabled.eventId), 15_000, 'fan-out while disabled');
     await call(tenant, 'PUT', `/v1/webhook-endpoints/${endpoint.id}`, { status: 'active' });
     const after = await publisher.publish(tenant, 'verification_session.canceled');
     await eventually(() => target.hits.length >= 1, 15_000, 'delivery after re-enable');

@@ -1,7 +1,7 @@
 import { createLogger, createMetrics, createPool, DAY, type Pool } from '@idv/kit';
 import { newId } from '@idv/contracts';
 import { testEnv } from '@idv/testkit';
-import { EventRetentionSweeper } from '../src/adapters/retention-sweeper';
+import { EventRetentionSweeper } from '../src/jobs/event-retention';
 
 // Against the real PostgreSQL of the test stack (schema webhooks): stored events that carry a document
 // lose it once past retention; younger events, and events without one, are untouched.

@@ -1,7 +1,7 @@
-import { createPool, type Pool } from '@idv/kit';
-import { newId } from '@idv/contracts';
+import { createPool, withTransaction, type Pool } from '@idv/kit';
+import { newId, type AccountId } from '@idv/contracts';
 import { testEnv } from '@idv/testkit';
-import { takeAdminQuota } from '../src/adapters/webhooks.repository';
+import { takeAdminQuota as takeInTransaction } from '../src/adapters/quota.repository';
 
 // Against the real PostgreSQL of the test stack (schema webhooks), with a 1.5 s window instead of 60 s.
 let pool: Pool;
@@ -13,6 +13,10 @@ afterAll(async () => {
 });
 
 const WINDOW = 1500;
+
+/** The repository needs its caller's transaction (the use case holds one per call, as here). */
+const takeAdminQuota = (db: Pool, accountId: AccountId, limit: number, windowMs: number) =>
+  withTransaction(db, (tx) => takeInTransaction(tx, accountId, limit, windowMs));
 
 describe('admin quota (sliding window in PostgreSQL)', () => {
   it('when the limit is reached, then further attempts are rejected and the rejected ones keep the window full', async () => {

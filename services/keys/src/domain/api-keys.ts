@@ -1,5 +1,24 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { SCOPES, type Mode, type Scope } from '@idv/contracts';
+import { SCOPES, type AccountId, type AccountStatus, type ApiKeyId, type Mode, type Scope } from '@idv/contracts';
+
+/** An API key as the keys service keeps it: the SHA-256 of its secret, never the secret. */
+export interface ApiKeyRecord {
+  id: ApiKeyId;
+  accountId: AccountId;
+  name: string;
+  mode: Mode;
+  scopes: Scope[];
+  secretHash: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** A key found by its secret's hash, with what the gateway needs of its account. */
+export interface ResolvedKeyRecord {
+  key: ApiKeyRecord;
+  accountStatus: AccountStatus;
+}
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** 43 base62 characters carry about 256 bits: at least 32 random bytes, as the issue asks. */

@@ -1,18 +1,9 @@
 import dns from 'node:dns';
 import type { LookupAddress } from 'node:dns';
-import type { DELIVERY_ERRORS } from '@idv/contracts';
 import { Agent, buildConnector, request } from 'undici';
 import { DisallowedAddressError, isDisallowedAddress, isIpLiteral } from '../domain/address-policy';
-
-export type DeliveryError = (typeof DELIVERY_ERRORS)[number];
-
-export interface SendResult {
-  succeeded: boolean;
-  httpStatus: number | null;
-  durationMs: number;
-  error: DeliveryError | null;
-  failureReason: string | null;
-}
+import type { ReceiverResponse, TransportError } from '../domain/delivery-decision';
+import type { ReceiverClient } from '../domain/ports';
 
 export interface SenderOptions {
   allowLocalTargets: boolean;
@@ -82,7 +73,7 @@ function codesOf(error: unknown): { codes: string[]; names: string[]; messages: 
   return { codes, names, messages };
 }
 
-export function classifyError(error: unknown): { error: DeliveryError; reason: string } {
+export function classifyError(error: unknown): { error: TransportError; reason: string } {
   const { codes, names, messages } = codesOf(error);
   const reason = messages[0] ?? 'request failed';
   const has = (...wanted: string[]) => wanted.some((w) => codes.includes(w) || names.includes(w));
@@ -99,10 +90,11 @@ export function classifyError(error: unknown): { error: DeliveryError; reason: s
 }
 
 /**
- * POSTs one signed body. Success is a 2xx whose whole response (headers and body) arrives within
- * the timeout; the body is read and discarded, never stored. Redirects are never followed.
+ * POSTs one signed body. The whole response (headers and body) must arrive within the timeout; the
+ * body is read and discarded, never stored. Redirects are never followed. What the status means is
+ * the domain's call (`attemptOutcome`).
  */
-export class HttpSender {
+export class HttpSender implements ReceiverClient {
   private readonly agent: Agent;
 
   constructor(private readonly options: SenderOptions) {
@@ -114,17 +106,17 @@ export class HttpSender {
     });
   }
 
-  async send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+  async send(url: string, headers: Record<string, string>, body: string): Promise<ReceiverResponse> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const target = new URL(url);
     if (!this.options.allowLocalTargets && target.protocol !== 'https:') {
       return {
-        succeeded: false,
+        kind: 'failed',
         httpStatus: null,
         durationMs: 0,
         error: 'disallowed_address',
-        failureReason: 'only https URLs are allowed',
+        reason: 'only https URLs are allowed',
       };
     }
     const signal = AbortSignal.timeout(this.options.timeoutMs);
@@ -144,28 +136,10 @@ export class HttpSender {
       for await (const _chunk of response.body) {
         /* discard */
       }
-      if (status >= 200 && status < 300) {
-        return { succeeded: true, httpStatus: status, durationMs: elapsed(), error: null, failureReason: null };
-      }
-      if (status >= 300 && status < 400) {
-        return {
-          succeeded: false,
-          httpStatus: status,
-          durationMs: elapsed(),
-          error: 'redirect',
-          failureReason: `redirect ${status} (never followed)`,
-        };
-      }
-      return {
-        succeeded: false,
-        httpStatus: status,
-        durationMs: elapsed(),
-        error: 'http_status',
-        failureReason: `receiver answered ${status}`,
-      };
+      return { kind: 'answered', httpStatus: status, durationMs: elapsed() };
     } catch (error) {
       const { error: code, reason } = classifyError(error);
-      return { succeeded: false, httpStatus: status, durationMs: elapsed(), error: code, failureReason: reason };
+      return { kind: 'failed', httpStatus: status, durationMs: elapsed(), error: code, reason };
     }
   }
 

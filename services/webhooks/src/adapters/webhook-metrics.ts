@@ -1,12 +1,10 @@
 import type { Metrics, Pool } from '@idv/kit';
-import { countOpenCircuits, countWaiting } from './webhooks.repository';
-
-export interface WebhookMetrics {
-  recordAttempt(labels: { kind: string; outcome: string; error: string | null }, seconds: number | null): void;
-}
+import type { DeliveryMetrics } from '../domain/ports';
+import { countOpenCircuits } from './endpoints.repository';
+import { countWaiting } from './messages.repository';
 
 /** Deliveries by outcome and error, attempt latency, messages waiting, open circuits. */
-export function webhookMetrics(metrics: Metrics, pool: Pool): WebhookMetrics {
+export function webhookMetrics(metrics: Metrics, pool: Pool): DeliveryMetrics {
   const deliveries = metrics.counter('webhook_deliveries_total', 'Delivery attempts by kind, outcome and error', [
     'kind',
     'outcome',

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { eventId, newId, type SessionEventData } from '@idv/contracts';
+import { domainEvents, eventId, newId, type SessionEventData, type SessionEventType } from '@idv/contracts';
 import { OpsClient } from '@idv/ops';
 import {
   ROOT_DIR,
@@ -147,7 +147,7 @@ export class EventPublisher {
 
   async publish(
     tenant: Tenant,
-    type: string,
+    type: SessionEventType,
     options: { sessionId?: string; webhookEvents?: string[] } = {},
   ): Promise<{ eventId: string; sessionId: string }> {
     if (!this.channel) {
@@ -172,19 +172,14 @@ export class EventPublisher {
       webhook_events: options.webhookEvents ?? tenant.webhookEvents,
       options: { documentData: false, verifiedChannels: false, formData: false, evidenceLinks: false },
     };
-    const id = eventId(tenant.accountId, sessionId, type);
+    const event = domainEvents.sessionTransition(type, data, new Date(now));
     const channel = this.channel;
-    channel.publish(
-      `${tenant.target.namespace}.events`,
-      type,
-      Buffer.from(JSON.stringify({ id, type, occurred_at: now, data })),
-      {
-        persistent: true,
-        contentType: 'application/json',
-      },
-    );
+    channel.publish(`${tenant.target.namespace}.events`, type, Buffer.from(JSON.stringify(event)), {
+      persistent: true,
+      contentType: 'application/json',
+    });
     await channel.waitForConfirms();
-    return { eventId: id, sessionId };
+    return { eventId: event.id, sessionId };
   }
 
   async close(): Promise<void> {

@@ -1,12 +1,9 @@
 import type { Logger, Metrics, Pool } from '@idv/kit';
-import { removeDocumentsOccurredBefore } from './webhooks.repository';
-
-const BATCH = 200;
+import { removeExpiredEventDocuments } from '../use-cases/event-retention';
 
 /**
- * Removes the document data of events past the retention period (ARTEFACT_RETENTION_DAYS), a batch per
- * statement; every replica may run it, each batch skipping rows another one holds. The verdict, the
- * reasons and the rest of the snapshot stay: only what was read from the person's document goes.
+ * Every `intervalMs`, the events past retention (ARTEFACT_RETENTION_DAYS) lose their document data;
+ * every replica may run it. A failed sweep runs again at the next interval.
  */
 export class EventRetentionSweeper {
   private timer: NodeJS.Timeout | null = null;
@@ -37,23 +34,17 @@ export class EventRetentionSweeper {
 
   /** One pass over everything past retention at `now`; returns how many events lost their document. */
   async sweep(now: Date = new Date()): Promise<number> {
-    const cutoff = new Date(now.getTime() - this.options.retentionMs);
-    let total = 0;
-    try {
-      for (;;) {
-        const count = await removeDocumentsOccurredBefore(this.deps.pool, cutoff, now, BATCH);
-        total += count;
-        if (count < BATCH) break;
-      }
-    } catch (error) {
+    const sweep = await removeExpiredEventDocuments(this.deps, this.options.retentionMs, now);
+    const { removed } = sweep;
+    if (sweep.failed) {
       this.failures.inc();
-      this.deps.logger.warn({ err: error }, 'event retention sweep failed; it runs again at the next interval');
+      this.deps.logger.warn({ err: sweep.error }, 'event retention sweep failed; it runs again at the next interval');
     }
-    if (total > 0) {
-      this.removed.inc(total);
-      this.deps.logger.info({ removed: total }, 'document data of events past retention removed');
+    if (removed > 0) {
+      this.removed.inc(removed);
+      this.deps.logger.info({ removed }, 'document data of events past retention removed');
     }
-    return total;
+    return removed;
   }
 
   async stop(): Promise<void> {

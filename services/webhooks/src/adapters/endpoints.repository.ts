@@ -1,0 +1,180 @@
+import type { AccountId, WebhookEndpointId, WebhookEventType } from '@idv/contracts';
+import type { Cursor, Queryable } from '@idv/kit';
+import type { EndpointPatch, EndpointRecord, EndpointStatus, NewEndpoint } from '../domain/endpoint';
+import { msInterval } from './sql';
+
+interface EndpointRow {
+  id: WebhookEndpointId;
+  account_id: AccountId;
+  url: string;
+  events: WebhookEventType[];
+  status: EndpointStatus;
+  description: string;
+  secret_enc: string;
+  previous_secret_enc: string | null;
+  previous_secret_expires_at: Date | null;
+  consecutive_failures: number;
+  circuit_open_until: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+function toRecord(row: EndpointRow): EndpointRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    url: row.url,
+    events: row.events,
+    status: row.status,
+    description: row.description,
+    secretEnc: row.secret_enc,
+    previousSecretEnc: row.previous_secret_enc,
+    previousSecretExpiresAt: row.previous_secret_expires_at,
+    consecutiveFailures: row.consecutive_failures,
+    circuitOpenUntil: row.circuit_open_until,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    deletedAt: row.deleted_at,
+  };
+}
+
+export async function insertEndpoint(
+  db: Queryable,
+  accountId: AccountId,
+  endpoint: NewEndpoint & { id: WebhookEndpointId; secretEnc: string },
+): Promise<EndpointRecord> {
+  const { rows } = await db.query<EndpointRow>(
+    `INSERT INTO endpoints (id, account_id, url, events, description, secret_enc)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+    [endpoint.id, accountId, endpoint.url, endpoint.events, endpoint.description, endpoint.secretEnc],
+  );
+  return toRecord(rows[0]!);
+}
+
+export async function findEndpoint(
+  db: Queryable,
+  accountId: AccountId,
+  id: WebhookEndpointId,
+  options: { includeDeleted?: boolean } = {},
+): Promise<EndpointRecord | null> {
+  const { rows } = await db.query<EndpointRow>(
+    `SELECT * FROM endpoints WHERE account_id = $1 AND id = $2 ${options.includeDeleted ? '' : 'AND deleted_at IS NULL'}`,
+    [accountId, id],
+  );
+  return rows[0] ? toRecord(rows[0]) : null;
+}
+
+/** Newest first; one row more than `limit`, so the caller knows whether a next page exists. */
+export async function listEndpoints(
+  db: Queryable,
+  accountId: AccountId,
+  page: { limit: number; after: Cursor | null },
+): Promise<EndpointRecord[]> {
+  const { rows } = await db.query<EndpointRow>(
+    `SELECT * FROM endpoints
+     WHERE account_id = $1 AND deleted_at IS NULL
+       AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::text))
+     ORDER BY created_at DESC, id DESC LIMIT $4`,
+    [accountId, page.after?.createdAt ?? null, page.after?.id ?? null, page.limit + 1],
+  );
+  return rows.map(toRecord);
+}
+
+/** Replaces the fields sent; a different url closes the circuit and resets its counter. */
+export async function updateEndpoint(
+  db: Queryable,
+  accountId: AccountId,
+  id: WebhookEndpointId,
+  patch: EndpointPatch,
+): Promise<EndpointRecord | null> {
+  const { rows } = await db.query<EndpointRow>(
+    `UPDATE endpoints SET
+       consecutive_failures = CASE WHEN $3::text IS NOT NULL AND $3 <> url THEN 0 ELSE consecutive_failures END,
+       circuit_open_until   = CASE WHEN $3::text IS NOT NULL AND $3 <> url THEN NULL ELSE circuit_open_until END,
+       url         = COALESCE($3, url),
+       events      = COALESCE($4, events),
+       description = COALESCE($5, description),
+       status      = COALESCE($6, status),
+       updated_at  = date_trunc('milliseconds', clock_timestamp())
+     WHERE account_id = $1 AND id = $2 AND deleted_at IS NULL
+     RETURNING *`,
+    [accountId, id, patch.url ?? null, patch.events ?? null, patch.description ?? null, patch.status ?? null],
+  );
+  return rows[0] ? toRecord(rows[0]) : null;
+}
+
+/** Soft delete: the delivery log keeps its history. Returns whether there was such an endpoint. */
+export async function softDeleteEndpoint(db: Queryable, accountId: AccountId, id: WebhookEndpointId): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE endpoints SET deleted_at = clock_timestamp(), updated_at = date_trunc('milliseconds', clock_timestamp())
+     WHERE account_id = $1 AND id = $2 AND deleted_at IS NULL`,
+    [accountId, id],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/** The new secret signs from now on; the previous one keeps signing for `graceMs`. */
+export async function rotateSecret(
+  db: Queryable,
+  accountId: AccountId,
+  id: WebhookEndpointId,
+  rotation: { secretEnc: string; graceMs: number },
+): Promise<EndpointRecord | null> {
+  const { rows } = await db.query<EndpointRow>(
+    `UPDATE endpoints SET
+       previous_secret_enc = secret_enc,
+       previous_secret_expires_at = clock_timestamp() + ${msInterval('$4')},
+       secret_enc = $3,
+       updated_at = date_trunc('milliseconds', clock_timestamp())
+     WHERE account_id = $1 AND id = $2 AND deleted_at IS NULL
+     RETURNING *`,
+    [accountId, id, rotation.secretEnc, rotation.graceMs],
+  );
+  return rows[0] ? toRecord(rows[0]) : null;
+}
+
+/**
+ * Feeds the endpoint's circuit (the dispatcher's side, by endpoint id: the claimed message named it).
+ * A success closes it with the counter reset. A failure counts unless the circuit is already open; the
+ * failure that reaches the threshold opens it for `openMs` and resets the counter (after the period,
+ * it takes a new run of failures to open it again). One statement, so replicas count together.
+ * Returns whether this call opened it.
+ */
+export async function feedCircuit(
+  db: Queryable,
+  endpointId: WebhookEndpointId,
+  input: { succeeded: boolean; threshold: number; openMs: number },
+): Promise<boolean> {
+  if (input.succeeded) {
+    await db.query(
+      `UPDATE endpoints SET consecutive_failures = 0, circuit_open_until = NULL
+       WHERE id = $1 AND (consecutive_failures <> 0 OR circuit_open_until IS NOT NULL)`,
+      [endpointId],
+    );
+    return false;
+  }
+  const { rows } = await db.query<{ opened: boolean }>(
+    `WITH prev AS (
+       SELECT id, consecutive_failures AS failures, COALESCE(circuit_open_until > clock_timestamp(), false) AS is_open
+       FROM endpoints WHERE id = $1 FOR UPDATE
+     )
+     UPDATE endpoints e SET
+       consecutive_failures = CASE WHEN prev.is_open THEN e.consecutive_failures
+                                   WHEN prev.failures + 1 >= $2 THEN 0 ELSE prev.failures + 1 END,
+       circuit_open_until   = CASE WHEN prev.is_open THEN e.circuit_open_until
+                                   WHEN prev.failures + 1 >= $2 THEN clock_timestamp() + ${msInterval('$3')}
+                                   ELSE NULL END
+     FROM prev WHERE e.id = prev.id
+     RETURNING (NOT prev.is_open AND prev.failures + 1 >= $2) AS opened`,
+    [endpointId, input.threshold, input.openMs],
+  );
+  return rows[0]?.opened ?? false;
+}
+
+export async function countOpenCircuits(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM endpoints WHERE deleted_at IS NULL AND circuit_open_until > clock_timestamp()`,
+  );
+  return rows[0]?.n ?? 0;
+}
