@@ -113,6 +113,15 @@ describe('upload bounds', () => {
 
   test(`when ${CONNECTIONS} connections of one person each send 7 MB of a face frame and hold, then only the address's bound is kept in memory, the rest are refused 429, and the held ones are cut at the minimum rate`, async () => {
     const { session, csrf, cookie } = await atFaceOrDocumentStep();
+    let mostHeld = 0;
+    let sampling = true;
+    const heldSampler = (async () => {
+      while (sampling) {
+        const metrics = await (await fetch(`${replica.url}/metrics`)).text();
+        mostHeld = Math.max(mostHeld, Number(/^flow_upload_bytes_held\{[^}]*\} (\d+)$/m.exec(metrics)?.[1] ?? 0));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
 
     const { result: answers, riseBytes } = await peakRise(() =>
       Promise.all(
@@ -123,11 +132,14 @@ describe('upload bounds', () => {
           }),
         ),
       ),
-    );
+    ).finally(() => (sampling = false));
+    await heldSampler;
 
     const byStatus = (status: number) => answers.filter((answer: RawAnswer) => answer.status === status);
-    // 16 MB for the address: two frames of 7 MB fit, the third does not.
-    expect(byStatus(429).length).toBeGreaterThanOrEqual(CONNECTIONS - 2);
+    // 16 MB for the address: two frames of 7 MB fit at once, the third does not. A held one cut at the
+    // minimum rate gives its bytes back, so on a loaded machine a later connection may be kept in its place.
+    expect(mostHeld).toBeLessThanOrEqual(16 * MB);
+    expect(byStatus(429).length).toBeGreaterThanOrEqual(CONNECTIONS / 2);
     expect(byStatus(429)[0]!.text).toContain('Retry-After');
     expect(byStatus(429)[0]!.text).toContain('muchas fotos');
     expect(byStatus(408).length + byStatus(429).length).toBe(CONNECTIONS);
