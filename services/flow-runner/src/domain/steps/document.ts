@@ -19,7 +19,9 @@ export type CaptureProblem =
   | 'other_side'
   | 'wrong_type'
   | 'screen'
-  | 'unreadable_image';
+  | 'unreadable_image'
+  /** The front's printed data a check needs could not be read (`print_unreadable` of the reading). */
+  | 'print_unreadable';
 
 export interface CaptureState {
   artefactId: string;
