@@ -458,8 +458,12 @@ const MONTH_WORDS = [
  * day (in "62 5UL/ JUL 2041", 02 JUL misread, no date is read: not the 5th of July).
  */
 export function parsePrintedDate(text: string): string | null {
-  // Days print with two digits: a 0 between a day and two letters is OCT's O (`310CT/ OCT 2002`).
-  const upper = text.toUpperCase().replace(/(\d{2})\s*0([A-Z]{2})/, '$1 O$2');
+  // Days print with two digits: a 0 between a day and two letters is OCT's O (`310CT/ OCT 2002`), as is
+  // a 0 before CT anywhere (`OCT/0CT`).
+  const upper = text
+    .toUpperCase()
+    .replace(/(\d{2})\s*0([A-Z]{2})/, '$1 O$2')
+    .replace(/0CT/g, 'OCT');
   // Between the months, a slash and any specks the engine read beside it (`MAR/.MAR`).
   const match =
     /(?<![A-Z0-9])(\d{1,2}|[\dODQUSIZB]{2})(\s+|(?<=\d))([A-Z]{2,3})[\s/.,]*([A-Z]{2,3})?\s*(\d{4})/.exec(upper) ??
@@ -722,6 +726,9 @@ const VALUE_INK_MAX = 110;
 // the first crop's digits (corpus seed 21: the 2012 fronts' expiry dates under the seal, 6 of 12 unsettled
 // after three reads, 2 of 12 after this fourth).
 const FINE_LOOK = { heightPx: 36, inkMax: 80 };
+// And larger, for a small print (the RENAPER specimen's 900 px scan: its expiry read `310CT/0CT 2002` only
+// there, beside `310CT/ OCT 2002` in the look before).
+const LARGE_LOOK = { heightPx: 72, inkMax: 95 };
 
 /** How a field's value was placed on the card: its own pixels (a run under its label), or the specimen's box. */
 type Placement = { kind: 'run'; region: PixelRegion; stacked: PrintedField | null } | { kind: 'box'; box: LayoutBox };
@@ -989,6 +996,7 @@ export async function readPrintedFields(
         () => readRun(box, placement.region, 'lstm'),
         () => readRun(box, placement.region, 'legacy'),
         () => readRun(box, placement.region, 'lstm', FINE_LOOK),
+        () => readRun(box, placement.region, 'lstm', LARGE_LOOK),
       ];
     }
     if (box.box === undefined) return [];
