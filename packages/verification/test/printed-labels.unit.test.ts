@@ -77,7 +77,7 @@ function referenceImage(relative: string): Buffer {
  * gives back. Every value given back is the card's; what is not given back is not settled, and the front
  * is asked for again (`print_unreadable`). Not settled on the 2012 card: its given names, under the red
  * MUESTRA stamp (the V of VICTORIA is under the stamp's ink), and its issue date and trámite, under its
- * seal; on the 2009 card, a 768 px scan whose labels stand 7 px tall: its number, nationality and expiry
+ * seal; on the 2009 card, a 768 px scan whose labels stand 7 px tall: its number, nationality and issue
  * date (docs/documents.md, "Reading images" 4).
  */
 describe('the RENAPER specimens', () => {
@@ -120,7 +120,7 @@ describe('the RENAPER specimens', () => {
       surname: 'VILLAREAL',
       given_names: 'MARIA VICTORIA',
       sex: 'F',
-      issue_date: '2009-09-29',
+      expiry_date: '2024-09-29',
     });
   }, 120_000);
 });

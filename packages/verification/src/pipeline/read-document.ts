@@ -233,17 +233,20 @@ export function combineSides(read: readonly SideReading[], options: ReadDocument
 
   // A front whose print a check needs was not read: the checks on it would pass on nothing. The flow asks
   // for the front again (`print_unreadable`) and reaches this only when a reading is judged as it is.
-  const unsettled: FieldName[] = sides.flatMap((side) => (side.side === 'front' ? printUnsettled(side.printed) : []));
-  if (sides.some((side) => side.side === 'front' && side.printed !== null)) {
+  const fronts = sides.filter((side) => side.side === 'front');
+  const unsettled: FieldName[] = fronts.flatMap((side) => printUnsettled(side.printed));
+  const unread = unsettled.length > 0 || fronts.some((side) => side.problems.includes('print_unreadable'));
+  if (fronts.some((side) => side.printed !== null) || unread) {
     checks.push(
-      unsettled.length === 0
+      !unread
         ? { name: 'print', verdict: 'passed' }
         : {
             name: 'print',
             verdict: 'failed',
             reason: 'document_unreadable',
-            fields: unsettled,
-            detail: `printed ${unsettled.join(', ')} not read`,
+            ...(unsettled.length === 0 ? {} : { fields: unsettled }),
+            detail:
+              unsettled.length === 0 ? "the front's printed labels were not read" : `printed ${unsettled.join(', ')} not read`,
           },
     );
   }

@@ -283,7 +283,12 @@ function identifiesPage(mrz: MrzReading): boolean {
   return mrz.valid || Object.values(mrz.data.check_digits).filter(Boolean).length >= 2;
 }
 
-function faceOf(layout: DniBarcodeLayout | null, mrz: MrzReading | null, frontLabels: number): SideFace | null {
+function faceOf(
+  layout: DniBarcodeLayout | null,
+  mrz: MrzReading | null,
+  frontLabels: number,
+  backCuil: boolean,
+): SideFace | null {
   if (layout === 'new_2012') return 'front';
   // The 2009 card's PDF417 is on its back; the reported 2026 card carries its QR on the back.
   if (layout === 'old_2009' || layout === 'reported_2026') return 'back';
@@ -294,6 +299,7 @@ function faceOf(layout: DniBarcodeLayout | null, mrz: MrzReading | null, frontLa
     // When they cannot be read, the face stays unknown rather than be guessed (a wrong guess rejects a
     // good card).
     if (type === 'dni' && frontLabels >= 2) return 'front';
+    if (type === 'dni' && backCuil) return 'back';
   }
   return null;
 }
@@ -311,9 +317,10 @@ async function readBackCuil(
   clock: SafetyClock,
 ): Promise<{ printed: SideReading['printed']; passes: number }> {
   if (number === null) return { printed: null, passes: 0 };
-  const reading = await readPrintedFields(frame, layout, clock);
+  const ofTheCard = (cuil: string) => cuil.slice(3, 11) === number.padStart(8, '0');
+  const reading = await readPrintedFields(frame, layout, clock, { agrees: { cuil: ofTheCard } });
   const cuil = reading.fields.cuil ?? null;
-  const fields = cuil !== null && cuil.slice(3, 11) === number.padStart(8, '0') ? { cuil } : {};
+  const fields = cuil !== null && ofTheCard(cuil) ? { cuil } : {};
   return {
     printed: { layout: reading.layout, fields, raw: reading.raw, status: reading.status, labels: reading.labels },
     passes: reading.passes,
@@ -501,8 +508,11 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   lap();
   let printed: SideReading['printed'] = null;
   let printedPasses = 0;
-  // Labels of the 2009 front's layout found on a TD1 side: two or more make it that front.
+  // Labels of the 2009 front's layout found on a TD1 side: two or more make it that front; a 2012+ back's
+  // CUIL read there makes it that back.
   let frontLabelsFound = 0;
+  let backCuilRead = false;
+  let frontPrintUnread = false;
   let faceCrop: Buffer | null = null;
   let ink: Promise<GreyRaster> | null = null;
   const inkFrame = (anchor: Quad, unitEdge: 'width' | 'height') => {
@@ -549,6 +559,11 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
       const back = await readBackCuil(frame, 'dni_2012_back', zoneNumber, clock);
       printed = back.printed;
       printedPasses += back.passes;
+      // Its printed CUIL, the card's number in it, says a 2012+ back; neither it nor the 2009 front's
+      // labels read, the side sent as a front may be a 2009 front whose print (which the checks need)
+      // was not read: it is asked for again, never taken on its MRZ alone (an altered print would pass).
+      backCuilRead = back.printed?.fields.cuil !== undefined;
+      frontPrintUnread = !backCuilRead;
     }
   } else if (zone !== null && mrzType === 'passport') {
     const frame = await inkFrame(zone.quad, 'width');
@@ -599,7 +614,7 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   const hashMs = lap();
   const printedCount = printed === null ? 0 : Object.keys(printed.fields).length;
   const detectedType: SideReading['detected_type'] = barcodeFields !== null ? 'dni' : mrzType;
-  const detectedFace = faceOf(layout, mrz, frontLabelsFound);
+  const detectedFace = faceOf(layout, mrz, frontLabelsFound, backCuilRead);
 
   const problems: SideProblem[] = [...quality.problems];
   // The OCR saw an MRZ's filler runs but read no zone that holds: the photo shows a document, and its
@@ -618,7 +633,7 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   if (detectedType !== null && (detectedType === 'unsupported' || !options.acceptedTypes.includes(detectedType))) {
     problems.push('wrong_type');
   }
-  if (options.side === 'front' && printUnsettled(printed).length > 0) problems.push('print_unreadable');
+  if (options.side === 'front' && (printUnsettled(printed).length > 0 || frontPrintUnread)) problems.push('print_unreadable');
 
   return {
     side: options.side,

@@ -293,9 +293,6 @@ const WHITELISTS: Record<FieldKind, string> = {
   series: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ',
 };
 
-/** Below this OCR confidence a printed value is not reported: a misread must not look like a mismatch. */
-export const PRINTED_MIN_CONFIDENCE = 75;
-
 export interface PrintedField {
   text: string;
   confidence: number;
@@ -308,8 +305,7 @@ export interface PrintedField {
  * - `differs`: reads of different crops or engines say the same thing (two; three for a single letter)
  *   and it is not what the source says: the print was altered, or is another card's, and the field is
  *   given as read (the data consistency fails on it);
- * - `read`: nothing to compare it with on the side, and reads said the same as for `differs` (one
- *   confident read for a field no check needs);
+ * - `read`: nothing to compare it with on the side, and reads said the same as for `differs`;
  * - `unread`: the reads did not settle it (unread, misread, or each read saying something else).
  */
 export type PrintedStatus = 'agrees' | 'differs' | 'read' | 'unread';
@@ -1031,7 +1027,7 @@ export async function readPrintedFields(
       if (read === null) continue;
       reads.push(read);
       raw[box.field] = read.raw;
-      settled = await settle(box, reads, options, needed);
+      settled = await settle(box, reads, options);
       if (settled !== null) break;
     }
     status[box.field] = settled?.status ?? 'unread';
@@ -1049,14 +1045,13 @@ function timedOut(error: unknown): null {
 /**
  * What a field's reads so far settle, if anything: a read that says what the source says (`agrees`, at
  * any confidence: a misread matching the source exactly is no accident), or reads saying the same
- * (`differs` when the source says otherwise, `read` when it says nothing). A field no check needs and
- * that nothing on the side says is taken from one read at `PRINTED_MIN_CONFIDENCE`.
+ * (`differs` when the source says otherwise, `read` when it says nothing), never one read alone, however
+ * confident (the 2009 specimen's issue date read `29 SEP 2000` once).
  */
 async function settle(
   box: FieldBox,
   reads: readonly Read[],
   options: PrintedReadOptions,
-  needed: boolean,
 ): Promise<{ value: string; status: PrintedStatus } | null> {
   const field = box.field;
   const own = options.agrees?.[field];
@@ -1071,17 +1066,16 @@ async function settle(
   // whitelist): reads of different crops or engines saying the same are what settles a value. Two for a
   // name, a number or a date; all three for a single letter (a sex), which a misread turns into another
   // letter of the few allowed far more easily.
-  const parsed = reads.filter((read) => read.value !== null);
+  // A number read with a digit more or less than the source's lost or gained it to OCR (a blurred
+  // `1259785` for 12597853, read so twice): an altered print keeps the number's length.
+  const sourceDigits = box.kind === 'number' && source !== null ? source.replace(/\D/g, '').length : null;
+  const parsed = reads.filter(
+    (read) => read.value !== null && (sourceDigits === null || read.value.replace(/\D/g, '').length === sourceDigits),
+  );
   const wanted = box.kind === 'sex' || box.kind === 'series' ? 3 : 2;
   for (const candidate of parsed) {
     const alike = parsed.filter((other) => fieldsAgree({ [field]: candidate.value }, { [field]: other.value }, field) === true);
     if (alike.length >= wanted) return { value: candidate.value!, status: hasSource ? 'differs' : 'read' };
-  }
-  // A field no check needs and nothing on the side says: one confident read. A difference from the
-  // source is never taken from one read.
-  if (!needed && !hasSource) {
-    const alone = reads.find((read) => read.value !== null && read.raw.confidence >= PRINTED_MIN_CONFIDENCE);
-    if (alone !== undefined) return { value: alone.value!, status: 'read' };
   }
   return null;
 }

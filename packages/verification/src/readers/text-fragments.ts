@@ -90,11 +90,18 @@ export function textFragments(raster: GreyRaster, region: PixelRegion, options: 
       if (y > 0) visit(index - width);
       if (y < height - 1) visit(index + width);
     }
-    // A patch much taller than a line of text is lines joined by something crossing them (the 2012
-    // card's seal over the issue and expiry rows, a stroke of a signature): it is cut at the rows where
-    // its ink thins to a quarter of its densest row's, and each band kept as a line of its own.
+    // A patch taller than a line of small text may be lines joined by something crossing them (the 2012
+    // card's seal over the issue and expiry rows, a stroke of a signature): it is cut at the rows where its
+    // ink thins out, and each band kept as a line of its own. Between two lines only the crossing strokes
+    // are left (under a tenth of the densest row's ink); the bold number's digits thin out at their tops to
+    // a fifth, and are not cut. A patch taller than any line is cut at a quarter.
+    const tall = y1 - y0 + 1;
     const bands =
-      y1 - y0 + 1 > options.textPx * 2.5 ? rowBands(labels, id, width, x0, x1, y0, y1, options.textPx * 0.6) : [{ y0, y1 }];
+      tall > options.maxHeightPx
+        ? rowBands(labels, id, width, x0, x1, y0, y1, options.textPx * 0.6, 0.25)
+        : tall > options.textPx * 2.5
+          ? rowBands(labels, id, width, x0, x1, y0, y1, options.textPx * 0.6, 0.1)
+          : [{ y0, y1 }];
     for (const band of bands) {
       let bandLeft = x1;
       let bandRight = x0;
@@ -125,7 +132,7 @@ export function textFragments(raster: GreyRaster, region: PixelRegion, options: 
   return patches.filter((patch) => patch.isText).map(({ isText: _isText, ...fragment }) => fragment);
 }
 
-/** The bands of rows of patch `id` (inside its box) where its ink reaches a quarter of its densest row's, at least `minHeight` tall. */
+/** The bands of rows of patch `id` (inside its box) where its ink reaches `share` of its densest row's, at least `minHeight` tall. */
 function rowBands(
   labels: Int32Array,
   id: number,
@@ -135,6 +142,7 @@ function rowBands(
   y0: number,
   y1: number,
   minHeight: number,
+  share: number,
 ): { y0: number; y1: number }[] {
   const ink: number[] = [];
   for (let y = y0; y <= y1; y += 1) {
@@ -142,7 +150,7 @@ function rowBands(
     for (let x = x0; x <= x1; x += 1) if (labels[y * width + x] === id) count += 1;
     ink.push(count);
   }
-  const floor = 0.25 * Math.max(...ink);
+  const floor = share * Math.max(...ink);
   const bands: { y0: number; y1: number }[] = [];
   let start = -1;
   for (let row = 0; row <= ink.length; row += 1) {
