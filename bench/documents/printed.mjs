@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The front's printed fields, measured: `node bench/documents/printed.mjs [--seed 31] [--count 120]
 // [--retakes 2] [--variants dni_2012_8,dni_2012_9,dni_2009] [--profiles clean,tilt,blur,jpeg,low_light,glare]
-// [--altered-rate 0.5]` (after `pnpm exec turbo run build`; also `pnpm bench:printed`).
+// [--altered-rate 0.5] [--verification DIR]` (after `pnpm exec turbo run build`; also `pnpm bench:printed`;
+// `--verification` reads the same photos with another build of packages/verification, for a comparison).
 //
 // 1. Generates DNI documents of the corpus under the easy degradations (clean, tilted up to 25°, blurred,
 //    compressed, dim, glared), half of them with the printed surname altered by one letter while the
@@ -30,7 +31,6 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
 const RESULTS = path.join(ROOT, 'bench', 'results');
 const corpus = require(path.join(ROOT, 'packages/corpus/dist/index.js'));
-const verification = require(path.join(ROOT, 'packages/verification/dist/index.js'));
 // The flow's own rule for taking a side and for the reason a refused side ends the step with.
 const { captureProblems, toStoredReading } = require(path.join(ROOT, 'services/flow-runner/dist/adapters/capture-reader.js'));
 const { reasonOfProblem } = require(path.join(ROOT, 'services/flow-runner/dist/domain/steps/document.js'));
@@ -43,8 +43,11 @@ const { values: args } = parseArgs({
     variants: { type: 'string', default: 'dni_2012_8,dni_2012_9,dni_2009' },
     profiles: { type: 'string', default: 'clean,tilt,blur,jpeg,low_light,glare' },
     'altered-rate': { type: 'string', default: '0.5' },
+    // Another build of the reader to read the same photos with (its package folder), for a comparison.
+    verification: { type: 'string', default: path.join(ROOT, 'packages/verification') },
   },
 });
+const verification = require(path.join(path.resolve(args.verification), 'dist/index.js'));
 const SEED = Number(args.seed);
 const COUNT = Number(args.count);
 const ATTEMPTS = 1 + Number(args.retakes);
@@ -243,7 +246,8 @@ async function main() {
   ].join('\n');
   process.stdout.write(`${text}\n`);
   fs.mkdirSync(RESULTS, { recursive: true });
-  const file = path.join(RESULTS, `printed-s${SEED}-n${COUNT}.json`);
+  const other = path.resolve(args.verification) === path.join(ROOT, 'packages/verification') ? '' : '-other-build';
+  const file = path.join(RESULTS, `printed-s${SEED}-n${COUNT}${other}.json`);
   fs.writeFileSync(
     file,
     `${JSON.stringify({ seed: SEED, count: COUNT, attempts: ATTEMPTS, yardstick, summaries: Object.fromEntries(summaries), documents: rows.map((row) => ({ ...row, front: row.front.map((front) => ({ ...front, label: front.label.id })) })), text }, null, 2)}\n`,

@@ -86,16 +86,13 @@ export async function binarisedRun(
   const right = Math.min(raster.width, run.left + run.width + margin);
   const bottom = Math.min(raster.height, run.top + run.height + margin);
   const scale = heightPx / Math.max(1, run.height);
-  const crop = await greyVariant(raster, {
-    region: {
-      left: left / raster.width,
-      top: top / raster.height,
-      width: (right - left) / raster.width,
-      height: (bottom - top) / raster.height,
-    },
-    scale,
-    normalise: true,
-  });
+  const region = {
+    left: left / raster.width,
+    top: top / raster.height,
+    width: (right - left) / raster.width,
+    height: (bottom - top) / raster.height,
+  };
+  const crop = await greyVariant(raster, { region, scale, normalise: true });
   const threshold = Math.min(inkMax, otsuThreshold(crop.data));
   for (let index = 0; index < crop.data.length; index += 1) crop.data[index] = crop.data[index]! < threshold ? 0 : 255;
   // What is not text (the barcode beside a value) is paper in the crop.

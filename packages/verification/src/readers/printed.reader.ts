@@ -11,7 +11,7 @@ import {
 } from '../image/raster';
 import type { DocumentFields, Sex } from '../model';
 import { normaliseDate } from '../parsers/dates';
-import { editDistance, normaliseCountry } from '../checks/field-normalisation';
+import { editDistance, nameKeys, normaliseCountry } from '../checks/field-normalisation';
 import { fieldsAgree, type ComparableFields } from '../checks/compare-fields';
 import { OcrTimeoutError, recognise, type OcrEngine, type OcrResult } from './ocr';
 import { binarisedRun, labelDistance, readTextRuns, readsAsLabel, type LocatedText } from './printed-labels';
@@ -1069,8 +1069,16 @@ async function settle(
   // A number read with a digit more or less than the source's lost or gained it to OCR (a blurred
   // `1259785` for 12597853, read so twice): an altered print keeps the number's length.
   const sourceDigits = box.kind === 'number' && source !== null ? source.replace(/\D/g, '').length : null;
+  // Likewise a name read cut at either end (`FLORENC` for FLORENCIA, under a glare, read so twice): an
+  // altered letter changes a name, it does not shorten it from its end.
+  const sourceNames = box.kind === 'name' && source !== null ? [...nameKeys(source)] : [];
+  const cut = (value: string) =>
+    [...nameKeys(value)].some((key) =>
+      sourceNames.some((whole) => key !== whole && (whole.startsWith(key) || whole.endsWith(key))),
+    );
   const parsed = reads.filter(
-    (read) => read.value !== null && (sourceDigits === null || read.value.replace(/\D/g, '').length === sourceDigits),
+    (read) =>
+      read.value !== null && (sourceDigits === null || read.value.replace(/\D/g, '').length === sourceDigits) && !cut(read.value),
   );
   const wanted = box.kind === 'sex' || box.kind === 'series' ? 3 : 2;
   for (const candidate of parsed) {
