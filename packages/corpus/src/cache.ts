@@ -14,14 +14,20 @@ export function corpusCacheDir(root: string, options: GenerateOptions): string {
   return path.join(root, `s${options.seed}-${options.width}x${options.height}-${fingerprint}`);
 }
 
-export async function cachedDocumentImages(root: string, index: number, options: GenerateOptions): Promise<CorpusImage[]> {
+/** Document `index`'s images as `generateDocumentImages` makes them (`photo` n > 0: its n-th retake), from the cache when there. */
+export async function cachedDocumentImages(
+  root: string,
+  index: number,
+  options: GenerateOptions,
+  photo = 0,
+): Promise<CorpusImage[]> {
   const dir = corpusCacheDir(root, options);
-  const labelsFile = path.join(dir, `${documentId(options.seed, index)}.labels.json`);
+  const labelsFile = path.join(dir, `${documentId(options.seed, index)}${photo === 0 ? '' : `-retake${photo}`}.labels.json`);
   if (fs.existsSync(labelsFile)) {
     const labels = JSON.parse(fs.readFileSync(labelsFile, 'utf8')) as SampleLabel[];
     return labels.map((label) => ({ label, image: fs.readFileSync(path.join(dir, label.file)) }));
   }
-  const images = await generateDocumentImages(index, options);
+  const images = await generateDocumentImages(index, options, photo);
   fs.mkdirSync(dir, { recursive: true });
   for (const { image, label } of images) fs.writeFileSync(path.join(dir, label.file), image);
   fs.writeFileSync(labelsFile, `${JSON.stringify(images.map(({ label }) => label))}\n`);

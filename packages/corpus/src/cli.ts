@@ -10,7 +10,7 @@ import {
   chooseAngleLimits,
   type AngleCalibrationReport,
 } from './calibrate-angle';
-import { DOCUMENT_VARIANTS, type DocumentVariant } from './documents';
+import { DEFAULT_DEFECTS, DEFECTS, DOCUMENT_VARIANTS, type Defect, type DocumentVariant } from './documents';
 import {
   DEFAULT_GENERATE_OPTIONS,
   DEGRADATION_PROFILES,
@@ -38,6 +38,8 @@ Options:
   --reference-date D     date the expected verdicts hold at (default ${DEFAULT_GENERATE_OPTIONS.referenceDate})
   --defect-rate P        share of documents with a deliberate defect (default ${DEFAULT_GENERATE_OPTIONS.defectRate})
   --expired-rate P       share of expired documents (default ${DEFAULT_GENERATE_OPTIONS.expiredRate})
+  --defects LIST         comma-separated defects that may be drawn (default ${DEFAULT_DEFECTS.join(', ')}): ${DEFECTS.join(', ')}
+  --retakes N            also N retakes of each document's photos (the same card photographed again, files ending -retake<n>)
   --quiet                no progress on stderr
 
 calibrate: fits the recapture model and the blur/glare/darkness limits on a calibration split and
@@ -119,6 +121,8 @@ async function main(): Promise<void> {
       'reference-date': { type: 'string' },
       'defect-rate': { type: 'string' },
       'expired-rate': { type: 'string' },
+      defects: { type: 'string' },
+      retakes: { type: 'string' },
       quiet: { type: 'boolean' },
     },
     strict: true,
@@ -135,7 +139,9 @@ async function main(): Promise<void> {
     expiredRate: rate(values['expired-rate'], 'expired-rate', DEFAULT_GENERATE_OPTIONS.expiredRate),
     variants: list<DocumentVariant>(values.variants, DOCUMENT_VARIANTS, 'variants'),
     profiles: list<DegradationProfile>(values.degradations, DEGRADATION_PROFILES, 'degradations'),
+    ...(values.defects === undefined ? {} : { defects: list<Defect>(values.defects, DEFECTS, 'defects') }),
   };
+  const retakes = integer(values.retakes, 'retakes', 0);
   if (options.width < 64 || options.height < 48) fail('the image must be at least 64×48');
   const indices =
     values.indices !== undefined ? values.indices.split(',').map((item) => integer(item.trim(), 'indices')) : range(values);
@@ -144,10 +150,11 @@ async function main(): Promise<void> {
   const labels: string[] = [];
   const started = performance.now();
   for (const [position, index] of indices.entries()) {
-    const images = await generateDocumentImages(index, options);
-    for (const { image, label } of images) {
-      fs.writeFileSync(path.join(out, label.file), image);
-      labels.push(JSON.stringify(label));
+    for (let photo = 0; photo <= retakes; photo += 1) {
+      for (const { image, label } of await generateDocumentImages(index, options, photo)) {
+        fs.writeFileSync(path.join(out, label.file), image);
+        labels.push(JSON.stringify(label));
+      }
     }
     if (values.quiet !== true) process.stderr.write(`\r[corpus] ${position + 1}/${indices.length} documents`);
   }

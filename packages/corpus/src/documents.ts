@@ -34,14 +34,24 @@ export const DOCUMENT_VARIANTS = [
 ] as const;
 export type DocumentVariant = (typeof DOCUMENT_VARIANTS)[number];
 
-/** Faults put on purpose into a document, each with the reason code a correct verdict gives. */
-export const DEFECTS = ['cuil_check_digit', 'mrz_check_digit', 'printed_data_mismatch'] as const;
+/**
+ * Faults put on purpose into a document, each with the reason code a correct verdict gives.
+ * `printed_surname_altered` changes one letter of the printed surname (DNI fronts, a passport's visual
+ * zone) while the barcode and the MRZ keep the true name: the forgery a glance at the print does not
+ * show. It is drawn only when asked for (`DocumentOptions.defects`), so the corpora of earlier seeds stay
+ * as they were.
+ */
+export const DEFECTS = ['cuil_check_digit', 'mrz_check_digit', 'printed_data_mismatch', 'printed_surname_altered'] as const;
 export type Defect = (typeof DEFECTS)[number];
+
+/** The defects drawn unless others are asked for. */
+export const DEFAULT_DEFECTS: readonly Defect[] = ['cuil_check_digit', 'mrz_check_digit', 'printed_data_mismatch'];
 
 const DEFECT_REASON: Record<Defect, DocumentReasonCode> = {
   cuil_check_digit: 'document_cuil_invalid',
   mrz_check_digit: 'document_mrz_invalid',
   printed_data_mismatch: 'document_data_mismatch',
+  printed_surname_altered: 'document_data_mismatch',
 };
 
 export type SideName = 'front' | 'back';
@@ -116,6 +126,8 @@ export interface DocumentOptions {
   defectRate: number;
   /** Probability that a document is expired at the reference date. */
   expiredRate: number;
+  /** The defects that may be drawn (`DEFAULT_DEFECTS` when absent). */
+  defects?: readonly Defect[];
 }
 
 const STREETS = [
@@ -208,9 +220,20 @@ function alterDigit(number: string, random: Random): string {
   return `${number.slice(0, position)}${replacement}${number.slice(position + 1)}`;
 }
 
-function chooseDefect(random: Random, options: DocumentOptions, allowed: readonly Defect[]): Defect | null {
+function chooseDefect(random: Random, options: DocumentOptions, fits: readonly Defect[]): Defect | null {
+  const wanted = options.defects ?? DEFAULT_DEFECTS;
+  const allowed = fits.filter((defect) => wanted.includes(defect));
   if (allowed.length === 0 || !random.chance(options.defectRate)) return null;
   return random.pick(allowed);
+}
+
+/** One letter of a name (A–Z, never an accented one) changed to another. */
+function alterLetter(name: string, random: Random): string {
+  const positions = [...name].flatMap((character, index) => (/[A-Z]/.test(character) ? [index] : []));
+  const position = positions[random.int(0, positions.length - 1)]!;
+  const original = name.charCodeAt(position) - 65;
+  const replacement = String.fromCharCode(65 + ((original + random.int(1, 25)) % 26));
+  return `${name.slice(0, position)}${replacement}${name.slice(position + 1)}`;
 }
 
 function reasonCodes(defects: readonly Defect[], expired: boolean): DocumentReasonCode[] {
@@ -259,7 +282,12 @@ function dniDocument(
   const person = settleSexForIssueDate(random, drawn, issueDate);
   const expiryDate = addYears(issueDate, 15);
   const expired = expiryDate < options.referenceDate;
-  const defect = chooseDefect(random, options, ['cuil_check_digit', 'mrz_check_digit', 'printed_data_mismatch']);
+  const defect = chooseDefect(random, options, [
+    'cuil_check_digit',
+    'mrz_check_digit',
+    'printed_data_mismatch',
+    'printed_surname_altered',
+  ]);
   const cuil: Cuil = cuilFor(person.dni_number, person.sex, random.int(0, 1000), defect === 'cuil_check_digit');
   const tramite = tramiteNumber(random);
   const ejemplar = series(random);
@@ -322,12 +350,13 @@ function dniDocument(
   const mrz: MrzContentLabel = { format: 'TD1', lines: mrzLines, valid: defect !== 'mrz_check_digit' };
   const printDate = is2009 ? toPrintedSpanish : toPrintedBilingual;
   const frontPrinted: PrintedFields = {
-    surname: person.surname,
+    surname: defect === 'printed_surname_altered' ? alterLetter(person.surname, random) : person.surname,
     given_names: person.given_names,
     sex: person.sex,
     nationality: nationalityText,
     number: printedDniNumber(printedNumber),
-    birth_date: printDate(person.birth_date),
+    // The 2009 card prints the birth date on its back (the RENAPER specimen's front has none).
+    ...(is2009 ? {} : { birth_date: printDate(person.birth_date) }),
     issue_date: printDate(issueDate),
     expiry_date: printDate(expiryDate),
     ...(is2009 ? {} : { series: ejemplar, tramite, office_code: barcodeContent.office_code ?? String(random.int(1, 9) * 1000) }),
@@ -351,7 +380,9 @@ function dniDocument(
     barcode: is2009 ? barcode : null,
     mrz: is2009 ? null : mrz,
     qr: null,
-    printed: is2009 ? { ...backPrinted, tramite, office_code: barcodeContent.office_code } : backPrinted,
+    printed: is2009
+      ? { ...backPrinted, birth_date: printDate(person.birth_date), tramite, office_code: barcodeContent.office_code }
+      : backPrinted,
   };
   const defects = defect === null ? [] : [defect];
   return {
@@ -403,7 +434,7 @@ function passportDocument(
   const person = settleSexForIssueDate(random, drawn, issueDate);
   const expiryDate = addDays(addYears(issueDate, 10), -1);
   const expired = expiryDate < options.referenceDate;
-  const defect = chooseDefect(random, options, ['mrz_check_digit', 'printed_data_mismatch']);
+  const defect = chooseDefect(random, options, ['mrz_check_digit', 'printed_data_mismatch', 'printed_surname_altered']);
   const issuer = state?.code ?? 'ARG';
   const passportNumber = state?.number(random) ?? `AA${random.pick(['A', 'B', 'C', 'D', 'E', 'F'])}${random.digits(6)}`;
   const personalNumber = foreign ? '' : person.dni_number;
@@ -459,7 +490,7 @@ function passportDocument(
           country_name: state?.name ?? 'REPÚBLICA ARGENTINA',
           issuing_state: issuer,
           number: printedNumber,
-          surname: person.surname,
+          surname: defect === 'printed_surname_altered' ? alterLetter(person.surname, random) : person.surname,
           given_names: person.given_names,
           nationality: state?.nationality ?? 'ARGENTINA',
           birth_date: toPrintedBilingual(person.birth_date),

@@ -144,6 +144,8 @@ export interface GenerateOptions {
   referenceDate: string;
   defectRate: number;
   expiredRate: number;
+  /** The defects that may be drawn (`DEFAULT_DEFECTS` when absent). */
+  defects?: readonly Defect[];
   variants: readonly DocumentVariant[];
   profiles: readonly DegradationProfile[];
 }
@@ -381,18 +383,29 @@ export function documentId(seed: number, index: number): string {
   return `s${seed}-${String(index).padStart(6, '0')}`;
 }
 
-/** Every side of document `index` of the corpus of `options.seed`, as JPEG images with their labels. */
-export async function generateDocumentImages(index: number, options: GenerateOptions): Promise<CorpusImage[]> {
+/**
+ * Every side of document `index` of the corpus of `options.seed`, as JPEG images with their labels.
+ * `photo` 0 is the corpus's photo of each side; photo n > 0 is the n-th retake: the same card photographed
+ * again under the same degradation profile (its own placement, light, blur, noise and JPEG), as a person
+ * asked for another photo takes one. Its files and label ids end in `-retake<n>`.
+ */
+export async function generateDocumentImages(index: number, options: GenerateOptions, photo = 0): Promise<CorpusImage[]> {
   const { variant, profile } = assignment(index, options);
   const id = documentId(options.seed, index);
   const document = generateDocument(Random.forSample(options.seed, index, 'document'), id, variant, {
     referenceDate: options.referenceDate,
     defectRate: options.defectRate,
     expiredRate: options.expiredRate,
+    ...(options.defects === undefined ? {} : { defects: options.defects }),
   });
   const images: CorpusImage[] = [];
+  const suffix = photo === 0 ? '' : `-retake${photo}`;
   for (const side of document.sides) {
-    const random = Random.forSample(options.seed, index, `image/${side.side}`);
+    const random = Random.forSample(
+      options.seed,
+      index,
+      photo === 0 ? `image/${side.side}` : `image/${side.side}/retake${photo}`,
+    );
     const degradation = drawDegradation(random.fork('degradation'), profile);
     const { jpeg, regions } = await renderSide(random, document, side, degradation, options);
     const recapture = degradation.recapture?.kind ?? null;
@@ -403,8 +416,8 @@ export async function generateDocumentImages(index: number, options: GenerateOpt
     images.push({
       image: jpeg,
       label: {
-        id: `${id}-${side.side}`,
-        file: `${id}-${side.side}.jpg`,
+        id: `${id}-${side.side}${suffix}`,
+        file: `${id}-${side.side}${suffix}.jpg`,
         sha256: createHash('sha256').update(jpeg).digest('hex'),
         bytes: jpeg.length,
         seed: options.seed,
@@ -440,12 +453,13 @@ export async function generateDocumentImages(index: number, options: GenerateOpt
 /** The document content alone (no image), for tests and tools that only need the payloads. */
 export function generateDocumentContent(
   index: number,
-  options: Pick<GenerateOptions, 'seed' | 'referenceDate' | 'defectRate' | 'expiredRate' | 'variants' | 'profiles'>,
+  options: Pick<GenerateOptions, 'seed' | 'referenceDate' | 'defectRate' | 'expiredRate' | 'defects' | 'variants' | 'profiles'>,
 ): DocumentContent {
   const { variant } = assignment(index, options);
   return generateDocument(Random.forSample(options.seed, index, 'document'), documentId(options.seed, index), variant, {
     referenceDate: options.referenceDate,
     defectRate: options.defectRate,
     expiredRate: options.expiredRate,
+    ...(options.defects === undefined ? {} : { defects: options.defects }),
   });
 }

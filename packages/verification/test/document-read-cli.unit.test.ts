@@ -80,11 +80,12 @@ describe('pnpm ops document:read over the reference set', () => {
     expect({ barcodes, barcodesRead }).toEqual({ barcodes: 69, barcodesRead: 64 });
     // 5 MRZ images: the 2009 DNI specimen (TD1) and the ICAO TD3 and TD2 specimens as JPEG and PNG.
     expect({ mrzs, mrzsRead }).toEqual({ mrzs: 5, mrzsRead: 5 });
-    // The TD3 specimen's printed number (`L898902C3`, read `L89890203`) agrees with its MRZ: support sees
-    // it, and the page is refused for nothing but its expiry (2012).
+    // The TD3 specimen's visual zone (its number `L898902C3` read `L89890203`, its names under `Surname/
+    // Nom` and `Given names/ Prénoms`) agrees with its MRZ: support sees it, and the page is refused for
+    // nothing but its expiry (2012).
     for (const file of ['mrz/passporteye_passport-td3.jpg', 'mrz/passporteye_passport-td3.png']) {
       const line = lines[index.findIndex((entry) => entry.path === file)]!;
-      expect(line.printed).toEqual({ number: 'L898902C3' });
+      expect(line.printed).toMatchObject({ number: 'L898902C3', surname: 'ERIKSSON', given_names: 'ANNA MARIA' });
       expect(line.reasons).toEqual(['document_expired']);
     }
   }, 240_000);

@@ -34,6 +34,22 @@ const BARCODE_FIELDS = {
   issuing_state: 'ARG',
 };
 
+/** A 2012 front's print, every field a check needs settled as `status` says (agreeing unless named). */
+function printedFront(
+  fields: NonNullable<SideReading['printed']>['fields'],
+  status: NonNullable<SideReading['printed']>['status'] = {},
+): NonNullable<SideReading['printed']> {
+  const settled = {
+    surname: 'agrees',
+    given_names: 'agrees',
+    number: 'agrees',
+    sex: 'agrees',
+    birth_date: 'agrees',
+    expiry_date: 'read',
+  } as const;
+  return { layout: 'dni_2012_front', fields, raw: {}, status: { ...settled, ...status }, labels: [] };
+}
+
 afterAll(async () => {
   await stopReaders();
 });
@@ -44,7 +60,7 @@ describe('combineSides', () => {
       detected_type: 'dni',
       detected_face: 'front',
       barcode_fields: BARCODE_FIELDS,
-      printed: { layout: 'dni_2012_front', fields: { surname: 'GOMEZ', number: '26756539', expiry_date: '2032-04-20' }, raw: {} },
+      printed: printedFront({ surname: 'GOMEZ', number: '26756539', expiry_date: '2032-04-20' }, { surname: 'differs' }),
     });
 
     const reading = combineSides([front], { acceptedTypes: ['dni'], today: TODAY });
@@ -89,11 +105,11 @@ describe('combineSides', () => {
     const front = buildSide({ detected_type: 'dni', barcode_fields: BARCODE_FIELDS });
     const surnameOnly = buildSide({
       side: 'front_angle',
-      printed: { layout: 'dni_2012_front', fields: { surname: BARCODE_FIELDS.surname }, raw: {} },
+      printed: printedFront({ surname: BARCODE_FIELDS.surname }),
     });
     const numberToo = buildSide({
       side: 'front_angle',
-      printed: { layout: 'dni_2012_front', fields: { surname: BARCODE_FIELDS.surname, number: BARCODE_FIELDS.number }, raw: {} },
+      printed: printedFront({ surname: BARCODE_FIELDS.surname, number: BARCODE_FIELDS.number }),
     });
     const angleOf = (angled: SideReading) =>
       combineSides([front, angled], { acceptedTypes: ['dni'], today: TODAY }).checks.find((check) => check.name === 'angle');

@@ -215,6 +215,27 @@ describe('a side refused as a screen', () => {
   });
 });
 
+describe('a front whose printed data could not be read', () => {
+  const step = DocumentStepSchema.parse({ id: 'doc', type: 'document_ar', documents: ['dni'], maxAttempts: 2 });
+  const stateWith = (attempts: number): StepState => ({
+    status: 'pending',
+    document: { type: 'dni', captures: { front: { artefactId: 'art_1', status: 'reading', attempts } } },
+  });
+  const front = reading({ barcode_fields: FIELDS, problems: ['mrz_not_found', 'print_unreadable'] });
+
+  test('when its barcode was read but not the print a check needs, then it is taken again, told why', () => {
+    expect(captureProblems(front)).toEqual(['print_unreadable']);
+    expect(applyCaptureReading(step, stateWith(1), 'art_1', captureProblems(front))).toEqual({ kind: 'stay' });
+  });
+
+  test('when its print is still unread at the last attempt, then the step fails as document_unreadable, never passes', () => {
+    expect(applyCaptureReading(step, stateWith(2), 'art_1', captureProblems(front))).toEqual({
+      kind: 'failed',
+      reason: 'document_unreadable',
+    });
+  });
+});
+
 describe('the document types offered to the person', () => {
   const stepWith = (documents?: string[]) =>
     DocumentStepSchema.parse({ id: 'doc', type: 'document_ar', ...(documents ? { documents } : {}) });

@@ -223,6 +223,24 @@ describe('the document step without JavaScript', () => {
     expect(metrics).toMatch(/^flow_worker_tasks_queued\{[^}]*pool="verification"[^}]*\} \d/m);
   });
 
+  test("when a DNI front's barcode reads but its printed data cannot, then the person is asked again and the step ends as document_unreadable", async () => {
+    const front = await frontWithoutPrint();
+    const { tenant, session, person } = await startDocumentFlow(['dni']);
+    let page = person.last!;
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await person.uploadCapture(front);
+      page = await waitForReading(person, session.id);
+      if (attempt < 3) {
+        expect(page.text).toContain('No se leen bien los datos impresos');
+        expect(h1Of(page)).toBe('Frente del documento');
+      }
+    }
+
+    expect(statusOf(page)).toBe('rejected');
+    const resolved = await getSession(tenant.testKey, session.id);
+    expect(resolved.result.reason_codes).toEqual(['document_unreadable']);
+  });
+
   test('when a capture is stored, then it is encrypted at rest and only its latest version is kept', async () => {
     const photos = await documentPhotos('passport_arg', 4);
     const { session, person } = await startDocumentFlow(['passport']);
@@ -261,6 +279,35 @@ async function jpegClaiming(width: number, height: number): Promise<Buffer> {
   jpeg.writeUInt16BE(height, sof + 5);
   jpeg.writeUInt16BE(width, sof + 7);
   return jpeg;
+}
+
+/**
+ * A clean 2012 DNI front (corpus) whose printed data column is painted over above its barcode: the barcode
+ * still identifies the card, the labels and values the checks need are gone.
+ */
+async function frontWithoutPrint(): Promise<Buffer> {
+  const sharp = (await import('sharp')).default;
+  const images = await generateDocumentImages(1, {
+    ...DEFAULT_GENERATE_OPTIONS,
+    seed: SEED,
+    variants: ['dni_2012_9'],
+    profiles: ['clean'],
+    defectRate: 0,
+    expiredRate: 0,
+    width: 1400,
+    height: 1000,
+  });
+  const front = images.find((image) => image.label.side === 'front')!;
+  const data = front.label.regions.data!.bbox;
+  const barcode = front.label.regions.barcode!.bbox;
+  const height = Math.max(1, barcode.y - 4 - data.y);
+  const paint = await sharp({ create: { width: data.width, height, channels: 3, background: '#eef3f2' } })
+    .png()
+    .toBuffer();
+  return sharp(front.image)
+    .composite([{ input: paint, left: data.x, top: data.y }])
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }
 
 /** A plain grey photo: a real, readable image that shows no document. */

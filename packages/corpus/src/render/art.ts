@@ -163,3 +163,30 @@ export function fingerprint(random: Random, x: number, y: number, width: number,
   }
   return parts.join('');
 }
+
+/**
+ * The 2012 DNI's round seal, printed in a dark blue-green over the left end of the issue and expiry dates
+ * (the RENAPER specimen): two rings of fine text-like dashes, a rosette of fine lines and a sun in the
+ * middle. Its ink is darker than the labels in grey, but coloured where the print is neutral.
+ */
+export function seal(random: Random, cx: number, cy: number, radius: number): string {
+  const colour = '#2d5666';
+  const parts: string[] = [
+    `<circle cx="${fmt(cx)}" cy="${fmt(cy)}" r="${fmt(radius)}" fill="none" stroke="${colour}" stroke-width="2" opacity="0.8"/>`,
+    `<circle cx="${fmt(cx)}" cy="${fmt(cy)}" r="${fmt(radius * 0.72)}" fill="none" stroke="${colour}" stroke-width="1.5" opacity="0.8"/>`,
+  ];
+  // The ring of lettering between the two circles, as short dashes of random length.
+  const dashRadius = radius * 0.86;
+  for (let angle = 0; angle < 360; angle += random.uniform(6, 10)) {
+    const length = random.uniform(2, 5);
+    const radians = (angle * Math.PI) / 180;
+    const x = cx + dashRadius * Math.cos(radians);
+    const y = cy + dashRadius * Math.sin(radians);
+    parts.push(
+      `<rect x="${fmt(x - length / 2)}" y="${fmt(y - 4)}" width="${fmt(length)}" height="8" fill="${colour}" opacity="0.75" transform="rotate(${fmt(angle + 90)} ${fmt(x)} ${fmt(y)})"/>`,
+    );
+  }
+  parts.push(rosette(random, cx, cy, radius * 0.66, colour, 0.55));
+  parts.push(`<circle cx="${fmt(cx)}" cy="${fmt(cy)}" r="${fmt(radius * 0.16)}" fill="${colour}" opacity="0.6"/>`);
+  return parts.join('');
+}

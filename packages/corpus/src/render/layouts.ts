@@ -2,8 +2,8 @@ import bwipjs from 'bwip-js';
 import type { DocumentContent, SideContent } from '../documents';
 import { rectQuad, type Quad } from '../geometry';
 import type { Random } from '../random';
-import { GREYSCALE_FILTER, coatOfArms, fingerprint, guilloche, portrait, rosette, signature } from './art';
-import { FONTS, fmt, nestSvg, rect, text } from './svg';
+import { GREYSCALE_FILTER, coatOfArms, fingerprint, guilloche, portrait, rosette, seal, signature } from './art';
+import { FONTS, escapeXml, fmt, nestSvg, rect, text } from './svg';
 
 /**
  * Card and page layouts, in tenths of a millimetre: an ID-1 card is 856 × 540 (85.6 × 54 mm), a passport
@@ -79,17 +79,36 @@ function qrCode(payload: string, x: number, y: number, size: number): string {
   return nestSvg(svg, x, y, size, size);
 }
 
-/** A label in small type above a value, as cards print "Apellido / Surname" over the surname. */
+// The labels' grey on the RENAPER specimens: a neutral dark grey, lighter than the values' black.
+const LABEL_GREY = '#3f4542';
+
+/**
+ * A bilingual label as the 2012 card prints it: the Spanish words upright, the English ones in italics
+ * after the slash ("Apellido / *Surname*").
+ */
+function bilingualLabel(x: number, y: number, label: string, size: number): string {
+  const [spanish, english] = label.split(' / ');
+  if (english === undefined) return text(x, y, label, { size, fill: LABEL_GREY, font: FONTS.arial });
+  return text(x, y, `${spanish} / `, { size, fill: LABEL_GREY, font: FONTS.arial }).replace(
+    '</text>',
+    `<tspan font-style="italic">${escapeXml(english)}</tspan></text>`,
+  );
+}
+
+/**
+ * A label in small type above a value, as cards print "Apellido / Surname" over the surname; the value's
+ * baseline `gap` below the label's (the 2012 specimen: 32 tenths of a millimetre).
+ */
 function field(
   x: number,
   y: number,
   label: string,
   value: string,
-  options: { labelSize?: number; valueSize?: number; bold?: boolean } = {},
+  options: { labelSize?: number; valueSize?: number; bold?: boolean; gap?: number } = {},
 ): string {
   return (
-    text(x, y, label, { size: options.labelSize ?? 12, fill: '#3d4a5c', font: FONTS.sans }) +
-    text(x, y + (options.valueSize ?? 20) + 4, value, {
+    bilingualLabel(x, y, label, options.labelSize ?? 12) +
+    text(x, y + (options.gap ?? (options.valueSize ?? 20) + 4), value, {
       size: options.valueSize ?? 20,
       font: FONTS.arial,
       weight: options.bold === true ? 'bold' : 'normal',
@@ -116,11 +135,16 @@ function background(random: Random, width: number, height: number, base: string,
   ].join('');
 }
 
+// Measured on the 2012 RENAPER specimen (the reference set of docs/design.md), in tenths of a millimetre:
+// the labels' baselines at 123, 198, 277, 327, 377 and 428, each value's baseline 21–29 under its label's;
+// labels' capitals 1 mm tall, values' 1.6 mm, the number's 3.2 mm; the round seal over the left end of
+// the issue and expiry dates.
 function dni2012Front(random: Random, doc: DocumentContent, side: SideContent): SideDrawing {
   const { width, height } = ID1;
   const p = side.printed;
   const photo = rectQuad(62, 135, 235, 295);
-  const barcodeBox = { x: 512, y: 446, width: 312, height: 80 };
+  const barcodeBox = { x: 512, y: 453, width: 312, height: 80 };
+  const row = (gap: number) => ({ labelSize: 14, valueSize: 22, gap });
   const parts = [
     background(random, width, height, '#eef6f4', ['#d3ece9', '#e6e2f0', '#cfe3ee']),
     coatOfArms(62, 62, 62, '#2b3f6b'),
@@ -137,22 +161,23 @@ function dni2012Front(random: Random, doc: DocumentContent, side: SideContent): 
     portrait(random, 62, 135, 235, 295),
     portrait(random.fork('ghost'), 735, 150, 90, 115, true),
     text(35, 380, 'DONANTE: SI', { size: 13, rotate: -90, fill: '#1d2b4a' }),
-    field(320, 118, 'Apellido / Surname', p.surname ?? '', { valueSize: 22 }),
-    field(320, 182, 'Nombre / Name', p.given_names ?? '', { valueSize: 22 }),
-    field(320, 246, 'Sexo / Sex', p.sex ?? ''),
-    field(420, 246, 'Nacionalidad / Nationality', p.nationality ?? ''),
-    field(650, 246, 'Ejemplar', p.series ?? ''),
-    field(320, 300, 'Fecha de nacimiento / Date of birth', p.birth_date ?? ''),
-    field(320, 352, 'Fecha de emisión / Date of issue', p.issue_date ?? ''),
-    field(320, 404, 'Fecha de vencimiento / Date of expiry', p.expiry_date ?? ''),
-    text(320, 472, 'Trámite N° / Of. ident.', { size: 11, fill: '#3d4a5c' }),
-    text(320, 496, p.tramite ?? '', { size: 18, font: FONTS.arial }),
-    text(320, 520, p.office_code ?? '', { size: 16, font: FONTS.arial }),
+    field(330, 123, 'Apellido / Surname', p.surname ?? '', row(26)),
+    field(330, 198, 'Nombre / Name', p.given_names ?? '', row(29)),
+    field(330, 277, 'Sexo / Sex', p.sex ?? '', row(21)),
+    field(438, 277, 'Nacionalidad / Nationality', p.nationality ?? '', row(21)),
+    field(650, 277, 'Ejemplar', p.series ?? '', row(21)),
+    field(330, 327, 'Fecha de nacimiento / Date of birth', p.birth_date ?? '', row(23)),
+    seal(random.fork('seal'), 380, 414, 58),
+    field(330, 377, 'Fecha de emisión / Date of issue', p.issue_date ?? '', row(23)),
+    field(330, 428, 'Fecha de vencimiento / Date of expiry', p.expiry_date ?? '', row(21)),
+    bilingualLabel(330, 476, 'Trámite N° / Of. ident.', 13),
+    text(330, 501, p.tramite ?? '', { size: 20, font: FONTS.arial }),
+    text(330, 524, p.office_code ?? '', { size: 18, font: FONTS.arial }),
     signature(random, 600, 300, 180, 70),
-    text(600, 392, 'FIRMA DEL IDENTIFICADO / SIGNATURE', { size: 10, fill: '#3d4a5c' }),
-    text(62, 462, 'Documento / Document', { size: 13, fill: '#3d4a5c' }),
-    text(62, 512, p.number ?? '', { size: 40, weight: 'bold', font: FONTS.arial }),
-    rect(barcodeBox.x - 6, barcodeBox.y - 6, barcodeBox.width + 12, barcodeBox.height + 12, '#ffffff', 'opacity="0.92"'),
+    text(600, 392, 'FIRMA DEL IDENTIFICADO / SIGNATURE', { size: 10, fill: LABEL_GREY }),
+    bilingualLabel(77, 476, 'Documento / Document', 14),
+    text(77, 523, p.number ?? '', { size: 40, weight: 'bold', font: FONTS.arial }),
+    rect(barcodeBox.x - 6, barcodeBox.y - 2, barcodeBox.width + 12, barcodeBox.height + 8, '#ffffff', 'opacity="0.92"'),
   ];
   if (side.barcode !== null) parts.push(pdf417(side.barcode, barcodeBox.x, barcodeBox.y, barcodeBox.width, barcodeBox.height, 6));
   return {
@@ -163,7 +188,7 @@ function dni2012Front(random: Random, doc: DocumentContent, side: SideContent): 
     regions: {
       photo,
       barcode: rectQuad(barcodeBox.x, barcodeBox.y, barcodeBox.width, barcodeBox.height),
-      data: rectQuad(310, 100, 520, 330),
+      data: rectQuad(320, 100, 510, 430),
     },
   };
 }
@@ -202,32 +227,34 @@ function dni2012Back(random: Random, _doc: DocumentContent, side: SideContent): 
   };
 }
 
+// Measured on the 2009 RENAPER specimen (the reference set of docs/design.md), in tenths of a millimetre:
+// Spanish labels in small bold capitals over each value in the left column (surname, given names, number,
+// nationality, issue and expiry dates; the birth date is printed on the back), `SEXO: F` beside the
+// number, the portrait on the right, the TD1 MRZ along the bottom.
 function dni2009Front(random: Random, _doc: DocumentContent, side: SideContent): SideDrawing {
   const { width, height } = ID1;
   const p = side.printed;
   const labelled = (y: number, label: string, value: string): string =>
-    text(40, y, label, { size: 11, weight: 'bold', fill: '#2b2b2b' }) +
-    text(40, y + 23, value, { size: 20, weight: 'bold', font: FONTS.arial });
+    text(42, y, label, { size: 11, weight: 'bold', fill: '#2b2b2b' }) +
+    text(42, y + 25, value, { size: 20, weight: 'bold', font: FONTS.arial });
   const parts = [
     background(random, width, height, '#fbf7fb', ['#e9d5ea', '#d5e4f2', '#f0dfe6']),
     coatOfArms(55, 60, 58, '#30518a'),
-    text(430, 40, 'REPUBLICA ARGENTINA - MERCOSUR', { size: 15, weight: 'bold', anchor: 'middle', font: FONTS.arial }),
-    text(430, 62, 'DOCUMENTO NACIONAL DE IDENTIDAD', { size: 18, weight: 'bold', anchor: 'middle', font: FONTS.arial }),
-    text(430, 80, 'REGISTRO NACIONAL DE LAS PERSONAS', { size: 13, anchor: 'middle', fill: '#6d6d88', font: FONTS.arial }),
-    labelled(105, 'APELLIDOS:', p.surname ?? ''),
-    labelled(152, 'NOMBRES:', p.given_names ?? ''),
-    labelled(199, 'NUMERO DE DOCUMENTO:', p.number ?? ''),
-    text(330, 222, `SEXO: ${p.sex ?? ''}`, { size: 17, font: FONTS.arial }),
-    labelled(246, 'NACIONALIDAD:', p.nationality ?? ''),
-    labelled(293, 'FECHA DE NACIMIENTO:', p.birth_date ?? ''),
-    text(300, 293, 'FECHA DE EXPEDICION:', { size: 11, weight: 'bold', fill: '#2b2b2b' }),
-    text(300, 316, p.issue_date ?? '', { size: 18, weight: 'bold', font: FONTS.arial }),
-    text(300, 340, 'FECHA DE VENCIMIENTO:', { size: 11, weight: 'bold', fill: '#2b2b2b' }),
-    text(300, 363, p.expiry_date ?? '', { size: 18, weight: 'bold', font: FONTS.arial }),
-    signature(random, 60, 335, 170, 40),
-    text(60, 388, 'FIRMA DEL IDENTIFICADO', { size: 9, fill: '#2b2b2b' }),
-    portrait(random, 545, 95, 230, 265),
-    text(660, 384, 'NO VALIDO PARA VOTAR', { size: 13, weight: 'bold', anchor: 'middle' }),
+    text(300, 26, 'REPUBLICA ARGENTINA - MERCOSUR', { size: 14, weight: 'bold', anchor: 'middle', font: FONTS.arial }),
+    text(300, 46, 'DOCUMENTO NACIONAL DE IDENTIDAD', { size: 16, weight: 'bold', anchor: 'middle', font: FONTS.arial }),
+    text(300, 64, 'REGISTRO NACIONAL DE LAS PERSONAS', { size: 12, anchor: 'middle', fill: '#6d6d88', font: FONTS.arial }),
+    labelled(109, 'APELLIDO/S:', p.surname ?? ''),
+    labelled(158, 'NOMBRE/S:', p.given_names ?? ''),
+    labelled(207, 'NUMERO DE DOCUMENTO:', p.number ?? ''),
+    text(376, 232, 'SEXO:', { size: 11, weight: 'bold', fill: '#2b2b2b' }) +
+      text(418, 232, p.sex ?? '', { size: 18, weight: 'bold', font: FONTS.arial }),
+    labelled(255, 'NACIONALIDAD:', p.nationality ?? ''),
+    labelled(303, 'FECHA DE EXPEDICION:', p.issue_date ?? ''),
+    labelled(352, 'FECHA DE VENCIMIENTO', p.expiry_date ?? ''),
+    signature(random, 250, 315, 170, 40),
+    text(288, 372, 'FIRMA DEL IDENTIFICADO', { size: 9, fill: '#2b2b2b' }),
+    portrait(random, 495, 55, 235, 300),
+    text(612, 384, 'NO VALIDO PARA VOTAR', { size: 13, weight: 'bold', anchor: 'middle' }),
   ];
   const zone = side.mrz === null ? null : mrzLines(side.mrz.lines, 47, 438, 44);
   if (zone !== null) parts.push(zone.svg);
@@ -237,9 +264,9 @@ function dni2009Front(random: Random, _doc: DocumentContent, side: SideContent):
     cornerRadius: 32,
     svgBody: parts.join(''),
     regions: {
-      photo: rectQuad(545, 95, 230, 265),
+      photo: rectQuad(495, 55, 235, 300),
       ...(zone === null ? {} : { mrz: zone.region }),
-      data: rectQuad(30, 90, 500, 285),
+      data: rectQuad(30, 90, 450, 295),
     },
   };
 }
@@ -250,6 +277,8 @@ function dni2009Back(random: Random, _doc: DocumentContent, side: SideContent): 
   const parts = [
     background(random, width, height, '#fbf8fb', ['#eadcec', '#dbe6f3', '#f1e3ea']),
     dniBackText(side, 40, 45),
+    text(400, 103, 'FECHA DE NACIMIENTO:', { size: 12, fill: '#3d4a5c' }),
+    text(400, 127, side.printed.birth_date ?? '', { size: 17, font: FONTS.arial }),
     text(40, 215, `TRÁMITE N° ${side.printed.tramite ?? ''}   OF. IDENT. ${side.printed.office_code ?? ''}`, {
       size: 13,
       font: FONTS.arial,

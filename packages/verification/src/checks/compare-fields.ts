@@ -67,6 +67,15 @@ export function compareFields(a: ComparableFields, b: ComparableFields, fields: 
   return fields.filter((field) => compareField(field, a, b) === 'mismatch');
 }
 
+/**
+ * Whether two sources say the same of one field: true when they agree, false when they disagree, null
+ * when either lacks it or wrote it unreadably (`compareFields` counts only the disagreements).
+ */
+export function fieldsAgree(a: ComparableFields, b: ComparableFields, field: FieldName): boolean | null {
+  const verdict = compareField(field, a, b);
+  return verdict === 'not_comparable' ? null : verdict === 'match';
+}
+
 /** The comparable view of parsed domain fields, with the truncation flag of their source. */
 export function comparable(fields: DocumentFields, namesTruncated = false): ComparableFields {
   return { ...fields, names_truncated: namesTruncated };

@@ -36,6 +36,29 @@ export async function decodeGrey(image: Buffer, maxSide?: number): Promise<GreyR
   return { data, width: info.width, height: info.height };
 }
 
+/**
+ * How far each pixel is from printed black, as one grey image: its brightest channel plus its colour
+ * (brightest minus darkest channel). Black and grey print is dark in every channel and stays dark; a
+ * coloured overprint (the 2012 DNI's blue seal over its dates, a red MUESTRA stamp across a specimen's
+ * names) is bright in one channel or far from grey and comes out light, where in plain luminance it is
+ * as dark as the text it crosses.
+ */
+export async function decodeInkLevel(image: Buffer): Promise<GreyRaster> {
+  const { data, info } = await sharp(image).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  const pixels = info.width * info.height;
+  const out = Buffer.alloc(pixels);
+  for (let pixel = 0, at = 0; pixel < pixels; pixel += 1, at += 3) {
+    const r = data[at]!;
+    const g = data[at + 1]!;
+    const b = data[at + 2]!;
+    const high = r > g ? (r > b ? r : b) : g > b ? g : b;
+    const low = r < g ? (r < b ? r : b) : g < b ? g : b;
+    const level = 2 * high - low;
+    out[pixel] = level > 255 ? 255 : level;
+  }
+  return { data: out, width: info.width, height: info.height };
+}
+
 function fromRaster(raster: GreyRaster): sharp.Sharp {
   return sharp(raster.data, { raw: { width: raster.width, height: raster.height, channels: 1 } });
 }

@@ -23,7 +23,7 @@ import {
 import { parseMrz } from '../parsers/mrz.parser';
 import { hashDistance } from './perceptual-hash';
 import { judgeAngledFront } from '../checks/angled-front';
-import { readSide, type ReadSideOptions, type SideReading } from './read-side';
+import { printUnsettled, readSide, type ReadSideOptions, type SideReading } from './read-side';
 
 /**
  * One document from its sides: each side read by `readSide`, then the fields merged and cross-checked.
@@ -36,7 +36,7 @@ import { readSide, type ReadSideOptions, type SideReading } from './read-side';
 export type CheckStatus = 'passed' | 'failed' | 'inconclusive';
 
 export type DocumentCheckName =
-  'readable' | 'document_type' | 'side' | 'expiry' | 'mrz' | 'cuil' | 'data_consistency' | 'angle' | 'screen';
+  'readable' | 'document_type' | 'side' | 'expiry' | 'mrz' | 'cuil' | 'print' | 'data_consistency' | 'angle' | 'screen';
 
 export interface DocumentCheck {
   name: DocumentCheckName;
@@ -97,9 +97,19 @@ function sourcesOf(side: SideReading): { name: string; fields: ComparableFields 
   if (side.mrz_fields !== null && side.mrz !== null) {
     sources.push({ name: `mrz:${side.side}`, fields: comparable(side.mrz_fields, side.mrz.names_truncated) });
   }
-  if (side.printed !== null)
-    sources.push({ name: `printed:${side.side}`, fields: { ...side.printed.fields, names_by_ocr: true } });
+  if (side.printed !== null) sources.push({ name: `printed:${side.side}`, fields: printedComparable(side.printed) });
   return sources;
+}
+
+/**
+ * A side's printed fields as compared. Names settled against the side's barcode or MRZ (`agrees`,
+ * `differs`) are compared exactly: the reading already told OCR's slips from the print's own letters, and
+ * a name altered by one letter must not pass as a slip. Names with nothing to settle against on their
+ * side (`read`) keep OCR's tolerance (`names_by_ocr`).
+ */
+function printedComparable(printed: NonNullable<SideReading['printed']>): ComparableFields {
+  const byOcr = (['surname', 'given_names'] as const).some((field) => (printed.status[field] ?? 'read') === 'read');
+  return { ...printed.fields, names_by_ocr: byOcr };
 }
 
 /** The sides' fields, each from its most authoritative source; `machineOnly`: the barcodes' and valid MRZs'. */
@@ -131,7 +141,7 @@ function merge(sides: readonly SideReading[], machineOnly = false): DocumentFiel
 function identityOf(side: SideReading): ComparableFields | null {
   if (side.barcode_fields !== null) return comparable(side.barcode_fields);
   if (side.mrz?.valid === true && side.mrz_fields !== null) return comparable(side.mrz_fields, side.mrz.names_truncated);
-  if (side.printed !== null && Object.keys(side.printed.fields).length > 0) return { ...side.printed.fields, names_by_ocr: true };
+  if (side.printed !== null && Object.keys(side.printed.fields).length > 0) return printedComparable(side.printed);
   return null;
 }
 
@@ -234,6 +244,26 @@ export function combineSides(read: readonly SideReading[], options: ReadDocument
   checks.push(
     fromVerdict('cuil', checkCuil(fields.cuil, { sex: fields.sex, number: fields.number }, { requirePrefixMatchingSex: true })),
   );
+
+  // A front whose print a check needs was not read: the checks on it would pass on nothing. The flow asks
+  // for the front again (`print_unreadable`) and reaches this only when a reading is judged as it is.
+  const fronts = sides.filter((side) => side.side === 'front');
+  const unsettled: FieldName[] = fronts.flatMap((side) => printUnsettled(side.printed));
+  const unread = unsettled.length > 0 || fronts.some((side) => side.problems.includes('print_unreadable'));
+  if (fronts.some((side) => side.printed !== null) || unread) {
+    checks.push(
+      !unread
+        ? { name: 'print', verdict: 'passed' }
+        : {
+            name: 'print',
+            verdict: 'failed',
+            reason: 'document_unreadable',
+            ...(unsettled.length === 0 ? {} : { fields: unsettled }),
+            detail:
+              unsettled.length === 0 ? "the front's printed labels were not read" : `printed ${unsettled.join(', ')} not read`,
+          },
+    );
+  }
 
   // Invalid MRZs are left out: their own check already fails, and a misread would be reported twice.
   // The angled front is compared with the front by the angle check: a photo of another card is an

@@ -1,6 +1,7 @@
-import { quadAngle } from '../image/geometry';
+import { quadAngle, type Quad } from '../image/geometry';
 import { prepareUpload, type PreparedImage, type UploadRefusalReason } from '../image/prepare-upload';
-import { decodeGrey, greyVariant, type GreyRaster } from '../image/raster';
+import { decodeGrey, decodeInkLevel, greyVariant, type GreyRaster } from '../image/raster';
+import { comparable, type ComparableFields } from '../checks/compare-fields';
 import type { DocumentFields, DocumentType, Side } from '../model';
 import { parseDniBarcode, type DniBarcodeLayout } from '../parsers/dni-barcode.parser';
 import {
@@ -20,19 +21,22 @@ import {
   type BarcodeStep,
 } from '../readers/barcode.reader';
 import { locateBarcodes } from '../readers/barcode-locator';
-import { MIN_NAME_CONFIDENCE, searchMrzZone, type MrzReading } from '../readers/mrz.reader';
+import { MIN_NAME_CONFIDENCE, searchMrzZone, type MrzReading, type MrzSearch } from '../readers/mrz.reader';
 import type { NamesSecondRead } from '../readers/names-check';
 import { stopOcr } from '../readers/ocr';
 import { SafetyClock, WorkBudget } from '../readers/work-budget';
 import { estimatePageSkew } from '../readers/skew';
 import {
+  PRINT_NEEDED,
   cardFrame,
   portraitCrop,
   printedNumberAgainst,
   readPrintedFields,
   type CardFrame,
   type PrintedField,
+  type PrintedFieldName,
   type PrintedLayout,
+  type PrintedStatus,
 } from '../readers/printed.reader';
 import type { QualityAssessment } from './quality-port';
 import { assessQualityBeside, stopQualityThread } from './quality-thread';
@@ -59,7 +63,13 @@ export type SideProblem =
   /** The side shows the other face of the card (a back uploaded as the front, or the reverse). */
   | 'other_side'
   /** The document read is not among the accepted types. */
-  | 'wrong_type';
+  | 'wrong_type'
+  /**
+   * A front whose printed fields a check needs (`PRINT_NEEDED`: what is compared with the barcode or MRZ,
+   * the 2012+ card's expiry) could not be settled: the photo is taken again rather than the check passing
+   * on what was not read.
+   */
+  | 'print_unreadable';
 
 export interface SideReading {
   side: Side;
@@ -87,7 +97,15 @@ export interface SideReading {
     names_withheld: boolean;
   } | null;
   mrz_fields: DocumentFields | null;
-  printed: { layout: PrintedLayout; fields: Partial<DocumentFields>; raw: Partial<Record<string, PrintedField>> } | null;
+  printed: {
+    layout: PrintedLayout;
+    fields: Partial<DocumentFields>;
+    raw: Partial<Record<string, PrintedField>>;
+    /** How each field read came out (`PrintedStatus`); the checks compare only settled fields. */
+    status: Partial<Record<PrintedFieldName, PrintedStatus>>;
+    /** The fields whose printed label was found. */
+    labels: PrintedFieldName[];
+  } | null;
   quality: QualityAssessment;
   problems: SideProblem[];
   refusal: UploadRefusalReason | null;
@@ -273,16 +291,23 @@ function identifiesPage(mrz: MrzReading): boolean {
   return mrz.valid || Object.values(mrz.data.check_digits).filter(Boolean).length >= 2;
 }
 
-function faceOf(layout: DniBarcodeLayout | null, mrz: MrzReading | null, printedCount: number): SideFace | null {
+function faceOf(
+  layout: DniBarcodeLayout | null,
+  mrz: MrzReading | null,
+  frontLabels: number,
+  backCuil: boolean,
+): SideFace | null {
   if (layout === 'new_2012') return 'front';
   // The 2009 card's PDF417 is on its back; the reported 2026 card carries its QR on the back.
   if (layout === 'old_2009' || layout === 'reported_2026') return 'back';
   if (mrz !== null) {
     const type = documentTypeOfMrz(mrz.data);
     if (type === 'passport') return 'data_page';
-    // A TD1 MRZ is on the 2009 front and on the 2012+ back: its printed fields tell them apart. When they
-    // cannot be read, the face stays unknown rather than be guessed (a wrong guess rejects a good card).
-    if (type === 'dni' && printedCount >= 2) return 'front';
+    // A TD1 MRZ is on the 2009 front and on the 2012+ back: the front's printed labels tell them apart.
+    // When they cannot be read, the face stays unknown rather than be guessed (a wrong guess rejects a
+    // good card).
+    if (type === 'dni' && frontLabels >= 2) return 'front';
+    if (type === 'dni' && backCuil) return 'back';
   }
   return null;
 }
@@ -300,10 +325,57 @@ async function readBackCuil(
   clock: SafetyClock,
 ): Promise<{ printed: SideReading['printed']; passes: number }> {
   if (number === null) return { printed: null, passes: 0 };
-  const reading = await readPrintedFields(frame, layout, clock);
+  const ofTheCard = (cuil: string) => cuil.slice(3, 11) === number.padStart(8, '0');
+  const reading = await readPrintedFields(frame, layout, clock, { agrees: { cuil: ofTheCard } });
   const cuil = reading.fields.cuil ?? null;
-  const fields = cuil !== null && cuil.slice(3, 11) === number.padStart(8, '0') ? { cuil } : {};
-  return { printed: { layout: reading.layout, fields, raw: reading.raw }, passes: reading.passes };
+  const fields = cuil !== null && ofTheCard(cuil) ? { cuil } : {};
+  return {
+    printed: { layout: reading.layout, fields, raw: reading.raw, status: reading.status, labels: reading.labels },
+    passes: reading.passes,
+  };
+}
+
+/**
+ * What a zone says of the fields a page's print is settled against: each dated or numbered field its
+ * check digit holds, the sex of a zone whose dates and composite hold, and the names once the second
+ * engine judged them (none when they are withheld: read too uncertainly to settle anything).
+ */
+async function zoneExpectation(zone: MrzReading, judged: Promise<MrzSearch>, today: string): Promise<ComparableFields> {
+  const fields = mrzToDocumentFields(zone.data, { today });
+  const checks = zone.data.check_digits;
+  const expected: ComparableFields = {
+    ...(checks.document_number === true ? { number: fields.number } : {}),
+    ...(checks.birth_date === true ? { birth_date: fields.birth_date } : {}),
+    ...(checks.expiry_date === true ? { expiry_date: fields.expiry_date } : {}),
+    // No check digit covers the sex: it is taken where the dates' and the composite's hold (the 2009
+    // specimen's zone fails only its number's, a quirk of its print).
+    ...(checks.birth_date === true && checks.expiry_date === true && checks.composite !== false ? { sex: fields.sex } : {}),
+  };
+  const mrz = (await judged).found;
+  if (mrz === null || namesWithheldOf(mrz)) return expected;
+  const names = mrzToDocumentFields(mrz.data, { today });
+  return { ...expected, surname: names.surname, given_names: names.given_names, names_truncated: mrz.data.names_truncated };
+}
+
+/**
+ * The names are the one part of an MRZ no check digit covers; read uncertainly, they are not given (the
+ * document then lacks them) rather than given wrong with every check passing. Given back: the two
+ * engines read them the same and no variant of the zone read other names (`searchMrzZone`).
+ */
+function namesWithheldOf(mrz: MrzReading): boolean {
+  return mrz.name_confidence < MIN_NAME_CONFIDENCE || (mrz.valid && mrz.names_second_read !== 'agreed');
+}
+
+/**
+ * The fields a front's checks need from its print (`PRINT_NEEDED`) that its reading did not settle. None
+ * once one of them was settled as different from the barcode or MRZ: the print is then shown not to be
+ * the card's, whatever else could not be read, and the data consistency says so.
+ */
+export function printUnsettled(printed: SideReading['printed']): PrintedFieldName[] {
+  if (printed === null) return [];
+  const needed = PRINT_NEEDED[printed.layout] ?? [];
+  if (needed.some((field) => printed.status[field] === 'differs')) return [];
+  return needed.filter((field) => (printed.status[field] ?? 'unread') === 'unread');
 }
 
 /** Ends the threads the readers started (the OCR engines, the quality helper); the next reading starts them again. */
@@ -439,54 +511,86 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   // The zone's number: what the names' judging cannot change.
   const zoneNumber = zone === null ? null : mrzToDocumentFields(zone.data, { today: options.today }).number;
 
-  // 5. Printed fields and the photo, where an anchor gives the card's geometry.
+  // 5. Printed fields and the photo, where an anchor gives the card's geometry. The print is read on
+  //    the ink level (`decodeInkLevel`), where the coloured seal and stamps over the text drop out.
   lap();
   let printed: SideReading['printed'] = null;
   let printedPasses = 0;
-  // Fields of the 2009 front's layout read on a TD1 side: two or more make it that front.
-  let frontFieldsRead = 0;
+  // Labels of the 2009 front's layout found on a TD1 side: two or more make it that front; a 2012+ back's
+  // CUIL read there makes it that back.
+  let frontLabelsFound = 0;
+  let backCuilRead = false;
+  let frontPrintUnread = false;
   let faceCrop: Buffer | null = null;
+  let ink: Promise<GreyRaster> | null = null;
+  const inkFrame = (anchor: Quad, unitEdge: 'width' | 'height') => {
+    ink ??= decodeInkLevel(prepared.jpeg);
+    return ink.then((level) => cardFrame(level, anchor, unitEdge));
+  };
+  const kept = (reading: Awaited<ReturnType<typeof readPrintedFields>>, fields = reading.fields): SideReading['printed'] => ({
+    layout: reading.layout,
+    fields,
+    raw: reading.raw,
+    status: reading.status,
+    labels: reading.labels,
+  });
+  // The angled front is compared with the front by its barcode or MRZ, and the checks take no printed
+  // field from it: its print is not read (the front's, which the checks need, is settled before the
+  // front is taken).
+  const readsPrint = options.side !== 'front_angle';
   if (barcode !== null && layout === 'new_2012') {
-    const frame = await cardFrame(raster, barcode.quad, 'width');
-    // The angled front is compared with the front by its barcode, and the document's checks take no
-    // printed field from it but what no barcode carries (the expiry date, when the front's was not read).
-    const only = options.side === 'front_angle' ? (['expiry_date'] as const) : undefined;
-    const reading = await readPrintedFields(frame, 'dni_2012_front', clock, only === undefined ? {} : { only });
-    printed = { layout: reading.layout, fields: reading.fields, raw: reading.raw };
-    printedPasses = reading.passes;
+    const frame = await inkFrame(barcode.quad, 'width');
+    if (readsPrint) {
+      const reading = await readPrintedFields(frame, 'dni_2012_front', clock, {
+        expected: barcodeFields === null ? {} : comparable(barcodeFields),
+        needed: PRINT_NEEDED.dni_2012_front,
+      });
+      printed = kept(reading);
+      printedPasses = reading.passes;
+    }
     faceCrop = await portraitCrop(prepared.jpeg, frame, 'dni_2012_front');
   } else if (zone !== null && mrzType === 'dni' && zone.data.format === 'TD1') {
-    const frame = await cardFrame(raster, zone.quad, 'height');
-    // A TD1 MRZ is also the 2012+ back's: there the first crops (surname, given names) fall on the
-    // address and read nothing (seed 42: 0 of 18 backs, where 2009 fronts gave their names), and
-    // three more passes would not either.
-    const reading = await readPrintedFields(frame, 'dni_2009_front', clock, { confirmWithin: 2 });
+    const frame = await inkFrame(zone.quad, 'height');
+    // A TD1 MRZ is also the 2012+ back's, which has none of the 2009 front's labels (its address's, its
+    // CUIL's): the front's values are read only where at least two of its labels are found.
+    const reading = await readPrintedFields(frame, 'dni_2009_front', clock, {
+      minLabels: 2,
+      expected: zoneExpectation(zone, zoneSearch.namesJudged, options.today),
+      needed: PRINT_NEEDED.dni_2009_front,
+    });
     printedPasses = reading.passes;
-    frontFieldsRead = Object.keys(reading.fields).length;
-    if (frontFieldsRead >= 2) {
-      printed = { layout: reading.layout, fields: reading.fields, raw: reading.raw };
+    frontLabelsFound = reading.labels.length;
+    if (frontLabelsFound >= 2) {
+      printed = kept(reading);
       faceCrop = await portraitCrop(prepared.jpeg, frame, 'dni_2009_front');
     } else {
       const back = await readBackCuil(frame, 'dni_2012_back', zoneNumber, clock);
-      printed =
-        back.printed ?? (frontFieldsRead > 0 ? { layout: reading.layout, fields: reading.fields, raw: reading.raw } : null);
+      printed = back.printed;
       printedPasses += back.passes;
+      // Its printed CUIL, the card's number in it, says a 2012+ back; neither it nor the 2009 front's
+      // labels read, the side sent as a front may be a 2009 front whose print (which the checks need)
+      // was not read: it is asked for again, never taken on its MRZ alone (an altered print would pass).
+      backCuilRead = back.printed?.fields.cuil !== undefined;
+      frontPrintUnread = !backCuilRead;
     }
   } else if (zone !== null && mrzType === 'passport') {
-    const frame = await cardFrame(raster, zone.quad, 'width');
+    const frame = await inkFrame(zone.quad, 'width');
     faceCrop = await portraitCrop(prepared.jpeg, frame, 'passport_td3');
-    // The visual zone's number against the MRZ's, where its check digit makes the MRZ's certain: a page
-    // whose print was altered and its MRZ not. The angled page is compared by its MRZ alone.
+    // The visual zone against the MRZ: a page whose print was altered and its MRZ not. The number is
+    // compared where its check digit makes the MRZ's certain, and with OCR's letter-for-digit slips
+    // allowed (`printedNumberAgainst`).
     const machineNumber = zone.data.check_digits.document_number === true ? zoneNumber : null;
-    if (machineNumber !== null && options.side !== 'front_angle') {
-      const agrees = (value: string) => printedNumberAgainst({ number: value }, machineNumber).number === machineNumber;
-      const reading = await readPrintedFields(frame, 'passport_td3', clock, { agrees: { number: agrees } });
+    if (readsPrint) {
+      const agrees =
+        machineNumber === null
+          ? undefined
+          : { number: (value: string) => printedNumberAgainst({ number: value }, machineNumber).number === machineNumber };
+      const reading = await readPrintedFields(frame, 'passport_td3', clock, {
+        expected: zoneExpectation(zone, zoneSearch.namesJudged, options.today),
+        ...(agrees === undefined ? {} : { agrees }),
+      });
       printedPasses = reading.passes;
-      printed = {
-        layout: reading.layout,
-        fields: printedNumberAgainst(reading.fields, machineNumber),
-        raw: reading.raw,
-      };
+      printed = kept(reading, machineNumber === null ? reading.fields : printedNumberAgainst(reading.fields, machineNumber));
     }
   } else if (barcode !== null && layout === 'old_2009') {
     const back = await readBackCuil(
@@ -502,11 +606,7 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   const mrzSearch = await zoneSearch.namesJudged;
   const mrz = mrzSearch.found;
   mrzMs += lap();
-  // The names are the one part of an MRZ no check digit covers; read uncertainly, they are not given
-  // (the document then lacks them) rather than given wrong with every check passing. Given back: the two
-  // engines read them the same and no variant of the zone read other names (`searchMrzZone`).
-  const namesWithheld =
-    mrz !== null && (mrz.name_confidence < MIN_NAME_CONFIDENCE || (mrz.valid && mrz.names_second_read !== 'agreed'));
+  const namesWithheld = mrz !== null && namesWithheldOf(mrz);
   const mrzRead = mrz === null ? null : mrzToDocumentFields(mrz.data, { today: options.today });
   const mrzFields = mrzRead !== null && namesWithheld ? { ...mrzRead, surname: null, given_names: null } : mrzRead;
   const work: SideReading['work'] = {
@@ -524,7 +624,7 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   const hashMs = lap();
   const printedCount = printed === null ? 0 : Object.keys(printed.fields).length;
   const detectedType: SideReading['detected_type'] = barcodeFields !== null ? 'dni' : mrzType;
-  const detectedFace = faceOf(layout, mrz, frontFieldsRead);
+  const detectedFace = faceOf(layout, mrz, frontLabelsFound, backCuilRead);
 
   const problems: SideProblem[] = [...quality.problems];
   // The OCR saw an MRZ's filler runs but read no zone that holds: the photo shows a document, and its
@@ -543,6 +643,7 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   if (detectedType !== null && (detectedType === 'unsupported' || !options.acceptedTypes.includes(detectedType))) {
     problems.push('wrong_type');
   }
+  if (options.side === 'front' && (printUnsettled(printed).length > 0 || frontPrintUnread)) problems.push('print_unreadable');
 
   return {
     side: options.side,

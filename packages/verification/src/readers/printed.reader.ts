@@ -1,81 +1,214 @@
 import { quadAngle, rotatePoint, rotatedSize, type Point, type Quad } from '../image/geometry';
 import sharp from 'sharp';
-import { greyVariant, pngOfRaster, rotateRaster, toPixels, type GreyRaster, type RelativeRegion } from '../image/raster';
+import {
+  greyVariant,
+  pngOfRaster,
+  rotateRaster,
+  toPixels,
+  type GreyRaster,
+  type PixelRegion,
+  type RelativeRegion,
+} from '../image/raster';
 import type { DocumentFields, Sex } from '../model';
 import { normaliseDate } from '../parsers/dates';
-import { OcrTimeoutError, recognise, type OcrResult } from './ocr';
+import { editDistance, nameKeys, normaliseCountry } from '../checks/field-normalisation';
+import { fieldsAgree, type ComparableFields } from '../checks/compare-fields';
+import { OcrTimeoutError, recognise, type OcrEngine, type OcrResult } from './ocr';
+import { binarisedRun, labelDistance, readTextRuns, readsAsLabel, type LocatedText } from './printed-labels';
+import type { TextFragment } from './text-fragments';
 import { percentiles } from './ink';
 import type { SafetyClock } from './work-budget';
 
 /**
- * The printed fields of a DNI front (and a DNI back's CUIL, a passport page's number), read by OCR in
- * small crops placed relative to something already found on the card: the 2012+ front's PDF417, the
- * 2009 back's PDF417 or a TD1 or TD3 MRZ. Each gives the card's position, scale and orientation, so
- * each field's value is cropped where the card design puts it and read as a single line (a passport's
- * number, whose place varies a little between states, as a block with its label) with a whitelist that
- * fits the field. A whole-card OCR pass was measured at 4–11 s with poor results on the guilloche
- * background; these crops take 40–100 ms each.
+ * The printed fields of a DNI front (and a DNI back's CUIL, a passport page's visual zone), read by OCR
+ * on a card already placed by something found on it: the 2012+ front's PDF417, the 2009 back's PDF417 or
+ * a TD1 or TD3 MRZ. Each gives the card's position, scale and orientation (`CardFrame`).
  *
- * The layouts are the RENAPER and ICAO specimens' (docs/design.md "Reference data"), measured once in
- * units of the anchor's width (barcode, TD3 MRZ) or height (TD1 MRZ) from its top-left corner, with
- * generous margins; the backs' on the corpus. What OCR achieves: upper-case
- * Latin letters and digits on the specimens; accents are lost (names are compared without them), and a
- * field read with low confidence is dropped rather than reported, so a cross-check only compares what
- * was read well.
+ * Where a layout has labels, each value is read where its label says it is: the runs of text of the
+ * label area are found in the pixels and read in one stacked pass (`readTextRuns`), the runs that read
+ * as a field's label ("Apellido / Surname", "NOMBRE/S:", "Date of expiry") name it, and its value is the
+ * run under the label (or after it on its line, the 2009 card's `SEXO: F`). That pass is the value's first
+ * read; a field that must be settled is read again in its own crop with a whitelist that fits it, then by
+ * the other engine, until the reads settle it (`PrintedStatus`). A field whose label was not found is read
+ * where the layout's specimen has it, relative to the anchor (`box`).
+ *
+ * The layouts are the RENAPER and ICAO specimens' (the reference set of docs/design.md), measured in units of
+ * the anchor's width (barcode, TD3 MRZ) or height (TD1 MRZ) from its top-left corner; the corpus's cards
+ * (packages/corpus) follow the same specimens. What OCR achieves: upper-case Latin letters and digits;
+ * accents are lost (names are compared without them).
  */
 export type PrintedLayout = 'dni_2012_front' | 'dni_2009_front' | 'dni_2012_back' | 'dni_2009_back' | 'passport_td3';
 
-export type FieldKind = 'name' | 'number' | 'sex' | 'date' | 'tramite' | 'cuil' | 'passport_number';
+export type FieldKind = 'name' | 'number' | 'sex' | 'date' | 'tramite' | 'cuil' | 'passport_number' | 'nationality' | 'series';
 
-interface FieldBox {
-  field: keyof Pick<
-    DocumentFields,
-    'surname' | 'given_names' | 'number' | 'sex' | 'birth_date' | 'expiry_date' | 'issue_date' | 'tramite' | 'cuil'
-  >;
-  kind: FieldKind;
-  /** In layout units from the anchor's top-left corner, x to the right and y downwards (card upright). */
+export type PrintedFieldName = keyof Pick<
+  DocumentFields,
+  | 'surname'
+  | 'given_names'
+  | 'number'
+  | 'sex'
+  | 'birth_date'
+  | 'expiry_date'
+  | 'issue_date'
+  | 'tramite'
+  | 'cuil'
+  | 'nationality'
+  | 'series'
+>;
+
+/** A box in layout units from the anchor's top-left corner, x to the right and y downwards (card upright). */
+export interface LayoutBox {
   x0: number;
   x1: number;
   y0: number;
   y1: number;
+}
+
+interface FieldBox {
+  field: PrintedFieldName;
+  kind: FieldKind;
+  /** Where the value stands on the layout's specimen: read there when its label is not found. */
+  box?: LayoutBox;
   /**
    * A box that holds a field's label and its value (a passport's visual zone, whose rows differ between
    * states) is read as a block, scaled for this many lines of text, and its value picked among the words.
    */
   lines?: number;
+  /**
+   * The label's words (capitals, no accents), any one of which names the field, and where the label's
+   * run starts on the layout's specimen (layout units), when the layout is fixed.
+   */
+  label?: { words: readonly string[]; at?: { x: number; y: number } };
+  /** The value follows its label on its line (`SEXO: F`) rather than standing under it. */
+  inline?: boolean;
 }
 
 /** Where the card design puts things, relative to the anchor. */
 interface Layout {
   fields: FieldBox[];
   /** Where the document photo is (fronts only). */
-  portrait?: { x0: number; x1: number; y0: number; y1: number };
+  portrait?: LayoutBox;
+  /**
+   * Where the labels and their values are looked for, how tall their text stands, and how far from its
+   * specimen place (`label.at`) a label may start (layout units): a row up or down, and further right,
+   * where a label's start was lost (a seal over `Fecha de vencimiento` leaves `Date of expiry`).
+   */
+  labels?: {
+    windows: readonly LayoutBox[];
+    capitals: number;
+    tallest: number;
+    reach?: { rows: number; left: number; right: number };
+    /** The anchor's own box (the barcode), whose ink joins no run: a value printed close above it stays a line. */
+    anchor?: LayoutBox;
+    /** The photo itself (tighter than `portrait`, which is cropped with a margin): no run of text there. */
+    photo?: LayoutBox;
+  };
 }
 
-// Measured on the 2012 specimen front (PDF417 274 px wide at 527,451 on a 900×560 image).
+// Measured on the 2012 specimen front (PDF417 274 px wide at 527,451 on a 900×560 image): the labels'
+// capitals stand 10 px (0.036; the corpus's 0.028), the printed number 30 px; the data column runs from
+// under the card's header (−1.25) to the card's foot (0.32), and the number with its label under the photo.
 const DNI_2012_FRONT: Layout = {
   fields: [
-    { field: 'surname', kind: 'name', x0: -0.68, x1: 0.25, y0: -1.12, y1: -0.99 },
-    { field: 'given_names', kind: 'name', x0: -0.68, x1: 0.25, y0: -0.86, y1: -0.73 },
-    { field: 'sex', kind: 'sex', x0: -0.68, x1: -0.5, y0: -0.61, y1: -0.51 },
-    { field: 'birth_date', kind: 'date', x0: -0.68, x1: -0.02, y0: -0.44, y1: -0.33 },
-    { field: 'expiry_date', kind: 'date', x0: -0.68, x1: -0.02, y0: -0.1, y1: 0.01 },
-    { field: 'number', kind: 'number', x0: -1.56, x1: -0.72, y0: 0.11, y1: 0.27 },
+    {
+      field: 'surname',
+      kind: 'name',
+      label: { words: ['APELLIDO', 'SURNAME'], at: { x: -0.65, y: -1.17 } },
+      box: { x0: -0.68, x1: 0.25, y0: -1.12, y1: -0.99 },
+    },
+    {
+      field: 'given_names',
+      kind: 'name',
+      label: { words: ['NOMBRE'], at: { x: -0.65, y: -0.92 } },
+      box: { x0: -0.68, x1: 0.25, y0: -0.86, y1: -0.73 },
+    },
+    {
+      field: 'sex',
+      kind: 'sex',
+      label: { words: ['SEXO', 'SEX'], at: { x: -0.65, y: -0.65 } },
+      box: { x0: -0.68, x1: -0.5, y0: -0.61, y1: -0.51 },
+    },
+    { field: 'nationality', kind: 'nationality', label: { words: ['NACIONALIDAD', 'NATIONALITY'], at: { x: -0.28, y: -0.65 } } },
+    { field: 'series', kind: 'series', label: { words: ['EJEMPLAR'], at: { x: 0.44, y: -0.65 } } },
+    {
+      field: 'birth_date',
+      kind: 'date',
+      label: { words: ['NACIMIENTO', 'BIRTH'], at: { x: -0.65, y: -0.48 } },
+      box: { x0: -0.68, x1: -0.02, y0: -0.44, y1: -0.33 },
+    },
+    { field: 'issue_date', kind: 'date', label: { words: ['EMISION', 'ISSUE'], at: { x: -0.65, y: -0.31 } } },
+    {
+      field: 'expiry_date',
+      kind: 'date',
+      label: { words: ['VENCIMIENTO', 'EXPIRY'], at: { x: -0.65, y: -0.14 } },
+      box: { x0: -0.68, x1: -0.02, y0: -0.1, y1: 0.01 },
+    },
+    { field: 'tramite', kind: 'tramite', label: { words: ['TRAMITE', 'IDENT'], at: { x: -0.65, y: 0.03 } } },
+    {
+      field: 'number',
+      kind: 'number',
+      label: { words: ['DOCUMENTO', 'DOCUMENT'], at: { x: -1.52, y: 0.03 } },
+      box: { x0: -1.56, x1: -0.72, y0: 0.11, y1: 0.27 },
+    },
   ],
   portrait: { x0: -1.6, x1: -0.64, y0: -1.12, y1: 0.0 },
+  labels: {
+    windows: [{ x0: -1.65, x1: 0.66, y0: -1.25, y1: 0.32 }],
+    capitals: 0.028,
+    tallest: 0.16,
+    reach: { rows: 0.12, left: 0.35, right: 0.9 },
+    anchor: { x0: -0.01, x1: 1.03, y0: 0.03, y1: 0.3 },
+    photo: { x0: -1.6, x1: -0.7, y0: -1.12, y1: 0 },
+  },
 };
 
-// Measured on the 2009 specimen in units of its MRZ's height (98 px at 91,366 on a 768×517 image):
-// the zone's width as OCR boxes it can include the marks at the card's right edge, its height cannot.
+// Measured on the 2009 specimen in units of its MRZ's height (98 px at 91,366 on a 768×517 image): the
+// labels (`APELLIDO/S:`, `NOMBRE/S:`, `NUMERO DE DOCUMENTO:`, `NACIONALIDAD:`, `FECHA DE EXPEDICION:`,
+// `FECHA DE VENCIMIENTO`) in Spanish only, each over its value in the left column, `SEXO: F` on one line
+// beside them; no birth date on this face (the card prints it on the back). Its capitals stand 0.07.
 const DNI_2009_FRONT: Layout = {
   fields: [
-    { field: 'surname', kind: 'name', x0: -0.34, x1: 2.4, y0: -2.52, y1: -2.22 },
-    { field: 'given_names', kind: 'name', x0: -0.34, x1: 2.4, y0: -2.09, y1: -1.8 },
-    { field: 'number', kind: 'number', x0: -0.34, x1: 1.2, y0: -1.67, y1: -1.41 },
-    { field: 'sex', kind: 'sex', x0: 2.5, x1: 3.25, y0: -1.84, y1: -1.57 },
-    { field: 'expiry_date', kind: 'date', x0: -0.34, x1: 1.2, y0: -0.41, y1: -0.14 },
+    {
+      field: 'surname',
+      kind: 'name',
+      label: { words: ['APELLIDO'], at: { x: -0.34, y: -2.64 } },
+      box: { x0: -0.34, x1: 2.4, y0: -2.52, y1: -2.22 },
+    },
+    {
+      field: 'given_names',
+      kind: 'name',
+      label: { words: ['NOMBRE'], at: { x: -0.34, y: -2.18 } },
+      box: { x0: -0.34, x1: 2.4, y0: -2.09, y1: -1.8 },
+    },
+    {
+      field: 'number',
+      kind: 'number',
+      label: { words: ['NUMERO', 'DOCUMENTO'], at: { x: -0.34, y: -1.74 } },
+      box: { x0: -0.34, x1: 1.2, y0: -1.67, y1: -1.41 },
+    },
+    {
+      field: 'sex',
+      kind: 'sex',
+      label: { words: ['SEXO'], at: { x: 2.54, y: -1.71 } },
+      inline: true,
+      box: { x0: 2.5, x1: 3.25, y0: -1.84, y1: -1.57 },
+    },
+    { field: 'nationality', kind: 'nationality', label: { words: ['NACIONALIDAD'], at: { x: -0.34, y: -1.33 } } },
+    { field: 'issue_date', kind: 'date', label: { words: ['EXPEDICION'], at: { x: -0.34, y: -0.92 } } },
+    {
+      field: 'expiry_date',
+      kind: 'date',
+      label: { words: ['VENCIMIENTO'], at: { x: -0.34, y: -0.49 } },
+      box: { x0: -0.34, x1: 1.2, y0: -0.41, y1: -0.14 },
+    },
   ],
   portrait: { x0: 3.4, x1: 5.7, y0: -3.15, y1: -0.3 },
+  labels: {
+    windows: [{ x0: -0.6, x1: 3.45, y0: -2.85, y1: -0.03 }],
+    capitals: 0.06,
+    tallest: 0.32,
+    reach: { rows: 0.25, left: 0.5, right: 1.5 },
+  },
 };
 
 // The backs print the CUIL, which the 2009 card's barcode and the 2012+ card's 8-field barcode do not
@@ -85,20 +218,44 @@ const DNI_2009_FRONT: Layout = {
 // of its PDF417's width (560 px at 40,300 on an 856×540 card: the line at 40–255, 152–167);
 // 2012+ back in units of its TD1 MRZ's height (about 145 px at 47,361: the line at 40–255, 157–172).
 const DNI_2009_BACK: Layout = {
-  fields: [{ field: 'cuil', kind: 'cuil', x0: -0.04, x1: 0.5, y0: -0.29, y1: -0.215 }],
+  fields: [{ field: 'cuil', kind: 'cuil', box: { x0: -0.04, x1: 0.5, y0: -0.29, y1: -0.215 } }],
 };
 const DNI_2012_BACK: Layout = {
-  fields: [{ field: 'cuil', kind: 'cuil', x0: -0.15, x1: 1.75, y0: -1.5, y1: -1.22 }],
+  fields: [{ field: 'cuil', kind: 'cuil', box: { x0: -0.15, x1: 1.75, y0: -1.5, y1: -1.22 } }],
 };
 
-// A TD3 data page in units of its MRZ's width: ICAO 9303 part 4 puts the document number at the top
-// right of the visual zone, under its label. Measured on the ICAO specimen (the reference
-// set of docs/design.md, the value at 0.79–0.93 × −0.47…−0.44) and on the corpus's pages (0.68–0.81 ×
-// −0.54…−0.52); the box takes both with their labels, and stops under the title and above the next row.
-// The photo is above the MRZ's left third (the ICAO specimen).
+// A TD3 data page in units of its MRZ's width. ICAO 9303 part 4 puts the visual zone's captions in the
+// national language with English, French or Spanish beside it: the labels are looked for in those three.
+// The document number at the top right, under its label: on the ICAO specimen (the reference
+// set of docs/design.md) the value at 0.79–0.93 × −0.47…−0.44, on the corpus's pages 0.68–0.81 ×
+// −0.54…−0.52; the block box takes both with their labels when the label is not found. The photo is above
+// the MRZ's left third (the ICAO specimen); the visual zone right of it, from under the state's name down
+// to the MRZ; labels' capitals 0.008 (ICAO's 0.009, the corpus's 0.0077).
 const PASSPORT_TD3: Layout = {
-  fields: [{ field: 'number', kind: 'passport_number', x0: 0.6, x1: 1.02, y0: -0.585, y1: -0.415, lines: 4 }],
+  fields: [
+    {
+      field: 'number',
+      kind: 'passport_number',
+      // At the top right of the visual zone (ICAO 9303-4's zone I), not the page's title (`PASAPORTE /
+      // PASSPORT`), which reads as much like it.
+      label: { words: ['PASSPORTNO', 'PASSPORTNUMBER', 'PASAPORTEN', 'NDEPASSEPORT'], at: { x: 0.7, y: -0.53 } },
+      box: { x0: 0.6, x1: 1.02, y0: -0.585, y1: -0.415 },
+      lines: 4,
+    },
+    { field: 'surname', kind: 'name', label: { words: ['SURNAME', 'APELLIDO'] } },
+    { field: 'given_names', kind: 'name', label: { words: ['GIVEN', 'NOMBRES', 'PRENOMS'] } },
+    { field: 'sex', kind: 'sex', label: { words: ['SEXO', 'SEXE', 'SEX'] } },
+    { field: 'birth_date', kind: 'date', label: { words: ['BIRTH', 'NACIMIENTO', 'NAISSANCE'] } },
+    { field: 'expiry_date', kind: 'date', label: { words: ['EXPIRY', 'VENCIMIENTO', 'EXPIRATION'] } },
+  ],
   portrait: { x0: -0.02, x1: 0.36, y0: -0.5, y1: -0.03 },
+  labels: {
+    windows: [{ x0: 0.25, x1: 1.05, y0: -0.7, y1: -0.02 }],
+    capitals: 0.007,
+    tallest: 0.05,
+    reach: { rows: 0.06, left: 0.25, right: 0.3 },
+    photo: { x0: -0.02, x1: 0.3, y0: -0.5, y1: -0.03 },
+  },
 };
 
 const LAYOUTS: Record<PrintedLayout, Layout> = {
@@ -107,6 +264,20 @@ const LAYOUTS: Record<PrintedLayout, Layout> = {
   dni_2012_back: DNI_2012_BACK,
   dni_2009_back: DNI_2009_BACK,
   passport_td3: PASSPORT_TD3,
+};
+
+/**
+ * The printed fields each check needs from a front (`readSide` asks for a retake when one of them cannot
+ * be settled): what the data consistency compares with the barcode or MRZ, and on the 2012+ front the
+ * expiry date, which its barcode does not carry. The 2009 front's expiry is its MRZ's. A passport's
+ * visual zone is compared where it is settled, never asked for again: its MRZ, check-digit bound, is the
+ * document's authority, and its small print is lost in blurred and dim photos whose MRZ still reads
+ * (corpus seed 32, 24 pages: asking for its names and number took genuine pages accepted within three
+ * photos to 6 of 12, none of the blurred or dim ones).
+ */
+export const PRINT_NEEDED: Partial<Record<PrintedLayout, readonly PrintedFieldName[]>> = {
+  dni_2012_front: ['surname', 'given_names', 'number', 'sex', 'birth_date', 'expiry_date'],
+  dni_2009_front: ['surname', 'given_names', 'number', 'sex'],
 };
 
 const WHITELISTS: Record<FieldKind, string> = {
@@ -118,22 +289,36 @@ const WHITELISTS: Record<FieldKind, string> = {
   // The label's letters are allowed so that they are not read as digits.
   cuil: '0123456789-CUIL: ',
   passport_number: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ',
+  nationality: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ ',
+  series: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ',
 };
-
-/** Below this OCR confidence a printed value is not reported: a misread must not look like a mismatch. */
-export const PRINTED_MIN_CONFIDENCE = 75;
 
 export interface PrintedField {
   text: string;
   confidence: number;
 }
 
+/**
+ * What the reads of one printed field came to:
+ * - `agrees`: a read says what the machine-readable source of the same side says (its barcode or MRZ); the
+ *   field is given as that source writes it (a read matching it exactly is no accident of OCR);
+ * - `differs`: reads of different crops or engines say the same thing (two; three for a single letter)
+ *   and it is not what the source says: the print was altered, or is another card's, and the field is
+ *   given as read (the data consistency fails on it);
+ * - `read`: nothing to compare it with on the side, and reads said the same as for `differs`;
+ * - `unread`: the reads did not settle it (unread, misread, or each read saying something else).
+ */
+export type PrintedStatus = 'agrees' | 'differs' | 'read' | 'unread';
+
 export interface PrintedReading {
   layout: PrintedLayout;
-  /** The fields read with enough confidence, as the domain model writes them. */
+  /** The fields settled (`status` other than `unread`), as the domain model writes them. */
   fields: Partial<DocumentFields>;
-  /** Every crop's raw text and confidence, kept or not, for support ("why was this rejected?"). */
-  raw: Partial<Record<FieldBox['field'], PrintedField>>;
+  /** Every field's last read: its raw text and confidence, kept or not, for support ("why was this rejected?"). */
+  raw: Partial<Record<PrintedFieldName, PrintedField>>;
+  status: Partial<Record<PrintedFieldName, PrintedStatus>>;
+  /** The fields whose label was found on the card. */
+  labels: PrintedFieldName[];
   /** OCR passes made. */
   passes: number;
   ms: number;
@@ -218,25 +403,90 @@ export function parsePrintedCuil(text: string): string | null {
   return match === null ? null : `${match[1]}-${match[2]}-${match[3]}`;
 }
 
+/** A nationality as printed (`ARGENTINA`), as its ICAO code; null for a name we do not know. */
+function parseNationality(text: string): string | null {
+  const name = text.replace(/[^A-Z]/g, '');
+  const code = normaliseCountry(name);
+  return code !== null && code.length === 3 && name.length > 3 ? code : null;
+}
+
+/** The DNI's ejemplar: one letter. */
+function parseSeries(text: string): string | null {
+  const match = /^([A-Z])$/.exec(text.trim());
+  return match === null ? null : match[1]!;
+}
+
+/** The sex: one letter, alone or after its label (`SEXO: F`); more letters are a misread (`F M F M M`). */
 function parseSex(text: string): Sex | null {
-  const match = /([MFX])\s*$/.exec(text.trim());
+  const match = /(?:^|[\s:.])([MFX])$/.exec(text.trim());
   return match === null ? null : (match[1] as Sex);
 }
 
 const PRINTED_YEARS = { first: 1900, last: 2099 } as const;
 
+// The months as the cards print them, Spanish and English (parsers/dates.ts `normaliseDate` knows them).
+const MONTH_WORDS = [
+  'ENE',
+  'JAN',
+  'FEB',
+  'MAR',
+  'ABR',
+  'APR',
+  'MAY',
+  'JUN',
+  'JUL',
+  'AGO',
+  'AUG',
+  'SEP',
+  'SET',
+  'OCT',
+  'NOV',
+  'DIC',
+  'DEC',
+];
+
 /**
  * A printed date, "01 NOV/ NOV 1969" (Spanish / English month), as ISO; OCR may drop the spaces around the
  * slash. The day stands after no letter or digit: in "23 A601 AUG 1974" (AGO/ misread) no date is read,
- * where "01 AUG 1974" was taken from inside the misread month and rejected a genuine card (seed 99).
+ * where "01 AUG 1974" was taken from inside the misread month and rejected a genuine card (seed 99). The
+ * two months must name the same month; one of them misread by a letter (`NOY/ NOV`, `OV/ NOV`) still does
+ * when it is a letter away from that month's word only, and a misread first month stands apart from the
+ * day (in "62 5UL/ JUL 2041", 02 JUL misread, no date is read: not the 5th of July).
  */
 export function parsePrintedDate(text: string): string | null {
-  const match = /(?<![A-Z0-9])(\d{1,2})\s*([A-Z]{3})\s*\/?\s*([A-Z]{3})?\s*(\d{4})/.exec(text.toUpperCase());
+  // Days print with two digits: a 0 between a day and two letters is OCT's O (`310CT/ OCT 2002`), as is
+  // a 0 before CT anywhere (`OCT/0CT`).
+  const upper = text
+    .toUpperCase()
+    .replace(/(\d{2})\s*0([A-Z]{2})/, '$1 O$2')
+    .replace(/0CT/g, 'OCT');
+  // Between the months, a slash and any specks the engine read beside it (`MAR/.MAR`).
+  const match =
+    /(?<![A-Z0-9])(\d{1,2}|[\dODQUSIZB]{2})(\s+|(?<=\d))([A-Z]{2,3})[\s/.,]*([A-Z]{2,3})?\s*(\d{4})/.exec(upper) ??
+    /(?<![A-Z0-9])(\d{1,2})()([A-Z]{2,3})[\s/.,]*([A-Z]{2,3})?\s*(\d{4})/.exec(upper);
   if (match === null) return null;
-  const [, day = '', month = '', english, year = ''] = match;
+  const [, dayAsRead = '', space = '', month = '', english, year = ''] = match;
+  // A day's two digits with a digit read as its look-alike letter (`Q5`, `QS`, `U5` for 05 where the 2012
+  // card's seal crosses it): the months and the year still have to hold.
+  const day = dayAsRead
+    .replace(/[ODQU]/g, '0')
+    .replace(/S/g, '5')
+    .replace(/I/g, '1')
+    .replace(/Z/g, '2')
+    .replace(/B/g, '8');
   // A card's dates fall in these years; another is a misread digit (seed 99: `9015` for 2015).
   if (Number(year) < PRINTED_YEARS.first || Number(year) > PRINTED_YEARS.last) return null;
-  return normaliseDate(`${day} ${month}${english === undefined ? '' : `/${english}`} ${year}`);
+  const dated = (word: string) => normaliseDate(`${day} ${word} ${year}`);
+  const first = dated(month);
+  if (english === undefined) return first;
+  const second = dated(english);
+  if (first !== null && second !== null) return first === second ? first : null;
+  const read = first ?? second;
+  const other = first === null ? month : english;
+  // A misread first month stands apart from the day: `5UL` is more likely a misread `JUL` than the 5th.
+  if (read === null || (first === null && space === '')) return null;
+  const near = MONTH_WORDS.filter((word) => editDistance(word, other, 1) <= 1);
+  return near.length > 0 && near.every((word) => dated(word) === read) ? read : null;
 }
 
 function parseField(kind: FieldKind, text: string): string | null {
@@ -257,6 +507,10 @@ function parseField(kind: FieldKind, text: string): string | null {
       return parsePrintedCuil(text);
     case 'passport_number':
       return parsePassportNumber(text);
+    case 'nationality':
+      return parseNationality(text);
+    case 'series':
+      return parseSeries(text);
   }
 }
 
@@ -329,9 +583,6 @@ export function valueOfBlock(
   }
   return best;
 }
-
-/** A field's box in layout units (`FieldBox` without what it holds). */
-export type LayoutBox = Pick<FieldBox, 'x0' | 'x1' | 'y0' | 'y1'>;
 
 // How far above and below its box a value is looked for, as a share of the box's height; less than half
 // the spacing of two value rows on every layout (2009 front: rows 0.37 MRZ heights apart, boxes 0.3).
@@ -437,23 +688,248 @@ function inkShare({ data }: GreyRaster): number {
   return data.length === 0 ? 0 : ink / data.length;
 }
 
-export type PrintedFieldName = FieldBox['field'];
-
 export interface PrintedReadOptions {
-  /** Only these fields of the layout (each pass costs 40–100 ms); every field otherwise. */
+  /** Only these fields of the layout; every field otherwise. */
   only?: readonly PrintedFieldName[];
-  /** What the document says of a field elsewhere, for a block's choice among its words (`valueOfBlock`). */
+  /**
+   * What the machine-readable source of the same side says (the 2012+ front's barcode, the 2009 front's
+   * or a passport's MRZ), which each field is settled against (`PrintedStatus`). It may still be coming:
+   * an MRZ's names are judged by the second engine while the print is read; name fields are settled last.
+   */
+  expected?: ComparableFields | Promise<ComparableFields>;
+  /** A field's own test of agreement with the source, instead of the fields' comparison (a passport's number). */
   agrees?: Partial<Record<PrintedFieldName, (value: string) => boolean>>;
   /**
-   * Stop when none of the first this-many fields gave a value: the crops then fall on another layout
-   * (a 2012+ back's address and CUIL where the 2009 front has its names), and the rest would too.
+   * The fields a check needs: read again (own crop, then the other engine) until settled. Every other
+   * field is read once, from the stacked pass or its own crop, and kept when confident.
    */
-  confirmWithin?: number;
+  needed?: readonly PrintedFieldName[];
+  /**
+   * Read nothing more when fewer than this many of the layout's labels are found: the print is another
+   * layout's (a 2012+ back's address and CUIL where the 2009 front has its names).
+   */
+  minLabels?: number;
+}
+
+// A value read in its own crop is scaled so that its letters stand this tall: not the stacked pass's 40,
+// so the second read is not the first one's pixels again.
+const VALUE_RUN_PX = 52;
+// A value's crop, stretched, keeps as ink only what is darker than this (or its own threshold when that
+// is lower): values print black, and what crosses them (the 2012 card's seal, its labels' grey, a
+// guilloche) is lighter.
+const VALUE_INK_MAX = 110;
+// The last look at a value: smaller and keeping only the darkest ink, where a seal's lines still crossed
+// the first crop's digits (corpus seed 21: the 2012 fronts' expiry dates under the seal, 6 of 12 unsettled
+// after three reads, 2 of 12 after this fourth).
+const FINE_LOOK = { heightPx: 36, inkMax: 80 };
+// And larger, for a small print (the RENAPER specimen's 900 px scan: its expiry read `310CT/0CT 2002` only
+// there, beside `310CT/ OCT 2002` in the look before).
+const LARGE_LOOK = { heightPx: 72, inkMax: 95 };
+
+/** How a field's value was placed on the card: its own pixels (a run under its label), or the specimen's box. */
+type Placement = { kind: 'run'; region: PixelRegion; stacked: PrintedField | null } | { kind: 'box'; box: LayoutBox };
+
+interface Read {
+  value: string | null;
+  raw: PrintedField;
 }
 
 /**
- * One OCR pass per field of the layout (at most six): bounded by the layout itself, so no budget; the
- * side's safety clock alone can end it early.
+ * The runs of text of the layout's label area read in one pass, which of them are which field's label,
+ * and where each field's value is (the run under its label, or after it on its line).
+ */
+async function placeByLabels(
+  frame: CardFrame,
+  layout: Layout,
+  boxes: readonly FieldBox[],
+): Promise<{ placements: Map<PrintedFieldName, Placement>; labels: PrintedFieldName[]; passes: number; blank: PixelRegion[] }> {
+  const placements = new Map<PrintedFieldName, Placement>();
+  const spec = layout.labels;
+  if (spec === undefined) return { placements, labels: [], passes: 0, blank: [] };
+  const { turned, unit } = frame;
+  const windows = spec.windows.flatMap((box) => {
+    const region = pixelRegion(frame, box);
+    return region === null ? [] : [region];
+  });
+  const photo = spec.photo === undefined ? null : pixelRegion(frame, spec.photo);
+  const anchor = spec.anchor === undefined ? null : pixelRegion(frame, spec.anchor);
+  const read = await readTextRuns(turned, windows, {
+    textPx: spec.capitals * unit,
+    maxHeightPx: spec.tallest * unit,
+    exclude: photo === null ? [] : [photo],
+    blank: anchor === null ? [] : [anchor],
+  });
+  if (read === null) return { placements, labels: [], passes: 1, blank: [] };
+  const { runs } = read;
+
+  // Each labelled field takes the run that reads most like its label, among the runs within its reach of
+  // the label's specimen place (`reach`: a title elsewhere on the card may hold the same word) and that
+  // no other field's label reads more like; the nearer its place first when two read alike.
+  const labelled = layout.fields.filter((box) => box.label !== undefined);
+  const labelOf = new Map<PrintedFieldName, LocatedText>();
+  const offset = (run: LocatedText, box: FieldBox) => {
+    const at = box.label?.at;
+    return at === undefined
+      ? null
+      : { dx: (run.left - frame.origin.x) / unit - at.x, dy: (run.top - frame.origin.y) / unit - at.y };
+  };
+  const withinReach = (run: LocatedText, box: FieldBox) => {
+    const away = offset(run, box);
+    const reach = spec.reach;
+    return (
+      away === null ||
+      reach === undefined ||
+      (Math.abs(away.dy) <= reach.rows && away.dx >= -reach.left && away.dx <= reach.right)
+    );
+  };
+  const distances = runs.map((run) =>
+    labelled.map((box) =>
+      readsAsLabel(run.text, box.label!.words) && withinReach(run, box) ? labelDistance(run.text, box.label!.words) : Infinity,
+    ),
+  );
+  labelled.forEach((box, column) => {
+    let best: { run: LocatedText; distance: number; away: number } | null = null;
+    runs.forEach((run, row) => {
+      const distance = distances[row]![column]!;
+      if (!Number.isFinite(distance) || distances[row]!.some((other) => other < distance)) return;
+      const shift = offset(run, box);
+      const away = shift === null ? 0 : Math.abs(shift.dx) + Math.abs(shift.dy);
+      if (best === null || distance < best.distance || (distance === best.distance && away < best.away))
+        best = { run, distance, away };
+    });
+    if (best !== null) labelOf.set(box.field, (best as { run: LocatedText }).run);
+  });
+  const labelRuns = new Set(labelOf.values());
+
+  for (const box of boxes) {
+    const label = labelOf.get(box.field);
+    if (label === undefined) continue;
+    const columnLeft = box.box === undefined ? null : frame.origin.x + box.box.x0 * unit;
+    const row = box.inline === true ? valueAfter(label, runs, labelRuns) : valueUnder(label, runs, labelRuns, columnLeft);
+    if (row === null) continue;
+    placements.set(box.field, row);
+  }
+  return { placements, labels: [...labelOf.keys()], passes: read.passes, blank: anchor === null ? [] : [anchor] };
+}
+
+const overlapsVertically = (a: TextFragment, b: TextFragment) =>
+  Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) >= 0.5 * Math.min(a.bottom - a.top, b.bottom - b.top);
+
+/**
+ * The value under a label: the line of runs nearest below it (before the next label down), between the
+ * label's left edge and the next label of the label's own line (the 2012 card's `Sexo / Sex`,
+ * `Nacionalidad / Nationality` and `Ejemplar` head three columns). Values stand left-aligned with their
+ * labels; where the label's start was lost (the 2012 card's seal over `Fecha de vencimiento`, leaving
+ * `Date of expiry`), the column starts at the specimen's (`columnLeft`, px) if that is further left. The
+ * value's region spans its line from the column's start, so that a part of it lost to a merged run (the
+ * seal over a date's day) is still in the crop read on its own.
+ */
+function valueUnder(
+  label: LocatedText,
+  runs: readonly LocatedText[],
+  labelRuns: ReadonlySet<LocatedText>,
+  columnLeft: number | null,
+): Placement | null {
+  const height = label.bottom - label.top;
+  const left = Math.min(label.left, columnLeft ?? label.left) - 0.5 * height;
+  const nextColumn = Math.min(
+    ...[...labelRuns]
+      .filter((other) => other !== label && overlapsVertically(other, label) && other.left > label.right)
+      .map((other) => other.left - 0.5 * height),
+  );
+  // The next label down the same column ends the band (not one of another column: the 2009 card's
+  // `SEXO: F` beside the number's value).
+  const nextLabel = Math.min(
+    ...[...labelRuns]
+      .filter((other) => other.top > label.bottom && Math.abs(other.left - label.left) <= 3 * height)
+      .map((other) => other.top),
+  );
+  // A label of capitals alone (`Sexo / Sex`) is half as tall as its value, which stands a value's height below.
+  const bottom = Math.min(label.bottom + 3.5 * height, nextLabel);
+  // A value's letters stand at least as tall as its label's; a smaller run is an accent's (Ñ's tilde
+  // above its letter, split from it), a speck, or a stroke of something else.
+  const inBand = runs
+    .filter((run) => {
+      const centre = (run.top + run.bottom) / 2;
+      return (
+        !labelRuns.has(run) &&
+        run.bottom - run.top >= 0.6 * height &&
+        centre > label.bottom &&
+        centre < bottom &&
+        run.right > left &&
+        run.left < nextColumn
+      );
+    })
+    .sort((a, b) => a.left - b.left);
+  // The value starts at the column's left edge: the topmost run starting there is on its line (a run
+  // further right may belong to another column, or be a caption beside it: `FIRMA DEL IDENTIFICADO`).
+  const starting = inBand.filter((run) => run.left <= Math.max(label.left, left + 0.5 * height) + 2 * height);
+  if (starting.length === 0) return null;
+  const nearest = starting.reduce((best, run) => (run.top < best.top ? run : best));
+  // The value's line: the runs beside the nearest one, as tall as it (not the taller number or the smaller
+  // label of a neighbouring column), each a space's width from the next.
+  const lineHeight = nearest.bottom - nearest.top;
+  const alike = inBand.filter(
+    (run) =>
+      overlapsVertically(run, nearest) && run.bottom - run.top <= 1.6 * lineHeight && run.bottom - run.top >= 0.6 * lineHeight,
+  );
+  const at = alike.indexOf(nearest);
+  let first = at;
+  let last = at;
+  while (first > 0 && alike[first]!.left - alike[first - 1]!.right <= 1.5 * lineHeight) first -= 1;
+  while (last < alike.length - 1 && alike[last + 1]!.left - alike[last]!.right <= 1.5 * lineHeight) last += 1;
+  const line = alike.slice(first, last + 1);
+  const lineTop = Math.min(...line.map((run) => run.top));
+  const lineBottom = Math.max(...line.map((run) => run.bottom));
+  const margin = 0.15 * (lineBottom - lineTop);
+  const regionLeft = Math.max(0, Math.min(left, line[0]!.left));
+  const regionRight = Math.min(nextColumn, Math.max(...line.map((run) => run.right)) + lineHeight);
+  const text = line.map((run) => run.text).join(' ');
+  return {
+    kind: 'run',
+    region: {
+      left: Math.round(regionLeft),
+      top: Math.round(lineTop - margin),
+      width: Math.round(regionRight - regionLeft),
+      height: Math.round(lineBottom - lineTop + 2 * margin),
+    },
+    stacked: text.trim() === '' ? null : { text, confidence: Math.min(...line.map((run) => run.confidence)) },
+  };
+}
+
+/** The value after its label on its line (`SEXO: F`): the label's own run, and the next one on its line. */
+function valueAfter(label: LocatedText, runs: readonly LocatedText[], labelRuns: ReadonlySet<LocatedText>): Placement | null {
+  const height = label.bottom - label.top;
+  const next = runs
+    .filter(
+      (run) =>
+        run !== label &&
+        !labelRuns.has(run) &&
+        overlapsVertically(run, label) &&
+        run.left >= label.right &&
+        run.left - label.right <= 3 * height,
+    )
+    .sort((a, b) => a.left - b.left)[0];
+  const line = next === undefined ? [label] : [label, next];
+  const left = label.left;
+  const right = line[line.length - 1]!.right;
+  const text = line.map((run) => run.text).join(' ');
+  return {
+    kind: 'run',
+    region: { left, top: label.top, width: right - left, height: label.bottom - label.top },
+    stacked: text.trim() === '' ? null : { text, confidence: Math.min(...line.map((run) => run.confidence)) },
+  };
+}
+
+function pixelRegion(frame: CardFrame, box: LayoutBox): PixelRegion | null {
+  const region = relativeRegion(frame, box);
+  return region === null ? null : toPixels(region, frame.turned.width, frame.turned.height);
+}
+
+/**
+ * Reads the layout's printed fields and settles each (`PrintedStatus`). Bounded by the layout: one
+ * stacked pass, then at most two passes per field it needs and one per other field; the side's safety
+ * clock alone can end it early.
  */
 export async function readPrintedFields(
   frame: CardFrame,
@@ -464,57 +940,152 @@ export async function readPrintedFields(
   const started = Date.now();
   const fields: Partial<DocumentFields> = {};
   const raw: PrintedReading['raw'] = {};
-  let passes = 0;
+  const status: PrintedReading['status'] = {};
   const boxes = LAYOUTS[layout].fields.filter((box) => options.only === undefined || options.only.includes(box.field));
+  const located = await placeByLabels(frame, LAYOUTS[layout], boxes);
+  let passes = located.passes;
+  const done = () => ({ layout, fields, raw, status, labels: located.labels, passes, ms: Date.now() - started });
+  if (options.minLabels !== undefined && located.labels.length < options.minLabels) return done();
+
   /** One OCR pass over `placed` for `box`'s field; 'timeout' when the engine gave up, null with no crop. */
-  const readPlaced = async (
-    box: FieldBox,
-    placed: LayoutBox,
-  ): Promise<{ raw: PrintedField; value: string | null } | 'timeout' | null> => {
+  const readBox = async (box: FieldBox, placed: LayoutBox): Promise<Read | 'timeout' | null> => {
     const region = relativeRegion(frame, placed);
     if (region === null) return null;
     const scale = (FIELD_HEIGHT_PX * (box.lines ?? 1)) / (region.height * frame.turned.height);
     let crop = await greyVariant(frame.turned, { region, scale, normalise: true, threshold: INK_THRESHOLD });
     if (inkShare(crop) > MAX_BLOCK_INK_SHARE) crop = await stretchedThenThresholded(frame.turned, region, scale);
     if (box.lines !== undefined && inkShare(crop) > MAX_BLOCK_INK_SHARE) return null;
-    const png = await pngOfRaster(crop);
     passes += 1;
     const mode = box.lines === undefined ? 'line' : 'block';
-    const ocr = await recognise(png, { whitelist: WHITELISTS[box.kind], mode }).catch((error: unknown) => {
-      if (error instanceof OcrTimeoutError) return null;
-      throw error;
-    });
+    const ocr = await recognise(await pngOfRaster(crop), { whitelist: WHITELISTS[box.kind], mode }).catch(timedOut);
     if (ocr === null) return 'timeout';
     const read =
       mode === 'block'
         ? valueOfBlock(box.kind, ocr, options.agrees?.[box.field])
         : { text: ocr.text.replace(/\s+/g, ' ').trim(), confidence: ocr.confidence, value: undefined };
-    const kept =
-      read.confidence < PRINTED_MIN_CONFIDENCE ? null : read.value === undefined ? parseField(box.kind, read.text) : read.value;
-    return { raw: { text: read.text, confidence: Math.round(read.confidence) }, value: kept };
+    const value = read.value === undefined ? parseField(box.kind, read.text) : read.value;
+    return { raw: { text: read.text, confidence: Math.round(read.confidence) }, value };
   };
-
-  fieldLoop: for (const [index, box] of boxes.entries()) {
-    if (clock?.expired === true) break;
-    if (options.confirmWithin !== undefined && index >= options.confirmWithin && Object.keys(fields).length === 0) break;
+  /** One OCR pass over a run of the card's own print, by `engine`. */
+  const readRun = async (
+    box: FieldBox,
+    region: PixelRegion,
+    engine: OcrEngine,
+    look: { heightPx: number; inkMax: number } = { heightPx: VALUE_RUN_PX, inkMax: VALUE_INK_MAX },
+  ): Promise<Read | 'timeout'> => {
+    const { crop } = await binarisedRun(frame.turned, region, look.heightPx, look.inkMax, located.blank);
+    passes += 1;
+    const ocr = await recognise(await pngOfRaster(crop), { whitelist: WHITELISTS[box.kind], mode: 'line', engine }).catch(
+      timedOut,
+    );
+    if (ocr === null) return 'timeout';
+    const text = ocr.text.replace(/\s+/g, ' ').trim();
+    return { raw: { text, confidence: Math.round(ocr.confidence) }, value: parseField(box.kind, text) };
+  };
+  /** The reads a field may get, in order, each made only when the ones before did not settle it. */
+  const readsOf = (box: FieldBox, placement: Placement | undefined): (() => Promise<Read | 'timeout' | null>)[] => {
+    if (placement?.kind === 'run') {
+      const stacked = placement.stacked;
+      return [
+        () =>
+          Promise.resolve(stacked === null ? null : { raw: stacked, value: parseField(box.kind, stacked.text.toUpperCase()) }),
+        () => readRun(box, placement.region, 'lstm'),
+        () => readRun(box, placement.region, 'legacy'),
+        () => readRun(box, placement.region, 'lstm', FINE_LOOK),
+        () => readRun(box, placement.region, 'lstm', LARGE_LOOK),
+      ];
+    }
+    if (box.box === undefined) return [];
+    const measured = box.box;
     // A line is read on the row of text nearest its box first and, when that keeps nothing, in the box as
     // measured: on the corpus's fronts the row reads more (seed 99, 60 DNI fronts: surnames 0 -> 18,
     // numbers 24 -> 33), on the 2012 specimen the box as measured reads its number and the row does not.
-    const snapped = box.lines === undefined ? snapToTextRow(frame.turned, frame.origin, frame.unit, box) : box;
-    const placements = snapped.y0 === box.y0 && snapped.y1 === box.y1 ? [box] : [snapped, box];
-    for (const placed of placements) {
-      const outcome = await readPlaced(box, placed);
+    const snapped = box.lines === undefined ? snapToTextRow(frame.turned, frame.origin, frame.unit, measured) : measured;
+    const placements = snapped.y0 === measured.y0 && snapped.y1 === measured.y1 ? [measured] : [snapped, measured];
+    return placements.map((placed) => () => readBox(box, placed));
+  };
+
+  // Names last: an MRZ's names may still be being judged by the other engine (`expected`).
+  const ordered = [...boxes.filter((box) => box.kind !== 'name'), ...boxes.filter((box) => box.kind === 'name')];
+  const expired = () => clock?.expired === true;
+  for (const box of ordered) {
+    if (expired()) break;
+    const needed = options.needed?.includes(box.field) === true;
+    const reads: Read[] = [];
+    let settled: { value: string; status: PrintedStatus } | null = null;
+    let timedOutHere = false;
+    // A field no check needs gets two reads at most: what it settles is for support, not for a verdict.
+    const attempts = readsOf(box, located.placements.get(box.field)).slice(0, needed ? undefined : 2);
+    for (const attempt of attempts) {
+      if (expired()) break;
+      const read = await attempt();
       // A crop the engine could not finish is noise; the fields after it would fare no better.
-      if (outcome === 'timeout') break fieldLoop;
-      if (outcome === null) continue;
-      raw[box.field] = outcome.raw;
-      if (outcome.value !== null) {
-        (fields as Record<string, string>)[box.field] = outcome.value;
+      if (read === 'timeout') {
+        timedOutHere = true;
         break;
       }
+      if (read === null) continue;
+      reads.push(read);
+      raw[box.field] = read.raw;
+      settled = await settle(box, reads, options);
+      if (settled !== null) break;
     }
+    status[box.field] = settled?.status ?? 'unread';
+    if (settled !== null) (fields as Record<string, string>)[box.field] = settled.value;
+    if (timedOutHere) break;
   }
-  return { layout, fields, raw, passes, ms: Date.now() - started };
+  return done();
+}
+
+function timedOut(error: unknown): null {
+  if (error instanceof OcrTimeoutError) return null;
+  throw error;
+}
+
+/**
+ * What a field's reads so far settle, if anything: a read that says what the source says (`agrees`, at
+ * any confidence: a misread matching the source exactly is no accident), or reads saying the same
+ * (`differs` when the source says otherwise, `read` when it says nothing), never one read alone, however
+ * confident (the 2009 specimen's issue date read `29 SEP 2000` once).
+ */
+async function settle(
+  box: FieldBox,
+  reads: readonly Read[],
+  options: PrintedReadOptions,
+): Promise<{ value: string; status: PrintedStatus } | null> {
+  const field = box.field;
+  const own = options.agrees?.[field];
+  const expected = own === undefined && options.expected !== undefined ? await options.expected : undefined;
+  const source = expected?.[field] ?? null;
+  const hasSource = own !== undefined || source !== null;
+  const matches = (value: string) =>
+    own !== undefined ? own(value) : source !== null && fieldsAgree({ [field]: value }, expected!, field) === true;
+  const agreeing = reads.find((read) => read.value !== null && matches(read.value));
+  if (agreeing !== undefined) return { value: own !== undefined || source === null ? agreeing.value! : source, status: 'agrees' };
+  // The engines' confidence says little here (the LSTM engine gives 0 to a date it read right under a
+  // whitelist): reads of different crops or engines saying the same are what settles a value. Two for a
+  // name, a number or a date; all three for a single letter (a sex), which a misread turns into another
+  // letter of the few allowed far more easily.
+  // A number read with a digit more or less than the source's lost or gained it to OCR (a blurred
+  // `1259785` for 12597853, read so twice): an altered print keeps the number's length.
+  const sourceDigits = box.kind === 'number' && source !== null ? source.replace(/\D/g, '').length : null;
+  // Likewise a name read cut at either end (`FLORENC` for FLORENCIA, under a glare, read so twice): an
+  // altered letter changes a name, it does not shorten it from its end.
+  const sourceNames = box.kind === 'name' && source !== null ? [...nameKeys(source)] : [];
+  const cut = (value: string) =>
+    [...nameKeys(value)].some((key) =>
+      sourceNames.some((whole) => key !== whole && (whole.startsWith(key) || whole.endsWith(key))),
+    );
+  const parsed = reads.filter(
+    (read) =>
+      read.value !== null && (sourceDigits === null || read.value.replace(/\D/g, '').length === sourceDigits) && !cut(read.value),
+  );
+  const wanted = box.kind === 'sex' || box.kind === 'series' ? 3 : 2;
+  for (const candidate of parsed) {
+    const alike = parsed.filter((other) => fieldsAgree({ [field]: candidate.value }, { [field]: other.value }, field) === true);
+    if (alike.length >= wanted) return { value: candidate.value!, status: hasSource ? 'differs' : 'read' };
+  }
+  return null;
 }
 
 /**

@@ -45,7 +45,10 @@ export function captureProblems(reading: StoredSideReading): CaptureProblem[] {
     reading.barcode_fields !== null ||
     (reading.mrz_fields !== null && !zoneToRetake(reading)) ||
     (reading.side === 'front_angle' && reading.printed !== null && Object.keys(reading.printed.fields).length > 0);
-  if (identified) return [];
+  // Identified, but the printed data a check needs (the 2012+ front's expiry, the names and number the
+  // data consistency compares with the barcode or MRZ) was not read: the front is taken again rather than
+  // judged on what was not read, and after the attempts the step fails as `document_unreadable`.
+  if (identified) return problems.includes('print_unreadable') ? ['print_unreadable'] : [];
   const quality = PHOTO_QUALITY.filter((problem) => problems.includes(problem));
   const rest = problems.filter((problem) => !PHOTO_QUALITY.includes(problem));
   const ordered = [...quality, ...rest];

@@ -228,6 +228,8 @@ const es = {
       wrong_type: 'Ese no es el documento que elegiste. Mandá una foto del documento elegido.',
       screen: 'Parece una foto de una pantalla o de una copia impresa. Sacale la foto al documento original.',
       unreadable_image: 'No pudimos abrir esa imagen. Probá con otra foto.',
+      print_unreadable:
+        'No se leen bien los datos impresos. Sacá otra foto de frente, con buena luz, sin reflejos y con el documento entero y enfocado.',
     },
     refusals: {
       empty: 'El archivo está vacío. Elegí una foto.',
@@ -576,6 +578,8 @@ const en: Messages = {
       wrong_type: 'That is not the document you chose. Send a photo of the chosen document.',
       screen: 'This looks like a photo of a screen or of a printed copy. Take the photo of the original document.',
       unreadable_image: 'We could not open that image. Try another photo.',
+      print_unreadable:
+        'The printed details cannot be read well. Take another photo straight on, in good light, without reflections, with the whole document in focus.',
     },
     refusals: {
       empty: 'The file is empty. Choose a photo.',

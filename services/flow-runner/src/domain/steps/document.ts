@@ -26,7 +26,9 @@ export type CaptureProblem =
   /** The side belongs to another document than the front (another number). */
   | 'other_document'
   /** The side is of another type the step offers: the person may switch to it. */
-  | `looks_like_${DocumentKind}`;
+  | `looks_like_${DocumentKind}`
+  /** The front's printed data a check needs could not be read (`print_unreadable` of the reading). */
+  | 'print_unreadable';
 
 /**
  * What the readers made of one capture, as the flow needs it: the side's own problems, and the type of

@@ -1,0 +1,261 @@
+#!/usr/bin/env node
+// The front's printed fields, measured: `node bench/documents/printed.mjs [--seed 31] [--count 120]
+// [--retakes 2] [--variants dni_2012_8,dni_2012_9,dni_2009] [--profiles clean,tilt,blur,jpeg,low_light,glare]
+// [--altered-rate 0.5] [--verification DIR]` (after `pnpm exec turbo run build`; also `pnpm bench:printed`;
+// `--verification` reads the same photos with another build of packages/verification, for a comparison).
+//
+// 1. Generates DNI documents of the corpus under the easy degradations (clean, tilted up to 25°, blurred,
+//    compressed, dim, glared), half of them with the printed surname altered by one letter while the
+//    barcode and MRZ keep the true name (the corpus's `printed_surname_altered`), and for each its front
+//    (and back) photographed again up to `--retakes` times (the corpus's retakes: the same card, another
+//    photo under the same profile), into bench/results/corpus/ (gitignored, reused by later runs).
+// 2. Reads each document as the flow does: a side is read by the service's own `readSide`; when the flow
+//    would refuse it (the flow-runner's `captureProblems`: unreadable print, no barcode, a screen …) the
+//    next photo of that side is read, up to the step's three attempts; the document is then judged by
+//    `combineSides` over the sides taken, or fails as the flow fails it (`reasonOfProblem`).
+// 3. Prints, per degradation and in all: every needed printed field read right on the first photo of
+//    each front (and given back wrong), the expiry read from the front, genuine documents accepted within
+//    the attempts, altered prints caught (as a data mismatch, or as unreadable after the attempts), the
+//    fronts asked again, and what the front costs (CPU and wall, the printed fields' share, OCR passes);
+//    writes every document's details to bench/results/printed-s<seed>-n<count>.json.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { machineReference } from '../machine-reference.mjs';
+
+const require = createRequire(import.meta.url);
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..', '..');
+const RESULTS = path.join(ROOT, 'bench', 'results');
+const corpus = require(path.join(ROOT, 'packages/corpus/dist/index.js'));
+// The flow's own rule for taking a side and for the reason a refused side ends the step with.
+const { captureProblems, toStoredReading } = require(path.join(ROOT, 'services/flow-runner/dist/adapters/capture-reader.js'));
+const { reasonOfProblem } = require(path.join(ROOT, 'services/flow-runner/dist/domain/steps/document.js'));
+
+const { values: args } = parseArgs({
+  options: {
+    seed: { type: 'string', default: '31' },
+    count: { type: 'string', default: '120' },
+    retakes: { type: 'string', default: '2' },
+    variants: { type: 'string', default: 'dni_2012_8,dni_2012_9,dni_2009' },
+    profiles: { type: 'string', default: 'clean,tilt,blur,jpeg,low_light,glare' },
+    'altered-rate': { type: 'string', default: '0.5' },
+    // Another build of the reader to read the same photos with (its package folder), for a comparison.
+    verification: { type: 'string', default: path.join(ROOT, 'packages/verification') },
+  },
+});
+const verification = require(path.join(path.resolve(args.verification), 'dist/index.js'));
+const SEED = Number(args.seed);
+const COUNT = Number(args.count);
+const ATTEMPTS = 1 + Number(args.retakes);
+const OPTIONS = {
+  ...corpus.DEFAULT_GENERATE_OPTIONS,
+  seed: SEED,
+  variants: args.variants.split(','),
+  profiles: args.profiles.split(','),
+  defectRate: Number(args['altered-rate']),
+  defects: ['printed_surname_altered'],
+};
+const NEEDED = ['surname', 'given_names', 'number', 'sex', 'birth_date', 'expiry_date'];
+const log = (line) => process.stderr.write(`[bench:printed] ${line}\n`);
+
+/** A printed value as the reading gives it, against the print's own (the label's `printed`). */
+function printedRight(field, value, printed) {
+  if (value === null || value === undefined || printed === undefined) return null;
+  const truth =
+    field === 'number' ? printed.replace(/\./g, '') : field.endsWith('date') ? verification.normaliseDate(printed) : printed;
+  return verification.compareFields({ [field]: value }, { [field]: truth }, [field]).length === 0;
+}
+
+async function readTimed(image, side, today) {
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const reading = await verification.readSide(image, { side, acceptedTypes: ['dni', 'passport'], today });
+  const cpu = process.cpuUsage(cpuBefore);
+  return { reading, ms: performance.now() - started, cpuMs: (cpu.user + cpu.system) / 1000 };
+}
+
+/** One side through the flow's attempts: the first photo the flow takes, or the last refusal. */
+async function sideThroughAttempts(index, sideName, today) {
+  const tries = [];
+  for (let photo = 0; photo < ATTEMPTS; photo += 1) {
+    const images = await corpus.cachedDocumentImages(path.join(RESULTS, 'corpus'), index, OPTIONS, photo);
+    const image = images.find((entry) => entry.label.side === sideName);
+    if (image === undefined) return { tries, taken: null, problem: null };
+    const read = await readTimed(image.image, sideName, today);
+    const problems = captureProblems(toStoredReading(read.reading));
+    tries.push({ label: image.label, ...read, problems });
+    if (problems.length === 0) return { tries, taken: read.reading, problem: null };
+  }
+  return { tries, taken: null, problem: tries[tries.length - 1].problems[0] };
+}
+
+function rate(hits, total) {
+  return total === 0 ? '–' : `${((100 * hits) / total).toFixed(1)}% (${hits}/${total})`;
+}
+
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+function summarise(rows) {
+  const firstFronts = rows.map((row) => row.front[0]).filter(Boolean);
+  const fields = Object.fromEntries(
+    NEEDED.map((field) => {
+      const judged = firstFronts.filter((front) => front.label.printed[field] !== undefined);
+      return [
+        field,
+        {
+          right: judged.filter((front) => front.fields[field]?.right === true).length,
+          wrong: judged.filter((front) => front.fields[field]?.right === false).length,
+          total: judged.length,
+        },
+      ];
+    }),
+  );
+  const everyFieldRight = firstFronts.filter((front) =>
+    NEEDED.every((field) => front.label.printed[field] === undefined || front.fields[field]?.right === true),
+  ).length;
+  const fronts2012 = firstFronts.filter((front) => front.label.layout === 'dni_2012_front');
+  const genuine = rows.filter((row) => row.expected.length === 0);
+  const altered = rows.filter((row) => row.altered);
+  const allFronts = rows.flatMap((row) => row.front);
+  return {
+    documents: rows.length,
+    fields,
+    everyFieldRight: [everyFieldRight, firstFronts.length],
+    expiry2012: [fronts2012.filter((front) => front.fields.expiry_date?.right === true).length, fronts2012.length],
+    expiry2012Wrong: fronts2012.filter((front) => front.fields.expiry_date?.right === false).length,
+    genuineAccepted: [genuine.filter((row) => row.verdict.length === 0).length, genuine.length],
+    genuineFirstPhoto: [genuine.filter((row) => row.verdict.length === 0 && row.front.length === 1).length, genuine.length],
+    alteredCaught: [altered.filter((row) => row.verdict.length > 0).length, altered.length],
+    alteredAsMismatch: altered.filter((row) => row.verdict.includes('document_data_mismatch')).length,
+    alteredAsUnreadable: altered.filter(
+      (row) => row.verdict.includes('document_unreadable') && !row.verdict.includes('document_data_mismatch'),
+    ).length,
+    correctVerdict: [rows.filter((row) => JSON.stringify(row.verdict) === JSON.stringify(row.expected)).length, rows.length],
+    frontsAskedAgain: [allFronts.filter((front) => front.problems.length > 0).length, allFronts.length],
+    printUnreadable: allFronts.filter((front) => front.problems.includes('print_unreadable')).length,
+    frontCpuP50: percentile(
+      allFronts.map((front) => front.cpuMs),
+      50,
+    ),
+    frontCpuP90: percentile(
+      allFronts.map((front) => front.cpuMs),
+      90,
+    ),
+    frontWallP50: percentile(
+      allFronts.map((front) => front.ms),
+      50,
+    ),
+    printedWallP50: percentile(
+      allFronts.map((front) => front.printedMs),
+      50,
+    ),
+    printedWallP90: percentile(
+      allFronts.map((front) => front.printedMs),
+      90,
+    ),
+    passesP50: percentile(
+      allFronts.map((front) => front.passes),
+      50,
+    ),
+    passesP90: percentile(
+      allFronts.map((front) => front.passes),
+      90,
+    ),
+  };
+}
+
+function line(name, s) {
+  const f = (field) =>
+    `${s.fields[field].right}/${s.fields[field].total}${s.fields[field].wrong > 0 ? ` (${s.fields[field].wrong} wrong)` : ''}`;
+  return `| ${name} | ${s.documents} | ${NEEDED.map(f).join(' | ')} | ${rate(...s.everyFieldRight)} | ${rate(...s.expiry2012)} | ${rate(...s.genuineAccepted)} | ${rate(...s.alteredCaught)} (${s.alteredAsMismatch} mismatch, ${s.alteredAsUnreadable} unreadable) | ${rate(...s.frontsAskedAgain)} | ${Math.round(s.frontCpuP50)} / ${Math.round(s.frontCpuP90)} | ${Math.round(s.printedWallP50)} / ${Math.round(s.printedWallP90)} | ${s.passesP50} / ${s.passesP90} |`;
+}
+
+async function main() {
+  log(`seed ${SEED}, ${COUNT} documents, up to ${ATTEMPTS} photos a side, ${OPTIONS.profiles.join(', ')}`);
+  const yardstick = await machineReference();
+  const rows = [];
+  const started = performance.now();
+  for (let index = 0; index < COUNT; index += 1) {
+    const content = corpus.generateDocumentContent(index, OPTIONS);
+    const today = content.reference_date;
+    const type = content.fields.doc_type;
+    const front = await sideThroughAttempts(index, 'front', today);
+    // A passport has its data page only (the corpus has no angled photo of it).
+    const back = type === 'passport' ? null : await sideThroughAttempts(index, 'back', today);
+    const refused = [front, back].find((side) => side !== null && side.taken === null);
+    const verdict =
+      refused !== undefined
+        ? [reasonOfProblem(refused.problem ?? undefined)]
+        : verification.combineSides(
+            [front, back].filter((side) => side !== null).map((side) => side.taken),
+            { acceptedTypes: [type], today, expectedType: type },
+          ).reasons;
+    const profile = front.tries[0]?.label.degradation.profile ?? 'none';
+    rows.push({
+      id: corpus.documentId(SEED, index),
+      variant: content.variant,
+      profile,
+      altered: content.defects.includes('printed_surname_altered'),
+      expected: content.expected_reason_codes,
+      verdict,
+      front: front.tries.map((attempt) => ({
+        label: attempt.label,
+        problems: attempt.problems,
+        ms: attempt.ms,
+        cpuMs: attempt.cpuMs,
+        printedMs: attempt.reading.timings.printed_ms,
+        passes: attempt.reading.work.printed_ocr_passes,
+        status: attempt.reading.printed?.status ?? null,
+        fields: Object.fromEntries(
+          NEEDED.map((field) => [
+            field,
+            {
+              value: attempt.reading.printed?.fields[field] ?? null,
+              right: printedRight(field, attempt.reading.printed?.fields[field], attempt.label.printed[field]),
+            },
+          ]),
+        ),
+      })),
+      backTries: back?.tries.length ?? 0,
+    });
+    if ((index + 1) % 10 === 0)
+      log(`read ${index + 1}/${COUNT} documents (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  await verification.stopReaders();
+  const groups = [...OPTIONS.profiles.map((profile) => [profile, rows.filter((row) => row.profile === profile)]), ['all', rows]];
+  const summaries = groups.map(([name, subset]) => [name, summarise(subset)]);
+  const header = `| degradation | docs | ${NEEDED.map((field) => `${field} right`).join(' | ')} | every field right | expiry read (2012 fronts) | genuine accepted within ${ATTEMPTS} photos | altered caught | fronts asked again | front CPU ms p50 / p90 | printed fields wall ms p50 / p90 | printed OCR passes p50 / p90 |`;
+  const text = [
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} × ${os.cpus()[0]?.model.trim()} (Node ${process.version}), load average at the end ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')}; yardstick ${Math.round(yardstick).toLocaleString('en-US')} requests/s.`,
+    `Corpus seed ${SEED}, ${COUNT} documents (${OPTIONS.variants.join(', ')}; ${OPTIONS.profiles.join(', ')}; printed surname altered at rate ${OPTIONS.defectRate}), up to ${ATTEMPTS} photos of each side, read in ${((performance.now() - started) / 1000).toFixed(0)} s.`,
+    'Fields: on the first photo of each front, given back equal to the print (wrong: given back and not equal).',
+    '',
+    header,
+    `|${'---|'.repeat(header.split('|').length - 2)}`,
+    ...summaries.map(([name, s]) => line(name, s)),
+  ].join('\n');
+  process.stdout.write(`${text}\n`);
+  fs.mkdirSync(RESULTS, { recursive: true });
+  const other = path.resolve(args.verification) === path.join(ROOT, 'packages/verification') ? '' : '-other-build';
+  const file = path.join(RESULTS, `printed-s${SEED}-n${COUNT}${other}.json`);
+  fs.writeFileSync(
+    file,
+    `${JSON.stringify({ seed: SEED, count: COUNT, attempts: ATTEMPTS, yardstick, summaries: Object.fromEntries(summaries), documents: rows.map((row) => ({ ...row, front: row.front.map((front) => ({ ...front, label: front.label.id })) })), text }, null, 2)}\n`,
+  );
+  log(`figures: ${path.relative(ROOT, file)}`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error.stack ?? error}\n`);
+  process.exit(1);
+});
