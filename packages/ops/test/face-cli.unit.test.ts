@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 // The constant alone: the package's index loads the models' runtime.
-import { FACE_MATCH_THRESHOLD } from '@idv/faces/dist/compare';
+import { FACE_MATCH_THRESHOLD } from '@idv/faces/pure';
 
 /**
  * `pnpm ops face:compare` and `face:liveness` as support staff run them: the built CLI, offline, one

@@ -13,7 +13,7 @@ import type { CaptureProblem } from '../domain/steps/document';
 import type { SampleCatalog } from './samples';
 import type { FaceSampleCatalog } from './face-samples';
 import type { PreparedFrame, StoredChallenge } from '../domain/steps/face';
-import { FRAME_LIMITS, IMAGE_LIMITS } from '@idv/faces/dist/limits';
+import { FRAME_LIMITS, IMAGE_LIMITS } from '@idv/faces/pure';
 
 /** Uploads at most this big; the HTTP layer refuses larger ones before reading them (413). */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;

@@ -52,7 +52,7 @@ export class FacePool {
   constructor(options: FacePoolOptions) {
     this.keyFrameKey = options.keyFrameKey;
     this.pool = new Piscina({
-      filename: require.resolve('@idv/faces/dist/worker.js'),
+      filename: require.resolve('@idv/faces/worker'),
       minThreads: options.threads,
       maxThreads: options.threads,
       idleTimeout: Number.POSITIVE_INFINITY,

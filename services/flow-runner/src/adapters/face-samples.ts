@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { PoseStep } from '@idv/faces';
+import type { PoseStep } from '@idv/faces/pure';
 import type { Locale } from '../domain/i18n';
 import type { StoredChallenge } from '../domain/steps/face';
 import { labelIn } from './samples';

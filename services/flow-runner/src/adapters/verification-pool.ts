@@ -17,7 +17,7 @@ export class VerificationPool {
 
   constructor(options: VerificationPoolOptions) {
     this.pool = new Piscina({
-      filename: require.resolve('@idv/verification/dist/worker.js'),
+      filename: require.resolve('@idv/verification/worker'),
       minThreads: options.threads,
       maxThreads: options.threads,
       idleTimeout: Number.POSITIVE_INFINITY,

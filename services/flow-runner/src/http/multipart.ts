@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
-import { FRAME_LIMITS } from '@idv/faces/dist/limits';
+import { FRAME_LIMITS } from '@idv/faces/pure';
 import type { SubmittedFiles } from '../domain/flow-service';
 import { messages } from '../domain/i18n';
 import { BadRequest } from './bad-request';

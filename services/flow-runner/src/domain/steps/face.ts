@@ -1,9 +1,15 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FaceStepSchema } from '@idv/contracts';
-import type { LivenessChallenge, LivenessDetail, LivenessReason, PoseStep } from '@idv/faces';
 // The pure parts of @idv/faces only: its index loads tfjs, which belongs in the worker threads.
-import { captureTiming, createChallenge } from '@idv/faces/dist/challenge';
-import { FRAME_LIMITS } from '@idv/faces/dist/limits';
+import {
+  captureTiming,
+  createChallenge,
+  FRAME_LIMITS,
+  type LivenessChallenge,
+  type LivenessDetail,
+  type LivenessReason,
+  type PoseStep,
+} from '@idv/faces/pure';
 import type { z } from 'zod';
 import { REASON_CODES, type ReasonCode } from '../reason-codes';
 import { html, type SafeHtml } from '../view';
