@@ -1,17 +1,11 @@
-/** The whole test suite in one jest run: one stack (global setup), every package as a project. */
-const fs = require('node:fs');
-const path = require('node:path');
-const { base, globalSetup, globalTeardown } = require('./jest.preset.js');
-
-const dirs = ['packages', 'services'].flatMap((group) =>
-  fs.readdirSync(path.join(__dirname, group)).map((name) => path.join(__dirname, group, name)),
-);
+/**
+ * The whole test suite in one jest run: every package and service as one project per tier (unit, component,
+ * e2e; jest.preset.js) and one stack started by the global setup for the tiers that need it.
+ * `pnpm test:unit` (jest.unit.config.js) runs the unit tier alone, without the stack.
+ */
+const { base, TIERS, projectsOf } = require('./jest.preset.js');
 
 module.exports = {
   testTimeout: base.testTimeout,
-  globalSetup,
-  globalTeardown,
-  projects: dirs
-    .filter((dir) => fs.existsSync(path.join(dir, 'package.json')))
-    .map((dir) => ({ ...base, displayName: path.basename(dir), rootDir: dir })),
+  projects: projectsOf(__dirname, ...TIERS),
 };

@@ -16,10 +16,11 @@ const SUITE_LOCK = 'select pg_advisory_lock(hashtext($1))';
 
 /**
  * Starts the whole stack once for a jest run unless one is already described by the environment
- * (GATEWAY_URL and friends set by the caller).
+ * (GATEWAY_URL and friends set by the caller). Every component and e2e project names this setup: the first
+ * starts the stack and sets the environment, the others find it set.
  */
 export default async function globalSetup(): Promise<void> {
-  if (process.env.GATEWAY_URL) return;
+  if (process.env.GATEWAY_URL || globalThis.__IDV_STACK__) return;
   const lock = new pg.Client({ connectionString: infraFromEnv().postgresAdminUrl });
   await lock.connect();
   await lock.query(SUITE_LOCK, ['idv-test-suite']);
