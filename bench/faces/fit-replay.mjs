@@ -11,7 +11,7 @@
 // frames are a camera's view of a face); replays are the screen and print sequences. A logistic
 // regression over standardised inputs (class-balanced, L2), then the threshold: halfway (in log-odds)
 // between the highest genuine sequence of the fitting seed and the next replay above it, so that no
-// genuine sequence of that seed is refused. `--write` writes packages/faces/src/replay-model.json
+// genuine sequence of that seed is refused. `--write` writes packages/faces/src/calibration/replay-model.json
 // (rebuild @idv/faces after). Prints, for both seeds, how many of each kind the model refuses and what
 // the benchmark's verdicts become with it.
 import fs from 'node:fs';
@@ -212,7 +212,7 @@ if (args.samples) {
 }
 
 if (args.write && !args.current) {
-  const file = path.join(ROOT, 'packages/faces/src/replay-model.json');
+  const file = path.join(ROOT, 'packages/faces/src/calibration/replay-model.json');
   fs.writeFileSync(file, `${JSON.stringify(model, null, 1)}\n`);
   console.log(`\nwritten: ${path.relative(ROOT, file)} (rebuild @idv/faces)`);
 }

@@ -1,5 +1,8 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { HeadPose } from './engine';
+import { POSE_LIMITS } from './calibration/thresholds';
+
+export { POSE_LIMITS } from './calibration/thresholds';
 
 /**
  * The active challenge: poses the person holds in an order the server chose at random for this attempt,
@@ -111,22 +114,6 @@ export function captureTiming(
     };
   return { kind: 'in_time', spanMs };
 }
-
-/**
- * Pose bands, in degrees of the model's yaw and pitch, checked on the face corpus (bench/faces, seed 11,
- * docs/faces.md "Calibration"). Real turned heads in the licensed photos read 30.9° and 37.5°, and the
- * corpus's turned frames p50 ±24–25°; casual "facing" photos read up to ±19.5°, the corpus's straight
- * frames p5–p95 −14.5…+11.2°. A printed photo tilted 25–40° the way the challenge asks read |yaw| p50 5°,
- * at most 20.2° (47 frames): a paper tilt does not make a head turn, and 22° keeps it out with 1.8° to
- * spare, which is why the turn band is not lowered to let the corpus's weaker synthetic turns (p5 ±11–12°)
- * pass. Straight stays at 12° so that a turn must clear the casual range.
- */
-export const POSE_LIMITS = {
-  straightMaxYaw: 12,
-  turnMinYaw: 22,
-  /** Looking far up or down is no pose of the challenge. */
-  maxPitch: 25,
-} as const;
 
 export type PoseClass = PoseStep | 'between';
 

@@ -169,6 +169,15 @@ export class FaceEngine {
     }
   }
 
+  /**
+   * Waits for the detections under way. The models stay loaded: human keeps its models per module, so a
+   * process or thread holds them until it ends (a second load in the same process reuses them), and
+   * disposing them here would break the next engine.
+   */
+  async stop(): Promise<void> {
+    await this.queue;
+  }
+
   /** The backend actually in use and the tensors held (the models' weights; more means a leak). */
   get stats(): { backend: string; tensors: number; bytes: number } {
     const memory = tf.memory();
@@ -208,17 +217,4 @@ export class FaceEngine {
       tf.dispose(tensor);
     }
   }
-}
-
-let shared: Promise<FaceEngine> | undefined;
-
-/** The process's (or worker thread's) engine, loaded once; a failed load is retried on the next call. */
-export function faceEngine(): Promise<FaceEngine> {
-  if (shared === undefined) {
-    shared = FaceEngine.load();
-    shared.catch(() => {
-      shared = undefined;
-    });
-  }
-  return shared;
 }

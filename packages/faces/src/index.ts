@@ -3,15 +3,8 @@
 export * from './errors';
 export * from './limits';
 export { decodeImage, type RgbImage } from './decode';
-export {
-  faceEngine,
-  FaceEngine,
-  ENGINE_CONFIG,
-  type DetectedFace,
-  type FaceAnalysis,
-  type FaceBox,
-  type HeadPose,
-} from './engine';
+export { faceEngine, startEngines, stopEngines } from './engines';
+export { FaceEngine, ENGINE_CONFIG, type DetectedFace, type FaceAnalysis, type FaceBox, type HeadPose } from './engine';
 export * from './compare';
 export * from './challenge';
 export * from './liveness';

@@ -1,3 +1,4 @@
+export { MIN_FACE_PX } from './calibration/thresholds';
 /**
  * Input limits. The page captures a few frames per second, downscaled to about 640 px, for a challenge of
  * three held poses: about 3 s of frames per step at 3 fps is 9 per step, 27 in all, so 30 leaves room
@@ -30,6 +31,3 @@ export const IMAGE_LIMITS: Readonly<ImageLimits> = {
    */
   maxSide: 1600,
 };
-
-/** Faces smaller than this (short side of the box, px in the analysed image) are not counted. */
-export const MIN_FACE_PX = 40;

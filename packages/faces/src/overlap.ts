@@ -1,3 +1,7 @@
+import { SAME_FACE_OVERLAP } from './calibration/thresholds';
+
+export { SAME_FACE_OVERLAP } from './calibration/thresholds';
+
 /** A face's box, in pixels of the analysed image. */
 export interface FaceBox {
   x: number;
@@ -5,19 +9,6 @@ export interface FaceBox {
   width: number;
   height: number;
 }
-
-/**
- * Two detections whose boxes share at least this share of the smaller box are one face seen twice.
- *
- * human runs its non-maximum suppression on the detector's boxes, then refines each box from its mesh;
- * the refined boxes of one face can then overlap without having been suppressed: a half face nested in
- * the whole one, or a box stretched over the hair and the cheek beside it (docs/faces.md "One face seen
- * twice"). Measured on the face corpus (seed 12, 15 frames with a second detection, every one of them
- * inside or over the subject's own face): the second box shared 0.485–1.0 of the smaller box (its IoU
- * was 0.085–0.36, so IoU alone cannot tell). Two different people side by side in the corpus's group
- * photos, heads close together: at most 0.112 (31 pairs of neighbours). 0.3 is between the two.
- */
-export const SAME_FACE_OVERLAP = 0.3;
 
 /** The share of the smaller box that the two boxes have in common (intersection over the minimum). */
 export function overlapOfSmaller(a: FaceBox, b: FaceBox): number {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { documentPortrait, faceSourceIndex, generateFaceSequence, type FaceSequence } from '@idv/corpus';
 import { createChallenge } from '../src/challenge';
-import { faceEngine } from '../src/engine';
+import { startEngines, stopEngines } from '../src/engines';
 import { OUTLINE_LIMIT, SCENE_CHANGE_LIMIT } from '../src/liveness';
 import { pooledFrameWork, type FrameTask, type FrameTaskResult } from '../src/frame-work';
 import { checkLiveness, compareFaceImages, detectFaces, judgeFaceStep } from '../src/pipeline';
@@ -58,7 +58,11 @@ async function judge(index: number, draw: 'random' | 'bench' = 'random') {
 }
 
 beforeAll(async () => {
-  await faceEngine();
+  await startEngines();
+});
+
+afterAll(async () => {
+  await stopEngines();
 });
 
 describe('checkLiveness on the face corpus', () => {

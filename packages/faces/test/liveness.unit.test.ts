@@ -395,7 +395,7 @@ describe('the replay model', () => {
     expect(replayInput([buildFrame('straight', 500)])).toBeNull();
   });
 
-  // The fitted model (src/replay-model.json): frames pushed along its weights are refused as a replay,
+  // The fitted model (src/calibration/replay-model.json): frames pushed along its weights are refused as a replay,
   // frames pushed the other way pass. Holds for any fit with a non-zero weight.
   const along = (direction: 1 | -1): ReplayInput =>
     Object.fromEntries(

@@ -2,7 +2,7 @@ import runFaceTask from '../src/worker';
 import { createChallenge } from '../src/challenge';
 import { FACE_MATCH_THRESHOLD } from '../src/compare';
 import { decodeImage } from '../src/decode';
-import { faceEngine } from '../src/engine';
+import { faceEngine, startEngines, stopEngines } from '../src/engines';
 import { FaceError } from '../src/errors';
 import { IMAGE_LIMITS } from '../src/limits';
 import { pooledFrameWork, type FrameTask, type FrameTaskResult } from '../src/frame-work';
@@ -14,18 +14,26 @@ import { demoPhoto, faceCrop, plainImage } from './images';
 jest.setTimeout(60_000);
 
 beforeAll(async () => {
-  await faceEngine();
+  await startEngines();
 });
 
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof FaceError) return error.code;
-    throw error;
-  }
-  throw new Error('no error');
-}
+afterAll(async () => {
+  await stopEngines();
+});
+
+describe('the engines', () => {
+  it('when stopped with a detection asked for, then that detection still completes, and a start serves again', async () => {
+    const detection = detectFaces(demoPhoto('sample3.jpg'));
+    await stopEngines();
+    expect((await detection).faces).toHaveLength(3);
+
+    await startEngines();
+    const engine = await faceEngine();
+
+    expect(engine.stats.tensors).toBeGreaterThan(100);
+    expect((await detectFaces(demoPhoto('sample3.jpg'))).faces).toHaveLength(3);
+  });
+});
 
 describe('detectFaces', () => {
   it('when a photo shows three people, then three faces come back, each with a box, a pose, an embedding and the scores', async () => {
