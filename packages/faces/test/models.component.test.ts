@@ -35,6 +35,16 @@ describe('the engines', () => {
   });
 });
 
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof FaceError) return error.code;
+    throw error;
+  }
+  throw new Error('no error');
+}
+
 describe('detectFaces', () => {
   it('when a photo shows three people, then three faces come back, each with a box, a pose, an embedding and the scores', async () => {
     const result = await detectFaces(demoPhoto('sample3.jpg'));
