@@ -20,3 +20,4 @@ export * from './throttle';
 export * from './token-bucket';
 export * from './keyring';
 export * from './evidence-links.client';
+export * from './jobs';

@@ -1,8 +1,10 @@
 import type pg from 'pg';
 import type { Broker, EventEnvelope } from './broker';
 import type { Queryable } from './db';
+import { BackgroundJob } from './jobs/background-job';
+import { retentionJob, sweepRetention, type RetentionRule } from './jobs/retention';
 import type { Logger } from './logger';
-import { sleep } from './time';
+import type { Metrics } from './metrics';
 
 const NOTIFY_CHANNEL = 'outbox_new';
 
@@ -43,6 +45,7 @@ export interface OutboxRelayOptions {
   pool: pg.Pool;
   broker: Broker;
   logger: Logger;
+  metrics?: Metrics;
   schema: string;
   batchSize?: number;
   pollIntervalMs?: number;
@@ -54,6 +57,8 @@ export interface OutboxRelayOptions {
 
 const DEFAULT_BATCH_SIZE = 200;
 const DEFAULT_CLAIM_MS = 30_000;
+const CLEANUP_EVERY_MS = 60_000;
+const CLEANUP_BATCH = 1000;
 
 class ConfirmTimeout extends Error {
   constructor(ms: number) {
@@ -62,74 +67,77 @@ class ConfirmTimeout extends Error {
 }
 
 /**
- * Publishes outbox rows with publisher confirms and marks them published. Woken by NOTIFY, with a
- * poll as a safety net. A pass claims a batch for `claimMs` (`FOR UPDATE SKIP LOCKED` inside one
- * statement, so replicas never take the same rows), publishes it, and marks it published: two
- * statements, and no transaction held open while the broker confirms. While the broker is down rows
- * simply wait: nothing is lost, nothing is marked published unconfirmed.
+ * Publishes outbox rows with publisher confirms and marks them published: the kit's background job
+ * `outbox-relay`, woken by NOTIFY, with a poll as a safety net. A pass claims a batch for `claimMs`
+ * (`FOR UPDATE SKIP LOCKED` inside one statement, so replicas never take the same rows), publishes it,
+ * and marks it published: two statements, and no transaction held open while the broker confirms.
+ * While the broker is down rows simply wait: nothing is lost, nothing is marked published unconfirmed.
+ * Published rows past `retentionHours` go through the kit's retention sweep (job `outbox-retention`).
  */
 export class OutboxRelay {
-  private running = false;
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
-  private listener: pg.PoolClient | null = null;
-  private lastCleanup = 0;
-  private notified = false;
+  private readonly relay: BackgroundJob;
+  private readonly cleanup: BackgroundJob;
 
-  constructor(private readonly options: OutboxRelayOptions) {}
+  constructor(private readonly options: OutboxRelayOptions) {
+    const { pool, logger, metrics } = options;
+    const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+    const pollMs = options.pollIntervalMs ?? 1000;
+    this.relay = new BackgroundJob({
+      name: 'outbox-relay',
+      logger,
+      ...(metrics ? { metrics } : {}),
+      idleMs: pollMs,
+      backoff: { minMs: Math.min(pollMs, 1000), maxMs: Math.max(pollMs, 5000) },
+      listen: { channel: NOTIFY_CHANNEL, payload: options.schema, pool },
+      backlog: async () => {
+        const { rows } = await pool.query<{ depth: number; oldest: Date | null }>(
+          'SELECT count(*)::int AS depth, min(created_at) AS oldest FROM outbox WHERE published_at IS NULL',
+        );
+        return { depth: rows[0]?.depth ?? 0, oldestDueAt: rows[0]?.oldest ?? null };
+      },
+      work: {
+        kind: 'periodic',
+        pass: async () => {
+          const published = await this.drainOnce();
+          // A full batch may have left rows behind. Otherwise a row written since this pass began has
+          // notified, and a row whose notification was lost is found by the poll.
+          return { done: published, more: published >= batchSize };
+        },
+      },
+    });
+    const hours = options.retentionHours ?? 24 * 7;
+    const rules: RetentionRule[] = [
+      {
+        what: 'published_outbox_row',
+        ageMs: hours * 3_600_000,
+        batch: CLEANUP_BATCH,
+        remove: async (cutoff, batch) => {
+          const { rowCount } = await pool.query(
+            `DELETE FROM outbox WHERE id IN (
+               SELECT id FROM outbox WHERE published_at < $1 ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+            [cutoff, batch],
+          );
+          return rowCount ?? 0;
+        },
+      },
+    ];
+    this.cleanup = retentionJob({
+      name: 'outbox-retention',
+      logger,
+      ...(metrics ? { metrics } : {}),
+      intervalMs: CLEANUP_EVERY_MS,
+      sweep: (now) => sweepRetention(rules, now),
+    });
+  }
 
   async start(): Promise<void> {
-    this.running = true;
-    await this.listen();
-    this.loop = this.run();
+    await this.relay.start();
+    await this.cleanup.start();
   }
 
-  private async listen(): Promise<void> {
-    try {
-      const client = await this.options.pool.connect();
-      client.on('notification', (message) => {
-        if (message.payload !== this.options.schema) return;
-        this.notified = true;
-        this.wake?.();
-      });
-      client.on('error', () => {
-        this.listener = null;
-        client.release(true);
-      });
-      await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
-      this.listener = client;
-    } catch (error) {
-      this.options.logger.warn({ err: error }, 'outbox listener unavailable; polling only');
-    }
-  }
-
-  private async run(): Promise<void> {
-    const pollMs = this.options.pollIntervalMs ?? 1000;
-    const batchSize = this.options.batchSize ?? DEFAULT_BATCH_SIZE;
-    while (this.running) {
-      let published = 0;
-      this.notified = false;
-      try {
-        published = await this.drainOnce();
-        await this.cleanup();
-      } catch (error) {
-        this.options.logger.warn({ err: error }, 'outbox relay pass failed; will retry');
-        await sleep(Math.min(pollMs, 1000));
-      }
-      if (!this.listener && this.running) await this.listen();
-      // A full batch may have left rows behind. Otherwise a row written since this pass began has
-      // notified, and a row whose notification was lost is found by the poll.
-      if (published < batchSize && !this.notified && this.running) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, pollMs);
-          this.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        this.wake = null;
-      }
-    }
+  /** Rows were written: publish them now. */
+  wake(): void {
+    this.relay.wake();
   }
 
   /** Publishes one batch; returns how many rows it published. */
@@ -162,22 +170,9 @@ export class OutboxRelay {
     return rows.length;
   }
 
-  private async cleanup(): Promise<void> {
-    if (Date.now() - this.lastCleanup < 60_000) return;
-    this.lastCleanup = Date.now();
-    const hours = this.options.retentionHours ?? 24 * 7;
-    await this.options.pool.query(`DELETE FROM outbox WHERE published_at < now() - make_interval(hours => $1)`, [hours]);
-  }
-
+  /** Stops both jobs; a batch being published is finished (confirmed and marked) first. */
   async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
-    if (this.listener) {
-      await this.listener.query(`UNLISTEN ${NOTIFY_CHANNEL}`).catch(() => undefined);
-      this.listener.release();
-      this.listener = null;
-    }
+    await Promise.all([this.relay.stop(), this.cleanup.stop()]);
   }
 }
 

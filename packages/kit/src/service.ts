@@ -65,7 +65,7 @@ export async function startOutboxRelay(
   runtime: ServiceRuntime,
   options: { pool: Pool; broker: Broker; schema: string },
 ): Promise<OutboxRelay> {
-  const relay = new OutboxRelay({ ...options, logger: runtime.logger });
+  const relay = new OutboxRelay({ ...options, logger: runtime.logger, metrics: runtime.metrics });
   await relay.start();
   runtime.lifecycle.onStop('outbox-relay', () => relay.stop());
   return relay;

@@ -131,7 +131,7 @@ runMain(SERVICE, async () => {
     { checks: new RegistryChecksRepository(pool), flows, registry, sessions, logger, metrics },
     { timeScale: config.TIME_SCALE, timeoutMs: config.REGISTRY_TIMEOUT_MS },
   );
-  registryRunner.start();
+  await registryRunner.start();
   const runner = registryRunner;
   lifecycle.onStop('registry-checks', () => runner.stop());
 
@@ -174,7 +174,7 @@ runMain(SERVICE, async () => {
       intervalMs: MINUTE,
     },
   );
-  sweeper.start();
+  await sweeper.start();
   lifecycle.onStop('retention-sweeper', () => sweeper.stop());
 
   const redis = createRedis(config.REDIS_URL);

@@ -50,7 +50,7 @@ runMain(SERVICE, async () => {
     documentRetentionMs: config.ARTEFACT_RETENTION_DAYS * DAY,
     ...(config.SWEEP_INTERVAL_MS ? { intervalMs: config.SWEEP_INTERVAL_MS } : {}),
   });
-  sweeper.start();
+  await sweeper.start();
   lifecycle.onStop('timer-sweeper', () => sweeper.stop());
 
   const app = createApp({

@@ -56,6 +56,7 @@ runMain(SERVICE, async () => {
     concurrency: config.WEBHOOKS_CONCURRENCY,
     endpointConcurrency: config.WEBHOOKS_ENDPOINT_CONCURRENCY,
     pollMs: config.WEBHOOKS_POLL_MS,
+    jobMetrics: metrics,
     evidence: new EvidenceLinksClient(config.FLOW_URL, config.INTERNAL_TOKEN, config.EVIDENCE_LINKS_TIMEOUT_MS),
   });
   await dispatcher.start();
@@ -65,7 +66,7 @@ runMain(SERVICE, async () => {
     { pool, logger, metrics },
     { retentionMs: config.ARTEFACT_RETENTION_DAYS * DAY, intervalMs: config.RETENTION_SWEEP_INTERVAL_MS },
   );
-  retention.start();
+  await retention.start();
   lifecycle.onStop('retention-sweeper', () => retention.stop());
 
   const broker = connectBroker(runtime, { url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE });

@@ -1,4 +1,4 @@
-import type { Logger, Metrics } from '@idv/kit';
+import { BackgroundJob, type Logger, type Metrics } from '@idv/kit';
 import type { FlowService, SessionsPort } from '../domain/flow-service';
 import {
   nextRegistryAttempt,
@@ -27,17 +27,14 @@ export function defaultRegistryPollInterval(timeScale: number): number {
 /**
  * Works through the due registry checks on every replica: claims a batch (each check leased to this
  * replica), holds the session's abandonment off, asks the registry, and hands the answer to the flow,
- * which decides once. Wakes at once when this replica schedules a check, otherwise polls. A failure
- * (database, sessions service) leaves the check leased: it comes due again when the lease ends.
+ * which decides once: the kit's background job `flow-registry-checks`. Wakes at once when this replica
+ * schedules a check, otherwise polls. A failure (database, sessions service) leaves the check leased:
+ * it comes due again when the lease ends.
  * Document numbers never reach the log: checks are named by session, step and check id.
  */
 export class RegistryCheckRunner {
-  private running = false;
-  private loop: Promise<void> | null = null;
-  private wakeUp: (() => void) | null = null;
-  private woken = false;
+  private readonly job: BackgroundJob;
   private readonly now: () => Date;
-  private readonly intervalMs: number;
   private readonly leaseMs: number;
   private readonly calls;
   private readonly callDuration;
@@ -55,7 +52,7 @@ export class RegistryCheckRunner {
     private readonly options: RegistryCheckRunnerOptions,
   ) {
     this.now = options.now ?? (() => new Date());
-    this.intervalMs = options.intervalMs ?? defaultRegistryPollInterval(options.timeScale);
+    const intervalMs = options.intervalMs ?? defaultRegistryPollInterval(options.timeScale);
     this.leaseMs = 2 * options.timeoutMs + 10_000;
     this.calls = deps.metrics.counter('flow_registry_calls_total', 'Calls to the national registry, by outcome', [
       'outcome',
@@ -73,47 +70,32 @@ export class RegistryCheckRunner {
     deps.metrics.gauge('flow_registry_checks_open', 'Registry checks not finished yet (all replicas)', [], async function () {
       this.set(await checks.countOpen());
     });
+    this.job = new BackgroundJob({
+      name: 'flow-registry-checks',
+      logger: deps.logger,
+      metrics: deps.metrics,
+      idleMs: intervalMs,
+      // A failed pass is retried after one interval, as the checks it leased come due again by themselves.
+      backoff: { minMs: intervalMs, maxMs: intervalMs },
+      // Open checks, due or waiting for their next attempt; the age of the oldest is not read here.
+      backlog: async () => ({ depth: await checks.countOpen(), oldestDueAt: null }),
+      work: {
+        kind: 'periodic',
+        pass: async () => {
+          const claimed = await this.runOnce();
+          return { done: claimed, more: claimed >= BATCH };
+        },
+      },
+    });
   }
 
-  start(): void {
-    this.running = true;
-    this.loop = this.run();
+  start(): Promise<void> {
+    return this.job.start();
   }
 
   /** A check was scheduled here: look for it now. */
   wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      let claimed = 0;
-      try {
-        claimed = await this.runOnce();
-      } catch (error) {
-        this.deps.logger.warn({ err: error }, 'registry check pass failed; will retry');
-      }
-      if (claimed < BATCH && this.running) await this.pause();
-    }
-  }
-
-  private pause(): Promise<void> {
-    if (this.woken) {
-      this.woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined = undefined;
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = null;
-        this.woken = false;
-        resolve();
-      };
-      timer = setTimeout(done, this.intervalMs);
-      this.wakeUp = done;
-    });
+    this.job.wake();
   }
 
   /** Claims and works one batch of due checks; returns how many were claimed. */
@@ -207,9 +189,8 @@ export class RegistryCheckRunner {
     await this.deps.checks.markDone(check);
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wakeUp?.();
-    await this.loop;
+  /** Stops claiming; the batch being worked finishes first. */
+  stop(): Promise<void> {
+    return this.job.stop();
   }
 }

@@ -1,4 +1,12 @@
-import type { Logger, Metrics } from '@idv/kit';
+import {
+  retentionJob,
+  sweepRetention,
+  type BackgroundJob,
+  type Logger,
+  type Metrics,
+  type RetentionRule,
+  type RetentionSweep,
+} from '@idv/kit';
 import type { ArtefactStore } from '../domain/artefacts';
 import type { RetentionRepository } from './retention.repository';
 
@@ -14,15 +22,15 @@ export interface RetentionSweepResult {
 }
 
 /**
- * Deletes personal data once its retention period is over: captured images of every kind (with what was
- * read from each, by cascade) `retentionMs` after capture; the document data in a flow's state (the read
- * document, the registry query) and its finished registry checks `retentionMs` after the flow's last
- * change; evidence download audit rows after `auditRetentionMs`. The flow's verdict, reasons and step
- * statuses stay. Every replica may run it: each batch skips rows another replica is deleting.
+ * Deletes personal data once its retention period is over, as the kit's table-driven retention sweep
+ * (job `flow-retention`): captured images of every kind (with what was read from each, by cascade)
+ * `retentionMs` after capture; the document data in a flow's state (the read document, the registry
+ * query) and its finished registry checks `retentionMs` after the flow's last change; evidence download
+ * audit rows after `auditRetentionMs`. The flow's verdict, reasons and step statuses stay. Every replica
+ * may run it: each batch skips rows another replica is deleting.
  */
 export class RetentionSweeper {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
+  private readonly job: BackgroundJob;
   private readonly deleted;
   private readonly failures;
   private readonly lastSweep;
@@ -39,51 +47,74 @@ export class RetentionSweeper {
       'Retention sweeps that failed (retried at the next one)',
     );
     this.lastSweep = deps.metrics.gauge('retention_last_sweep_seconds', 'Unix time of the last retention sweep that completed');
+    this.job = retentionJob({
+      name: 'flow-retention',
+      logger: deps.logger,
+      metrics: deps.metrics,
+      intervalMs: options.intervalMs,
+      sweep: (now) => this.sweepAt(now),
+    });
   }
 
-  start(): void {
-    const tick = () => {
-      this.running = this.sweep().then(() => {
-        this.running = null;
-        if (this.timer) this.timer = setTimeout(tick, this.options.intervalMs);
-      });
-    };
-    this.timer = setTimeout(tick, 0);
+  start(): Promise<void> {
+    return this.job.start();
+  }
+
+  /** The flow-runner's retention table: what goes, after how long, a batch of how many at a time. */
+  private rules(): RetentionRule[] {
+    const { artefacts, retention } = this.deps;
+    return [
+      {
+        what: 'artefact',
+        ageMs: this.options.retentionMs,
+        batch: BATCH,
+        remove: (cutoff, batch) => artefacts.deleteCapturedBefore(cutoff, batch),
+      },
+      {
+        what: 'flow_data',
+        ageMs: this.options.retentionMs,
+        batch: BATCH,
+        remove: (cutoff, batch) => retention.removeFlowDataBefore(cutoff, batch),
+      },
+      {
+        what: 'evidence_download',
+        ageMs: this.options.auditRetentionMs,
+        batch: BATCH,
+        remove: (cutoff, batch) => retention.deleteDownloadsBefore(cutoff, batch),
+      },
+    ] satisfies (RetentionRule & { what: RetentionKind })[];
   }
 
   /** Removes everything past retention at `now`, a batch at a time; returns how much of each kind went. */
   async sweep(now: Date = new Date()): Promise<RetentionSweepResult> {
-    const cutoff = new Date(now.getTime() - this.options.retentionMs);
-    const auditCutoff = new Date(now.getTime() - this.options.auditRetentionMs);
-    const { artefacts, retention } = this.deps;
-    const result: RetentionSweepResult = { artefact: 0, flow_data: 0, evidence_download: 0 };
-    const drain = async (kind: RetentionKind, batch: () => Promise<number>) => {
-      for (;;) {
-        const count = await batch();
-        result[kind] += count;
-        if (count > 0) this.deleted.inc({ kind }, count);
-        if (count < BATCH) return;
-      }
+    const sweep = await this.sweepAt(now);
+    return {
+      artefact: sweep.removed.artefact ?? 0,
+      flow_data: sweep.removed.flow_data ?? 0,
+      evidence_download: sweep.removed.evidence_download ?? 0,
     };
-    try {
-      await drain('artefact', () => artefacts.deleteCapturedBefore(cutoff, BATCH));
-      await drain('flow_data', () => retention.removeFlowDataBefore(cutoff, BATCH));
-      await drain('evidence_download', () => retention.deleteDownloadsBefore(auditCutoff, BATCH));
-      this.lastSweep.set(Date.now() / 1000);
-    } catch (error) {
+  }
+
+  private async sweepAt(now: Date): Promise<RetentionSweep> {
+    const sweep = await sweepRetention(this.rules(), now, (kind, count) => this.deleted.inc({ kind }, count));
+    const result = {
+      artefact: sweep.removed.artefact ?? 0,
+      flow_data: sweep.removed.flow_data ?? 0,
+      evidence_download: sweep.removed.evidence_download ?? 0,
+    };
+    if (sweep.error === undefined) this.lastSweep.set(Date.now() / 1000);
+    else {
       this.failures.inc();
-      this.deps.logger.warn({ err: error, ...result }, 'retention sweep failed; will retry');
+      this.deps.logger.warn({ err: sweep.error, ...result }, 'retention sweep failed; will retry');
     }
     // Counts only: never a session id, an artefact id or anything that was read.
     if (result.artefact + result.flow_data + result.evidence_download > 0) {
       this.deps.logger.info({ ...result }, 'personal data past retention removed');
     }
-    return result;
+    return sweep;
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+  stop(): Promise<void> {
+    return this.job.stop();
   }
 }

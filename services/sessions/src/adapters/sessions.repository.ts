@@ -200,6 +200,18 @@ export async function lockDue(db: Queryable, kind: 'expiry' | 'abandonment', now
   return rows.map(toRecord);
 }
 
+/** Timers past their deadline and not fired yet, and the oldest deadline among them: the timer job's backlog. */
+export async function dueTimers(db: Queryable, now: Date): Promise<{ depth: number; oldestDueAt: Date | null }> {
+  const { rows } = await db.query<{ depth: number; oldest: Date | null }>(
+    `SELECT count(*)::int AS depth, min(due) AS oldest FROM (
+       SELECT expires_at AS due FROM sessions WHERE status = 'pending' AND expires_at <= $1
+       UNION ALL
+       SELECT idle_deadline FROM sessions WHERE status = 'in_progress' AND idle_deadline <= $1) AS timers`,
+    [now],
+  );
+  return { depth: rows[0]?.depth ?? 0, oldestDueAt: rows[0]?.oldest ?? null };
+}
+
 /**
  * Retention of `result.document`: one batch of sessions completed before `cutoff` loses its document and
  * says when (`document_removed_at`), so a GET tells the data went rather than changing shape silently.

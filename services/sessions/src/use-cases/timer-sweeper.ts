@@ -1,4 +1,17 @@
-import { DAY, MINUTE, scaled, sleep, withTransaction, type Logger, type Metrics, type Pool } from '@idv/kit';
+import {
+  BackgroundJob,
+  DAY,
+  HOUR,
+  MINUTE,
+  retentionJob,
+  scaled,
+  sweepRetention,
+  withTransaction,
+  type Logger,
+  type Metrics,
+  type Pool,
+  type RetentionRule,
+} from '@idv/kit';
 import * as idempotency from '../adapters/idempotency.repository';
 import * as sessions from '../adapters/sessions.repository';
 import { IDEMPOTENCY_RETENTION_HOURS } from '../domain/idempotency';
@@ -10,6 +23,8 @@ const KINDS: readonly TimerKind[] = ['expiry', 'abandonment'];
 const BATCH = 100;
 const CLEANUP_EVERY_MS = 10 * MINUTE;
 const RETENTION_BATCH = 200;
+const IDEMPOTENCY_RECORD = 'idempotency_record';
+const SESSION_DOCUMENT = 'session_document';
 
 export interface TimerSweeperOptions {
   pool: Pool;
@@ -28,48 +43,73 @@ export function defaultSweepInterval(timeScale: number): number {
 }
 
 /**
- * Fires the session timers whose deadline (a column) has passed: link expiry and abandonment.
- * Deadlines live in PostgreSQL, so they survive restarts; each pass locks due rows with
- * `FOR UPDATE SKIP LOCKED` and transitions them in the same transaction, so with several replicas
- * a timer fires exactly once. Also deletes idempotency records past their retention, and removes the
- * document data of sessions past theirs.
+ * Fires the session timers whose deadline (a column) has passed: link expiry and abandonment, as the
+ * kit's background job `session-timers`. Deadlines live in PostgreSQL, so they survive restarts; each
+ * pass locks due rows with `FOR UPDATE SKIP LOCKED` and transitions them in the same transaction, so
+ * with several replicas a timer fires exactly once. Beside it, the kit's retention sweep (job
+ * `session-retention`, every 10 minutes) deletes idempotency records past their retention and removes
+ * the document data of sessions past theirs.
  */
 export class TimerSweeper {
-  private running = false;
-  private loop: Promise<void> | null = null;
-  private lastCleanup = 0;
-  private readonly intervalMs: number;
+  private readonly timers: BackgroundJob;
+  private readonly cleanup: BackgroundJob;
   private readonly sweeps;
   private readonly fired;
   private readonly documentsRemoved;
 
   constructor(private readonly options: TimerSweeperOptions) {
-    this.intervalMs = options.intervalMs ?? defaultSweepInterval(options.timeScale);
-    this.sweeps = options.metrics.counter('session_timer_sweeps_total', 'Timer sweeper passes');
-    this.fired = options.metrics.counter('session_timers_fired_total', 'Session timers fired, by kind', ['kind']);
-    this.documentsRemoved = options.metrics.counter(
+    const { logger, metrics, pool } = options;
+    const intervalMs = options.intervalMs ?? defaultSweepInterval(options.timeScale);
+    this.sweeps = metrics.counter('session_timer_sweeps_total', 'Timer sweeper passes');
+    this.fired = metrics.counter('session_timers_fired_total', 'Session timers fired, by kind', ['kind']);
+    this.documentsRemoved = metrics.counter(
       'session_documents_removed_total',
       'result.document of sessions removed after the retention period',
     );
+    this.timers = new BackgroundJob({
+      name: 'session-timers',
+      logger,
+      metrics,
+      idleMs: intervalMs,
+      // A failed sweep is retried after one interval, as before the kit's loop: timers are due at once.
+      backoff: { minMs: intervalMs, maxMs: intervalMs },
+      backlog: () => sessions.dueTimers(pool, options.service.now()),
+      work: {
+        kind: 'periodic',
+        pass: async () => {
+          let done = 0;
+          let more = false;
+          for (const kind of KINDS) {
+            const fired = await this.sweepOnce(kind);
+            done += fired;
+            more = fired === BATCH || more;
+          }
+          this.sweeps.inc();
+          return { done, more };
+        },
+      },
+    });
+    this.cleanup = retentionJob({
+      name: 'session-retention',
+      logger,
+      metrics,
+      intervalMs: CLEANUP_EVERY_MS,
+      sweep: async (now) => {
+        const sweep = await sweepRetention(this.retentionRules(), now, (what, count) => {
+          if (what === SESSION_DOCUMENT) this.documentsRemoved.inc(count);
+        });
+        const deleted = sweep.removed[IDEMPOTENCY_RECORD] ?? 0;
+        if (deleted > 0) logger.info({ deleted }, 'idempotency records past retention deleted');
+        const removed = sweep.removed[SESSION_DOCUMENT] ?? 0;
+        if (removed > 0) logger.info({ removed }, 'document data of sessions past retention removed');
+        return sweep;
+      },
+    });
   }
 
-  start(): void {
-    this.running = true;
-    this.loop = this.run();
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      let busy = false;
-      try {
-        for (const kind of KINDS) busy = (await this.sweepOnce(kind)) === BATCH || busy;
-        this.sweeps.inc();
-        await this.cleanup();
-      } catch (error) {
-        this.options.logger.warn({ err: error }, 'timer sweep failed; will retry');
-      }
-      if (!busy && this.running) await sleep(this.intervalMs);
-    }
+  async start(): Promise<void> {
+    await this.timers.start();
+    await this.cleanup.start();
   }
 
   /** Fires up to one batch of due timers of `kind`; returns how many fired. */
@@ -87,34 +127,44 @@ export class TimerSweeper {
     });
   }
 
-  private async cleanup(): Promise<void> {
-    if (Date.now() - this.lastCleanup < CLEANUP_EVERY_MS) return;
-    this.lastCleanup = Date.now();
-    const deleted = await idempotency.deleteOlderThan(this.options.pool, IDEMPOTENCY_RETENTION_HOURS);
-    if (deleted > 0) this.options.logger.info({ deleted }, 'idempotency records past retention deleted');
-    await this.removeDocuments(new Date());
+  /**
+   * The sessions service's retention table: idempotency records past IDEMPOTENCY_RETENTION_HOURS (one
+   * statement), and `result.document` of sessions completed more than the retention period before,
+   * a batch per transaction (replicas share the work: each batch skips rows another one holds).
+   */
+  private retentionRules(): RetentionRule[] {
+    const { pool } = this.options;
+    return [
+      {
+        what: IDEMPOTENCY_RECORD,
+        ageMs: IDEMPOTENCY_RETENTION_HOURS * HOUR,
+        batch: Number.MAX_SAFE_INTEGER,
+        remove: () => idempotency.deleteOlderThan(pool, IDEMPOTENCY_RETENTION_HOURS),
+      },
+      {
+        what: SESSION_DOCUMENT,
+        ageMs: this.options.documentRetentionMs ?? 30 * DAY,
+        batch: RETENTION_BATCH,
+        remove: (cutoff, batch, now) => sessions.removeDocumentsCompletedBefore(pool, cutoff, now, batch),
+      },
+    ];
   }
 
   /**
-   * Removes `result.document` from every session completed more than the retention period before `now`,
-   * a batch per transaction (replicas share the work: each batch skips rows another one holds). Returns
-   * how many sessions; the log line carries the count only.
+   * Removes `result.document` from every session completed more than the retention period before `now`;
+   * returns how many sessions. The log line carries the count only.
    */
   async removeDocuments(now: Date): Promise<number> {
-    const cutoff = new Date(now.getTime() - (this.options.documentRetentionMs ?? 30 * DAY));
-    let total = 0;
-    for (;;) {
-      const count = await sessions.removeDocumentsCompletedBefore(this.options.pool, cutoff, now, RETENTION_BATCH);
-      total += count;
-      if (count > 0) this.documentsRemoved.inc(count);
-      if (count < RETENTION_BATCH) break;
-    }
+    const rules = this.retentionRules().filter((rule) => rule.what === SESSION_DOCUMENT);
+    const sweep = await sweepRetention(rules, now, (_, count) => this.documentsRemoved.inc(count));
+    if (sweep.error !== undefined)
+      throw sweep.error instanceof Error ? sweep.error : new Error('document retention failed', { cause: sweep.error });
+    const total = sweep.removed[SESSION_DOCUMENT] ?? 0;
     if (total > 0) this.options.logger.info({ removed: total }, 'document data of sessions past retention removed');
     return total;
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    await this.loop;
+    await Promise.all([this.timers.stop(), this.cleanup.stop()]);
   }
 }

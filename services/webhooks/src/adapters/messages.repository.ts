@@ -108,13 +108,16 @@ interface ClaimedRow {
  * next_attempt_at forward by the lease, tagged with this claim's token. If the replica dies, the
  * message comes due again when the lease ends.
  */
+/** A claimed message and when it had come due (for the job's lag). */
+export type DueMessage = ClaimedMessage & { dueAt: Date };
+
 export async function claimDue(
   db: Queryable,
   claim: { limit: number; excludeEndpoints: string[]; leaseMs: number; token: string },
-): Promise<ClaimedMessage[]> {
-  const { rows } = await db.query<ClaimedRow>(
+): Promise<DueMessage[]> {
+  const { rows } = await db.query<ClaimedRow & { due_at: Date }>(
     `WITH due AS (
-       SELECT id FROM messages
+       SELECT id, next_attempt_at AS due_at FROM messages
        WHERE status = 'pending' AND next_attempt_at <= clock_timestamp() AND NOT (endpoint_id = ANY ($2::text[]))
        ORDER BY next_attempt_at
        LIMIT $1
@@ -131,13 +134,15 @@ export async function claimDue(
             e.secret_enc,
             CASE WHEN e.previous_secret_expires_at > clock_timestamp() THEN e.previous_secret_enc END AS previous_secret_enc,
             COALESCE(e.circuit_open_until > clock_timestamp(), false) AS circuit_open,
-            e.consecutive_failures
+            e.consecutive_failures, d.due_at
      FROM claimed c
+     JOIN due d ON d.id = c.id
      JOIN endpoints e ON e.id = c.endpoint_id
      JOIN events ev ON ev.id = c.event_id`,
     [claim.limit, claim.excludeEndpoints, claim.leaseMs, claim.token],
   );
   return rows.map((row) => ({
+    dueAt: row.due_at,
     id: row.id,
     accountId: row.account_id,
     endpointId: row.endpoint_id,
@@ -247,6 +252,23 @@ export async function recordSuccesses(db: Queryable, records: readonly SuccessRe
     ],
   );
   return rowCount ?? 0;
+}
+
+/** The poison message whose bookkeeping kept failing is set aside as dead; only while this claim holds it. */
+export async function deadLetterMessage(db: Queryable, id: MessageId, token: string): Promise<void> {
+  await db.query(
+    `UPDATE messages SET status = 'dead', claim_token = NULL, updated_at = clock_timestamp() WHERE id = $1 AND claim_token = $2`,
+    [id, token],
+  );
+}
+
+/** Messages due now and when the oldest of them came due: the dispatch job's queue depth and age. */
+export async function dueBacklog(db: Queryable): Promise<{ depth: number; oldestDueAt: Date | null }> {
+  const { rows } = await db.query<{ depth: number; oldest: Date | null }>(
+    `SELECT count(*)::int AS depth, min(next_attempt_at) AS oldest FROM messages
+      WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()`,
+  );
+  return { depth: rows[0]?.depth ?? 0, oldestDueAt: rows[0]?.oldest ?? null };
 }
 
 export async function countWaiting(db: Queryable): Promise<number> {

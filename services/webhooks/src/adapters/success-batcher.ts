@@ -1,4 +1,4 @@
-import type { Pool } from '@idv/kit';
+import { Batcher, type Pool } from '@idv/kit';
 import type { SuccessRecord } from '../domain/message';
 import type { SuccessRecorder } from '../domain/ports';
 import { recordSuccesses } from './messages.repository';
@@ -6,40 +6,24 @@ import { recordSuccesses } from './messages.repository';
 const MAX_BATCH = 500;
 
 /**
- * Records successful attempts in batches: while one write is under way the next ones accumulate, so
- * a busy replica writes many records per statement and an idle one writes each at once.
+ * Records successful attempts in batches through the kit's batcher: one write at a time, and while it
+ * is under way the next records accumulate, so a busy replica writes many records per statement and an
+ * idle one writes each at once.
  */
 export class SuccessBatcher implements SuccessRecorder {
-  private queue: Array<{ record: SuccessRecord; resolve: () => void; reject: (error: unknown) => void }> = [];
-  private flushing = false;
+  private readonly batcher: Batcher<SuccessRecord, true>;
 
-  constructor(private readonly pool: Pool) {}
-
-  add(record: SuccessRecord): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ record, resolve, reject });
-      void this.flush();
-    });
+  constructor(pool: Pool) {
+    this.batcher = new Batcher(
+      async (records) => {
+        await recordSuccesses(pool, records);
+        return records.map(() => true as const);
+      },
+      { maxBatch: MAX_BATCH, maxInFlight: 1 },
+    );
   }
 
-  private async flush(): Promise<void> {
-    if (this.flushing) return;
-    this.flushing = true;
-    try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, MAX_BATCH);
-        try {
-          await recordSuccesses(
-            this.pool,
-            batch.map((b) => b.record),
-          );
-          for (const b of batch) b.resolve();
-        } catch (error) {
-          for (const b of batch) b.reject(error);
-        }
-      }
-    } finally {
-      this.flushing = false;
-    }
+  async add(record: SuccessRecord): Promise<void> {
+    await this.batcher.submit(record);
   }
 }

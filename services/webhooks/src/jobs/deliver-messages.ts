@@ -1,3 +1,4 @@
+import type { Metrics } from '@idv/kit';
 import { Dispatcher } from '../adapters/dispatcher';
 import { SuccessBatcher } from '../adapters/success-batcher';
 import { DeliverMessage, type DeliverMessageDeps } from '../use-cases/deliver-message';
@@ -8,6 +9,8 @@ export interface DeliveryJobOptions extends Omit<DeliverMessageDeps, 'successes'
   concurrency: number;
   endpointConcurrency: number;
   pollMs: number;
+  /** The process's registry, for the kit's job_* metrics. */
+  jobMetrics?: Metrics;
 }
 
 /** The dispatcher loop: every due message it claims is one run of the deliver use case. */
@@ -17,6 +20,7 @@ export function deliveryJob(options: DeliveryJobOptions): Dispatcher {
     pool: options.pool,
     databaseUrl: options.databaseUrl,
     logger: options.logger,
+    ...(options.jobMetrics ? { metrics: options.jobMetrics } : {}),
     concurrency: options.concurrency,
     endpointConcurrency: options.endpointConcurrency,
     pollMs: options.pollMs,

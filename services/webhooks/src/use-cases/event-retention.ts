@@ -1,26 +1,29 @@
-import type { Pool } from '@idv/kit';
+import { sweepRetention, type Pool, type RetentionRule, type RetentionSweep } from '@idv/kit';
 import { removeDocumentsOccurredBefore } from '../adapters/messages.repository';
 
 const BATCH = 200;
 
-/** A sweep may stop part-way (the database went away): what it removed by then still counts. */
-export type RetentionSweep = { removed: number; failed: false } | { removed: number; failed: true; error: unknown };
+/** What webhooks' retention table removes: the `what` of its metrics and log lines. */
+export const EVENT_DOCUMENT = 'event_document';
 
 /**
- * Removes the document data of every stored event older than the retention period at `now`, a batch
- * per statement (replicas skip each other's rows). The verdict, the reasons and the rest of the
- * snapshot stay: only what was read from the person's document goes.
+ * Webhooks' retention table (the kit's table-driven sweep): the document data of every stored event
+ * older than the retention period, a batch per statement (replicas skip each other's rows). The
+ * verdict, the reasons and the rest of the snapshot stay: only what was read from the person's
+ * document goes.
  */
-export async function removeExpiredEventDocuments(deps: { pool: Pool }, retentionMs: number, now: Date): Promise<RetentionSweep> {
-  const cutoff = new Date(now.getTime() - retentionMs);
-  let removed = 0;
-  try {
-    for (;;) {
-      const count = await removeDocumentsOccurredBefore(deps.pool, cutoff, now, BATCH);
-      removed += count;
-      if (count < BATCH) return { removed, failed: false };
-    }
-  } catch (error) {
-    return { removed, failed: true, error };
-  }
+export function eventRetentionRules(deps: { pool: Pool }, retentionMs: number): RetentionRule[] {
+  return [
+    {
+      what: EVENT_DOCUMENT,
+      ageMs: retentionMs,
+      batch: BATCH,
+      remove: (cutoff, batch, now) => removeDocumentsOccurredBefore(deps.pool, cutoff, now, batch),
+    },
+  ];
+}
+
+/** One sweep at `now`; it may stop part-way (the database went away): what it removed by then still counts. */
+export function removeExpiredEventDocuments(deps: { pool: Pool }, retentionMs: number, now: Date): Promise<RetentionSweep> {
+  return sweepRetention(eventRetentionRules(deps, retentionMs), now);
 }

@@ -1,0 +1,5 @@
+export * from './background-job';
+export * from './batcher';
+export * from './listen';
+export * from './metrics';
+export * from './retention';
