@@ -1,6 +1,7 @@
 import {
   FORBIDDEN_BODY,
   buildOpenApiDocument,
+  publicRoute,
   scopeSatisfies,
   type Identity,
   type PublicRoute,
@@ -12,7 +13,9 @@ import {
   AppError,
   identityContext,
   identityHeaders,
+  mountRoutes,
   observeRequest,
+  route,
   writeError,
   type AddressThrottle,
   type ClientAddresses,
@@ -57,13 +60,18 @@ function forbidden(res: ServerResponse): void {
   res.end(FORBIDDEN);
 }
 
+/** The routes the gateway serves itself (the proxied ones are mounted by their services). */
+export const gatewayRoutes = [
+  route(publicRoute('getOpenApiDocument'), ({ res }, openApi: string) => {
+    // Serialized once at start: the document is large and never changes while the process runs.
+    res.type('application/json').send(openApi);
+  }),
+];
+
 /** What the express app serves under `/v1`: the OpenAPI document (everything else takes the fast path). */
 export function openApiRouter(deps: GatewayDeps): Router {
   const router = Router();
-  const openApi = JSON.stringify(buildOpenApiDocument(deps.publicBaseUrl, deps.version));
-  router.get('/v1/openapi.json', (_req, res) => {
-    res.type('application/json').send(openApi);
-  });
+  mountRoutes(router, gatewayRoutes, JSON.stringify(buildOpenApiDocument(deps.publicBaseUrl, deps.version)));
   router.all('/v1/openapi.json', () => {
     throw new AppError('method_not_allowed', 'Use GET on this path.', { headers: { Allow: 'GET' } });
   });
