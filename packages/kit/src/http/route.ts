@@ -77,7 +77,7 @@ function declaredHeaders(req: Request, schema: z.ZodObject): Record<string, stri
  * `validation_failed` listing every bad field) before the handler runs; the handler's reply is typed
  * by the contract's success responses and sent as JSON.
  */
-export function route<C extends RouteContract, D = void>(
+export function route<C extends RouteContract, D = unknown>(
   contract: C,
   handler: RouteHandler<C, D>,
   options: RouteOptions = {},
