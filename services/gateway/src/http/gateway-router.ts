@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   AppError,
   identityContext,
+  expressPath,
   identityHeaders,
   mountRoutes,
   observeRequest,
@@ -72,16 +73,22 @@ export const gatewayRoutes = [
 export function openApiRouter(deps: GatewayDeps): Router {
   const router = Router();
   mountRoutes(router, gatewayRoutes, JSON.stringify(buildOpenApiDocument(deps.publicBaseUrl, deps.version)));
-  router.all('/v1/openapi.json', () => {
-    throw new AppError('method_not_allowed', 'Use GET on this path.', { headers: { Allow: 'GET' } });
-  });
+  for (const { contract } of gatewayRoutes) {
+    const allowed = contract.method.toUpperCase();
+    router.all(expressPath(contract.path), () => {
+      throw new AppError('method_not_allowed', `Use ${allowed} on this path.`, { headers: { Allow: allowed } });
+    });
+  }
   return router;
 }
 
-/** Requests the fast path takes: every `/v1/...` but the OpenAPI document and CORS preflights. */
+/** The paths of the routes the gateway serves itself (PUBLIC_ROUTES of service `gateway`; none has a parameter). */
+const OWN_PATHS = gatewayRoutes.map(({ contract }) => contract.path);
+
+/** Requests the fast path takes: every `/v1/...` but the gateway's own routes and CORS preflights. */
 export function isProxied(req: IncomingMessage): boolean {
   const url = req.url ?? '';
-  return url.startsWith('/v1/') && req.method !== 'OPTIONS' && !url.startsWith('/v1/openapi.json');
+  return url.startsWith('/v1/') && req.method !== 'OPTIONS' && !OWN_PATHS.some((path) => url.startsWith(path));
 }
 
 /**
