@@ -1,3 +1,4 @@
+import { idPattern } from './ids';
 import { ScopeSchema } from './scopes';
 import { ModeSchema } from './sessions';
 import { z } from './zod';
@@ -7,8 +8,8 @@ import { z } from './zod';
  * internal headers. Upstream services accept it only with a valid signature (docs/design.md "Services and what each owns").
  */
 export const IdentitySchema = z.strictObject({
-  account_id: z.string().regex(/^acc_[0-9A-HJKMNP-TV-Z]{26}$/),
-  key_id: z.string().regex(/^key_[0-9A-HJKMNP-TV-Z]{26}$/),
+  account_id: z.string().regex(idPattern('account')),
+  key_id: z.string().regex(idPattern('apiKey')),
   mode: ModeSchema,
   scopes: z.array(ScopeSchema),
 });

@@ -115,6 +115,25 @@ export function artefactIdSchema() {
 }
 
 /**
+ * A session's link token: `lt_` and URL-safe characters. New tokens are `lt_` + a ULID; tokens of the
+ * older 192-bit shape stay valid until they expire, so the shape is not narrowed to the ULID. The one
+ * pattern every service checks a token with (the sessions API, the QR images, the person's pages).
+ */
+export const LINK_TOKEN_PATTERN = /^lt_[A-Za-z0-9_-]+$/;
+
+export function isLinkToken(value: unknown): value is string {
+  return typeof value === 'string' && LINK_TOKEN_PATTERN.test(value);
+}
+
+/** Zod schema of a link token. */
+export function linkTokenSchema() {
+  return z.string().regex(LINK_TOKEN_PATTERN);
+}
+
+/** Event ids are derived, not drawn: `evt_` and 32 hex digits of a digest (see `eventId`). */
+export const EVENT_ID_PATTERN = /^evt_[0-9a-f]{32}$/;
+
+/**
  * Deterministic event id: the same logical event (account, session, type) gets the same id in every
  * retry and for every endpoint, so receivers can deduplicate on it (docs/design.md "Ids, time and knobs").
  */

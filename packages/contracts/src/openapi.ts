@@ -2,7 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteCo
 import { TimestampSchema } from './common';
 import { ERROR_CODES, ERROR_STATUS, ERRORS_DOC_URL, ForbiddenSchema, ProblemSchema, type ErrorCode } from './errors';
 import { NEVER_EMITTED_EVENT_TYPES, SESSION_EVENT_TYPES, type WebhookEventType } from './events';
-import { idSchema } from './ids';
+import { EVENT_ID_PATTERN, idSchema } from './ids';
 import { PUBLIC_ROUTES, type PublicRoute, type ResponseSpec, type RouteResponseHeader } from './routes';
 import { VerificationSessionSchema } from './sessions';
 import { z } from './zod';
@@ -204,10 +204,7 @@ function operationDescription(route: PublicRoute): string {
 // ---------------------------------------------------------------------------------------------
 // Webhooks: what the service sends to receivers (spec "Events").
 
-const EventIdSchema = z
-  .string()
-  .regex(/^evt_[0-9a-f]{32}$/)
-  .openapi({ example: 'evt_5c1f0e4b0c0a4a7e9b4f5d2a8c6e1f30' });
+const EventIdSchema = z.string().regex(EVENT_ID_PATTERN).openapi({ example: 'evt_5c1f0e4b0c0a4a7e9b4f5d2a8c6e1f30' });
 
 function envelopeSchema<T extends z.ZodTypeAny, O extends z.ZodTypeAny>(type: T, object: O) {
   return z.object({

@@ -1,8 +1,14 @@
 import { MonthSchema, PaginationQuerySchema, QueuedSchema } from './common';
 import type { ErrorCode } from './errors';
-import { idSchema } from './ids';
+import { idSchema, linkTokenSchema } from './ids';
 import type { Scope } from './scopes';
-import { CreateSessionBodySchema, SessionListSchema, UsageSchema, VerificationSessionSchema } from './sessions';
+import {
+  CreateSessionBodySchema,
+  IdempotencyKeySchema,
+  SessionListSchema,
+  UsageSchema,
+  VerificationSessionSchema,
+} from './sessions';
 import {
   CreateWebhookEndpointBodySchema,
   UpdateWebhookEndpointBodySchema,
@@ -29,39 +35,52 @@ export interface ResponseSpec {
 }
 
 /**
- * One public route: the single source of truth from which the gateway builds its routing, scope
- * checks and the OpenAPI document. Paths use OpenAPI `{param}` syntax.
+ * What a service mounts, public or internal: the kit's `route(contract, handler)` parses the request
+ * (params, query, headers, body) with these schemas and types the handler's reply from `responses`.
+ * Paths use OpenAPI `{param}` syntax.
  */
-export interface PublicRoute {
+export interface RouteContract {
   operationId: string;
   method: HttpMethod;
   path: string;
+  /** The service that mounts the route (the gateway proxies public ones to it). */
+  service: string;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodTypeAny;
+  /** Header names in lower case, as node gives them. */
+  headers?: z.ZodObject;
+  responses: Readonly<Record<number, { description: string; schema?: z.ZodTypeAny; contentType?: string }>>;
+}
+
+/**
+ * One public route: the single source of truth from which the gateway builds its routing, scope
+ * checks and the OpenAPI document, and from which the owning service mounts it.
+ */
+export interface PublicRoute extends RouteContract {
   scope: Scope | null;
   service: UpstreamService;
   summary: string;
   /** Longer text for the OpenAPI operation; the required scope is appended by the generator. */
   description?: string;
   tag: string;
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  body?: z.ZodTypeAny;
-  headers?: z.ZodObject;
   /**
    * The success response and the errors particular to this route. Errors every route of its kind
    * gives (auth, rate limit, validation, body, gateway) are added by the OpenAPI generator.
    */
-  responses: Record<number, ResponseSpec>;
+  responses: Readonly<Record<number, ResponseSpec>>;
 }
 
 const sessionIdParams = z.object({ id: idSchema('session') });
 const endpointIdParams = z.object({ id: idSchema('webhookEndpoint') });
 const deliveryIdParams = z.object({ id: idSchema('webhookDelivery') });
-const tokenParams = z.object({ token: z.string().regex(/^lt_[A-Za-z0-9_-]+$/) });
+const tokenParams = z.object({ token: linkTokenSchema() });
 const monthQuery = z.object({
   month: MonthSchema.openapi({ param: { name: 'month', in: 'query' }, description: 'The month, YYYY-MM' }),
 });
 
-export const PUBLIC_ROUTES: readonly PublicRoute[] = [
+/** The entries with their literal types kept (what `publicRoute()` hands to the kit's `route()`). */
+const PUBLIC_ROUTE_ENTRIES = [
   {
     operationId: 'createVerificationSession',
     method: 'post',
@@ -73,7 +92,10 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     description:
       'Creates a session bound to the configuration version active in the key mode and returns its single-use `url`, `qr` and `expires_at`. A live key debits one token in the same transaction; a test key never does. With `Idempotency-Key` (scoped per account, mode and key), the same key and body return the first response again with `Idempotent-Replayed: true`.',
     headers: z.object({
-      'idempotency-key': z.string().min(1).max(255).optional().openapi({
+      // Counted in characters (code points) as the spec counts them; the document states the same bounds.
+      'idempotency-key': IdempotencyKeySchema.optional().openapi({
+        minLength: 1,
+        maxLength: 255,
         description:
           'Makes a retry safe: the same key and body return the first response, another body or a first request still in flight is 409.',
       }),
@@ -388,4 +410,16 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     description: 'Generated from the same zod contracts the services validate with. Public, no key.',
     responses: { 200: { description: 'OpenAPI document', schema: z.record(z.string(), z.unknown()) } },
   },
-];
+] as const satisfies readonly PublicRoute[];
+
+export const PUBLIC_ROUTES: readonly PublicRoute[] = PUBLIC_ROUTE_ENTRIES;
+
+export type PublicRouteEntry = (typeof PUBLIC_ROUTE_ENTRIES)[number];
+export type PublicOperationId = PublicRouteEntry['operationId'];
+
+/** The contract entry of a public operation, with its schemas' types kept. */
+export function publicRoute<Id extends PublicOperationId>(operationId: Id): Extract<PublicRouteEntry, { operationId: Id }> {
+  const found = PUBLIC_ROUTE_ENTRIES.find((route) => route.operationId === operationId);
+  if (!found) throw new Error(`no public route ${operationId}`);
+  return found as Extract<PublicRouteEntry, { operationId: Id }>;
+}

@@ -1,6 +1,6 @@
 import { TimestampSchema, listSchema } from './common';
 import { FlowConfigSchema, type FlowConfig } from './flow-config';
-import { idSchema } from './ids';
+import { CONFIG_VERSION_PATTERN, idSchema } from './ids';
 import { characterCount, storableString } from './text';
 import { z } from './zod';
 
@@ -18,10 +18,7 @@ export type Outcome = (typeof OUTCOMES)[number];
 export const STEP_VERDICTS = ['approved', 'rejected', 'skipped', 'not_reached'] as const;
 export type StepVerdict = (typeof STEP_VERDICTS)[number];
 
-export const ConfigVersionSchema = z
-  .string()
-  .regex(/^cfg_\d{8}$/)
-  .openapi({ example: 'cfg_00000001' });
+export const ConfigVersionSchema = z.string().regex(CONFIG_VERSION_PATTERN).openapi({ example: 'cfg_00000001' });
 
 export const StepResultSchema = z.object({ id: z.string(), type: z.string(), verdict: z.enum(STEP_VERDICTS) });
 export type StepResult = z.infer<typeof StepResultSchema>;

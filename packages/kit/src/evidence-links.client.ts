@@ -1,4 +1,6 @@
-import { EvidenceLinksResultSchema, INTERNAL_HEADERS, type EvidenceLink } from '@idv/contracts';
+import { INTERNAL_HEADERS, contractPath, internalRoute, type EvidenceLink } from '@idv/contracts';
+
+const EVIDENCE_LINKS = internalRoute('createEvidenceLinks');
 
 /**
  * The flow-runner's internal link builder (`POST /internal/evidence-links`): the flow-runner alone
@@ -13,7 +15,7 @@ export class EvidenceLinksClient {
 
   /** Fresh links of each session; throws when the flow-runner cannot answer usably. */
   async linksFor(sessionIds: readonly string[]): Promise<Record<string, EvidenceLink[]>> {
-    const response = await fetch(`${this.baseUrl.replace(/\/+$/, '')}/internal/evidence-links`, {
+    const response = await fetch(`${this.baseUrl.replace(/\/+$/, '')}${contractPath(EVIDENCE_LINKS)}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', [INTERNAL_HEADERS.token]: this.internalToken },
       body: JSON.stringify({ session_ids: sessionIds }),
@@ -21,6 +23,6 @@ export class EvidenceLinksClient {
     });
     const text = await response.text();
     if (response.status !== 200) throw new Error(`flow-runner answered ${response.status} to evidence links`);
-    return EvidenceLinksResultSchema.parse(JSON.parse(text)).sessions;
+    return EVIDENCE_LINKS.responses[200].schema.parse(JSON.parse(text)).sessions;
   }
 }

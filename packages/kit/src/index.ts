@@ -5,6 +5,7 @@ export * from './db';
 export * from './errors';
 export * from './http/app';
 export * from './http/identity';
+export * from './http/route';
 export * from './http/validate';
 export * from './lifecycle';
 export * from './logger';

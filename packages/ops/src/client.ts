@@ -1,5 +1,17 @@
-import { INTERNAL_HEADERS, type Account, type ApiKey, type FlowConfig, type Mode, type Scope } from '@idv/contracts';
+import {
+  INTERNAL_HEADERS,
+  contractPath,
+  internalRoute,
+  type FlowConfig,
+  type InternalOperationId,
+  type InternalRouteEntry,
+  type Mode,
+  type Scope,
+  type z,
+} from '@idv/contracts';
 import { request } from 'undici';
+
+export type { Account, ApiKey, Balance, Project, PublishedConfig } from '@idv/contracts';
 
 export interface OpsClientOptions {
   keysUrl: string;
@@ -18,82 +30,76 @@ export class OpsError extends Error {
   }
 }
 
-export interface Project {
-  id: string;
-  object: 'project';
-  account_id: string;
-  name: string;
-  created_at: string;
-}
+type EntryOf<Id extends InternalOperationId> = Extract<InternalRouteEntry, { operationId: Id }>;
+type SuccessSpec<R extends InternalRouteEntry> = R['responses'][Extract<keyof R['responses'], 200 | 201>];
+/** What the contract says the operation answers on success. */
+type Answer<Id extends InternalOperationId> =
+  SuccessSpec<EntryOf<Id>> extends { schema: infer S extends z.ZodType } ? z.output<S> : never;
 
-export interface PublishedConfig {
-  id: string;
-  project_id: string;
-  mode: Mode;
-}
-
-/** The operator's view of the platform: what the dashboard will do, over the services' internal APIs. */
+/** The operator's view of the platform: what the dashboard will do, over the services' internal APIs (INTERNAL_ROUTES). */
 export class OpsClient {
   constructor(private readonly options: OpsClientOptions) {}
 
-  private async call<T>(base: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-    const response = await request(`${base}${path}`, {
-      method,
+  /** Calls an internal operation at its owner and parses the answer with the contract's schema. */
+  private async call<Id extends InternalOperationId>(
+    operationId: Id,
+    params: Record<string, string>,
+    body?: unknown,
+  ): Promise<Answer<Id>> {
+    const route = internalRoute(operationId);
+    const base = route.service === 'keys' ? this.options.keysUrl : this.options.sessionsUrl;
+    const response = await request(`${base}${contractPath(route, params)}`, {
+      method: route.method === 'get' ? 'GET' : 'POST',
       headers: { 'content-type': 'application/json', [INTERNAL_HEADERS.token]: this.options.internalToken },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.body.text();
     const parsed: unknown = text ? JSON.parse(text) : null;
     if (response.statusCode >= 400) throw new OpsError(response.statusCode, parsed);
-    return parsed as T;
+    const success = Object.entries(route.responses).find(([status]) => Number(status) < 300)?.[1] as
+      { schema?: z.ZodType } | undefined;
+    if (!success?.schema) throw new Error(`${operationId}: the contract declares no answer to parse`);
+    return success.schema.parse(parsed) as Answer<Id>;
   }
 
-  private keys<T>(method: 'GET' | 'POST', path: string, body?: unknown) {
-    return this.call<T>(this.options.keysUrl, method, path, body);
+  createAccount(input: { name: string; email: string }) {
+    return this.call('createAccount', {}, input);
   }
 
-  private sessions<T>(method: 'GET' | 'POST', path: string, body?: unknown) {
-    return this.call<T>(this.options.sessionsUrl, method, path, body);
+  approveAccount(id: string) {
+    return this.call('approveAccount', { id });
   }
 
-  createAccount(input: { name: string; email: string }): Promise<Account> {
-    return this.keys('POST', '/internal/accounts', input);
+  suspendAccount(id: string) {
+    return this.call('suspendAccount', { id });
   }
 
-  approveAccount(id: string): Promise<Account> {
-    return this.keys('POST', `/internal/accounts/${encodeURIComponent(id)}/approve`);
+  createKey(input: { account_id: string; mode: Mode; name: string; scopes?: Scope[] }) {
+    return this.call('createApiKey', {}, input);
   }
 
-  suspendAccount(id: string): Promise<Account> {
-    return this.keys('POST', `/internal/accounts/${encodeURIComponent(id)}/suspend`);
+  revokeKey(id: string) {
+    return this.call('revokeApiKey', { id });
   }
 
-  createKey(input: { account_id: string; mode: Mode; name: string; scopes?: Scope[] }): Promise<ApiKey & { secret: string }> {
-    return this.keys('POST', '/internal/api-keys', input);
+  listKeys(accountId: string) {
+    return this.call('listApiKeys', { id: accountId });
   }
 
-  revokeKey(id: string): Promise<ApiKey> {
-    return this.keys('POST', `/internal/api-keys/${encodeURIComponent(id)}/revoke`);
+  createProject(input: { account_id: string; name: string }) {
+    return this.call('createProject', {}, input);
   }
 
-  listKeys(accountId: string): Promise<{ data: ApiKey[] }> {
-    return this.keys('GET', `/internal/accounts/${encodeURIComponent(accountId)}/api-keys`);
+  publishConfig(projectId: string, mode: Mode, config: FlowConfig | Record<string, unknown>) {
+    return this.call('publishConfig', { id: projectId }, { mode, config });
   }
 
-  createProject(input: { account_id: string; name: string }): Promise<Project> {
-    return this.sessions('POST', '/internal/projects', input);
+  creditBalance(accountId: string, tokens: number) {
+    return this.call('creditBalance', { id: accountId }, { tokens });
   }
 
-  publishConfig(projectId: string, mode: Mode, config: FlowConfig | Record<string, unknown>): Promise<PublishedConfig> {
-    return this.sessions('POST', `/internal/projects/${encodeURIComponent(projectId)}/configs`, { mode, config });
-  }
-
-  creditBalance(accountId: string, tokens: number): Promise<{ account_id: string; balance: number }> {
-    return this.sessions('POST', `/internal/accounts/${encodeURIComponent(accountId)}/credits`, { tokens });
-  }
-
-  balance(accountId: string): Promise<{ account_id: string; balance: number }> {
-    return this.sessions('GET', `/internal/accounts/${encodeURIComponent(accountId)}/balance`);
+  balance(accountId: string) {
+    return this.call('getBalance', { id: accountId });
   }
 }
 

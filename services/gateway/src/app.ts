@@ -1,7 +1,8 @@
 import type { RequestListener } from 'node:http';
+import type { RouteContract } from '@idv/contracts';
 import { createServiceApp, type ReadinessCheck } from '@idv/kit';
 import { cors, corsPolicy } from './http/cors';
-import { handleProxied, isProxied, openApiRouter, type GatewayDeps } from './http/gateway-router';
+import { gatewayRoutes, handleProxied, isProxied, openApiRouter, type GatewayDeps } from './http/gateway-router';
 
 export interface AppDeps extends Omit<GatewayDeps, 'applyCors'> {
   corsOrigins: readonly string[];
@@ -29,3 +30,6 @@ export function createApp(deps: AppDeps): RequestListener {
     else void app(req, res);
   };
 }
+
+/** The contract entries this service mounts itself (checked against the contracts by a test). */
+export const mountedRoutes: readonly RouteContract[] = gatewayRoutes.map((mounted) => mounted.contract);

@@ -1,14 +1,16 @@
 import {
   checkDatabase,
   createServiceApp,
+  mountRoutes,
   requireInternalToken,
   type Broker,
   type Logger,
   type Metrics,
   type Pool,
 } from '@idv/kit';
+import type { RouteContract } from '@idv/contracts';
 import type express from 'express';
-import { keysRouter } from './http/routes';
+import { keysRoutes } from './http/routes';
 
 export interface KeysDeps {
   pool: Pool;
@@ -26,7 +28,11 @@ export function createApp(deps: KeysDeps): express.Express {
     isShuttingDown: deps.isShuttingDown,
     readiness: { postgres: () => checkDatabase(deps.pool), rabbitmq: () => deps.broker.check() },
     routes: (app) => {
-      app.use('/internal', requireInternalToken(deps.internalToken), keysRouter(deps.pool));
+      app.use('/internal', requireInternalToken(deps.internalToken));
+      mountRoutes(app, keysRoutes, { pool: deps.pool });
     },
   });
 }
+
+/** The contract entries this service mounts (checked against the contracts by a test). */
+export const mountedRoutes: readonly RouteContract[] = keysRoutes.map((mounted) => mounted.contract);

@@ -1,6 +1,7 @@
 import {
   checkDatabase,
   createServiceApp,
+  mountRoutes,
   requireIdentity,
   requireInternalToken,
   type Broker,
@@ -8,8 +9,9 @@ import {
   type Metrics,
   type Pool,
 } from '@idv/kit';
+import type { RouteContract } from '@idv/contracts';
 import type express from 'express';
-import { internalRouter, publicRouter, qrHandler } from './http/routes';
+import { internalRoutes, publicRoutes, qrRoutes, type RouteDeps } from './http/routes';
 import type { SessionEvidence } from './use-cases/evidence-links';
 import type { SessionsService } from './use-cases/sessions.service';
 
@@ -25,16 +27,29 @@ export interface SessionsDeps {
 }
 
 export function createApp(deps: SessionsDeps): express.Express {
+  const routeDeps: RouteDeps = { service: deps.service, pool: deps.pool, evidence: deps.evidence };
   return createServiceApp({
     logger: deps.logger,
     metrics: deps.metrics,
     isShuttingDown: deps.isShuttingDown,
     readiness: { postgres: () => checkDatabase(deps.pool), rabbitmq: () => deps.broker.check() },
     routes: (app) => {
-      app.use('/internal', requireInternalToken(deps.internalToken), internalRouter(deps.service));
-      // The only public route without a key: the gateway proxies it without an identity.
-      app.get('/v1/qr/:file', qrHandler(deps.service));
-      app.use('/v1', requireIdentity(deps.internalToken), publicRouter(deps.service, deps.pool, deps.evidence));
+      app.use('/internal', requireInternalToken(deps.internalToken));
+      mountRoutes(app, internalRoutes, routeDeps);
+      // The only public routes without a key: the gateway proxies them without an identity.
+      mountRoutes(app, qrRoutes, routeDeps);
+      app.use('/v1', requireIdentity(deps.internalToken));
+      // Sessions carry the person's link and, with opt-in options, personal data: no cache may keep them.
+      app.use('/v1/verification-sessions', (_req, res, next) => {
+        res.setHeader('Cache-Control', 'no-store');
+        next();
+      });
+      mountRoutes(app, publicRoutes, routeDeps);
     },
   });
 }
+
+/** The contract entries this service mounts (checked against the contracts by a test). */
+export const mountedRoutes: readonly RouteContract[] = [...internalRoutes, ...qrRoutes, ...publicRoutes].map(
+  (mounted) => mounted.contract,
+);

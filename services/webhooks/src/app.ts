@@ -1,7 +1,17 @@
-import { checkDatabase, createServiceApp, requireIdentity, type Broker, type Logger, type Metrics, type Pool } from '@idv/kit';
+import type { RouteContract } from '@idv/contracts';
+import {
+  checkDatabase,
+  createServiceApp,
+  mountRoutes,
+  requireIdentity,
+  type Broker,
+  type Logger,
+  type Metrics,
+  type Pool,
+} from '@idv/kit';
 import type express from 'express';
 import type { SecretSealer } from './domain/ports';
-import { webhooksRouter } from './http/routes';
+import { listCursors, webhooksRoutes, type RouteDeps } from './http/routes';
 
 export interface WebhooksDeps {
   pool: Pool;
@@ -17,23 +27,24 @@ export interface WebhooksDeps {
 }
 
 export function createApp(deps: WebhooksDeps): express.Express {
+  const routeDeps: RouteDeps = {
+    pool: deps.pool,
+    secrets: deps.secrets,
+    allowLocalTargets: deps.allowLocalTargets,
+    onQueued: deps.onQueued,
+    cursors: listCursors(deps.internalToken),
+  };
   return createServiceApp({
     logger: deps.logger,
     metrics: deps.metrics,
     isShuttingDown: deps.isShuttingDown,
     readiness: { postgres: () => checkDatabase(deps.pool), rabbitmq: () => deps.broker.check() },
     routes: (app) => {
-      app.use(
-        '/v1',
-        requireIdentity(deps.internalToken),
-        webhooksRouter({
-          pool: deps.pool,
-          secrets: deps.secrets,
-          allowLocalTargets: deps.allowLocalTargets,
-          onQueued: deps.onQueued,
-          cursorSecret: deps.internalToken,
-        }),
-      );
+      app.use('/v1', requireIdentity(deps.internalToken));
+      mountRoutes(app, webhooksRoutes, routeDeps);
     },
   });
 }
+
+/** The contract entries this service mounts (checked against the contracts by a test). */
+export const mountedRoutes: readonly RouteContract[] = webhooksRoutes.map((mounted) => mounted.contract);

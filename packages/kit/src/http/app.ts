@@ -6,7 +6,7 @@ import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
 import { identityOf } from './identity';
 import { observeRequest, writeError } from './observe';
-import { parseInput, zodIssuesToFieldErrors } from './validate';
+import { zodIssuesToFieldErrors } from './validate';
 
 export const JSON_BODY_LIMIT = '256kb';
 export type ReadinessCheck = () => Promise<unknown>;
@@ -176,45 +176,6 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
       'unhandled error',
     );
     sendProblem(res, 'internal_error', 'Something went wrong on our side; retry later or contact support with the request id.');
-  };
-}
-
-export interface EndpointInput<P, Q, B> {
-  params: P;
-  query: Q;
-  body: B;
-  req: Request;
-  res: Response;
-}
-
-export interface Reply {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
-/**
- * The one route builder: validates params, query and body against contract schemas, then runs the
- * handler; a returned `Reply` is sent as JSON. Handlers stay a few lines.
- */
-export function endpoint<
-  PS extends z.ZodType = z.ZodType<Record<string, string>>,
-  QS extends z.ZodType = z.ZodType<Record<string, unknown>>,
-  BS extends z.ZodType = z.ZodType<unknown>,
->(
-  schemas: { params?: PS; query?: QS; body?: BS },
-  handler: (input: EndpointInput<z.infer<PS>, z.infer<QS>, z.infer<BS>>) => Promise<Reply | void> | Reply | void,
-): RequestHandler {
-  return async (req, res) => {
-    const params = schemas.params ? parseInput(schemas.params, req.params, 'params') : req.params;
-    const query: unknown = schemas.query ? parseInput(schemas.query, req.query, 'query') : req.query;
-    const rawBody: unknown = req.body;
-    const body: unknown = schemas.body ? parseInput(schemas.body, rawBody ?? {}, 'body') : rawBody;
-    const reply = await handler({ params, query, body, req, res } as EndpointInput<z.infer<PS>, z.infer<QS>, z.infer<BS>>);
-    if (!reply) return;
-    for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
-    if (reply.body === undefined) res.status(reply.status).end();
-    else res.status(reply.status).json(reply.body);
   };
 }
 

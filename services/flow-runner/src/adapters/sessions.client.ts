@@ -1,9 +1,11 @@
 import {
   ACTIVITY_REPORT_MAX,
   INTERNAL_HEADERS,
-  type ActivityReportResult,
+  contractPath,
+  internalRoute,
   type ActivityState,
-  HoldSessionResultSchema,
+  type FlowConfig,
+  type InternalRoute,
   type InternalSession,
   type ResolveSessionBody,
 } from '@idv/contracts';
@@ -25,6 +27,22 @@ interface Problem {
   code?: string;
 }
 
+const REDEEM = internalRoute('redeemLink');
+const GET = internalRoute('getInternalSession');
+const ACTIVITY = internalRoute('reportActivity');
+const HOLD = internalRoute('holdSession');
+const RESOLVE = internalRoute('resolveSession');
+
+/**
+ * A session as the contract describes it. Its configuration was parsed as a FlowConfig when it was
+ * published and then frozen: parsing it again here would refuse sessions frozen under an earlier
+ * version of the configuration schema, so it is taken as the sessions service keeps it.
+ */
+function internalSession(text: string): InternalSession {
+  const session = GET.responses[200].schema.parse(JSON.parse(text));
+  return { ...session, config: session.config as FlowConfig };
+}
+
 /** The sessions service's internal API, exactly as its owner publishes it (keep-alive pool, timeouts). */
 export class SessionsClient implements SessionsPort {
   private readonly agent: Agent;
@@ -43,9 +61,13 @@ export class SessionsClient implements SessionsPort {
     this.agent = new Agent({ connections: 64, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connectTimeout: timeoutMs });
   }
 
-  private async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; text: string }> {
-    const response = await request(`${this.baseUrl}${path}`, {
-      method,
+  private async call(
+    route: InternalRoute,
+    params: Record<string, string>,
+    body?: unknown,
+  ): Promise<{ status: number; text: string }> {
+    const response = await request(`${this.baseUrl}${contractPath(route, params)}`, {
+      method: route.method === 'get' ? 'GET' : 'POST',
       dispatcher: this.agent,
       headers: {
         [INTERNAL_HEADERS.token]: this.internalToken,
@@ -65,8 +87,8 @@ export class SessionsClient implements SessionsPort {
   }
 
   async redeem(token: string): Promise<RedeemResult> {
-    const { status, text } = await this.call('POST', `/internal/links/${encodeURIComponent(token)}/redeem`);
-    if (status === 200) return { ok: true, session: JSON.parse(text) as InternalSession };
+    const { status, text } = await this.call(REDEEM, { token });
+    if (status === 200) return { ok: true, session: internalSession(text) };
     const code = SessionsClient.code(text);
     if (status === 410) return { ok: false, reason: code === 'link_expired' ? 'link_expired' : 'link_redeemed' };
     if (status === 409 && SessionsClient.code(text) === 'session_terminal') return { ok: false, reason: 'session_terminal' };
@@ -75,8 +97,8 @@ export class SessionsClient implements SessionsPort {
   }
 
   async get(sessionId: string): Promise<InternalSession | null> {
-    const { status, text } = await this.call('GET', `/internal/sessions/${encodeURIComponent(sessionId)}`);
-    if (status === 200) return JSON.parse(text) as InternalSession;
+    const { status, text } = await this.call(GET, { id: sessionId });
+    if (status === 200) return internalSession(text);
     if (status === 404) return null;
     throw new SessionsClientError(status, text);
   }
@@ -94,22 +116,20 @@ export class SessionsClient implements SessionsPort {
   }
 
   private async sendActivity(sessionIds: string[]): Promise<(ActivityState | undefined)[]> {
-    const { status, text } = await this.call('POST', '/internal/sessions/activity', { session_ids: sessionIds });
+    const { status, text } = await this.call(ACTIVITY, {}, { session_ids: sessionIds });
     if (status !== 200) throw new SessionsClientError(status, text);
-    const { sessions } = JSON.parse(text) as ActivityReportResult;
+    const { sessions } = ACTIVITY.responses[200].schema.parse(JSON.parse(text));
     return sessionIds.map((id) => sessions[id]);
   }
 
   async hold(sessionId: string, until: Date | null): Promise<'ok' | 'terminal'> {
-    const { status, text } = await this.call('POST', `/internal/sessions/${encodeURIComponent(sessionId)}/hold`, {
-      until: until === null ? null : until.toISOString(),
-    });
+    const { status, text } = await this.call(HOLD, { id: sessionId }, { until: until === null ? null : until.toISOString() });
     if (status !== 200) throw new SessionsClientError(status, text);
-    return HoldSessionResultSchema.parse(JSON.parse(text)).state === 'active' ? 'ok' : 'terminal';
+    return HOLD.responses[200].schema.parse(JSON.parse(text)).state === 'active' ? 'ok' : 'terminal';
   }
 
   async resolve(sessionId: string, body: ResolveSessionBody): Promise<'ok' | 'terminal'> {
-    const { status, text } = await this.call('POST', `/internal/sessions/${encodeURIComponent(sessionId)}/resolve`, body);
+    const { status, text } = await this.call(RESOLVE, { id: sessionId }, body);
     if (status >= 200 && status < 300) return 'ok';
     // Only `session_terminal` means the session ended; a `conflict` (it was changing at that moment)
     // is an error the person can retry, never a verdict.

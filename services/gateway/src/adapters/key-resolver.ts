@@ -1,4 +1,4 @@
-import { INTERNAL_HEADERS, ResolvedKeySchema, type ResolvedKey } from '@idv/contracts';
+import { INTERNAL_HEADERS, contractPath, internalRoute, type ResolvedKey } from '@idv/contracts';
 import type { Logger } from '@idv/kit';
 import { Pool } from 'undici';
 
@@ -8,6 +8,8 @@ interface CacheEntry {
 }
 
 const NEGATIVE_TTL_MS = 2000;
+const RESOLVE = internalRoute('resolveApiKey');
+const RESOLVE_PATH = contractPath(RESOLVE);
 const MAX_ENTRIES = 50_000;
 
 export class BrokenContextError extends Error {}
@@ -50,7 +52,7 @@ export class KeyResolver {
   private async fetch(secretHash: string): Promise<ResolvedKey | null> {
     const response = await this.keys.request({
       method: 'POST',
-      path: '/internal/api-keys/resolve',
+      path: RESOLVE_PATH,
       headers: { 'content-type': 'application/json', [INTERNAL_HEADERS.token]: this.internalToken },
       body: JSON.stringify({ secret_hash: secretHash }),
     });
@@ -64,7 +66,7 @@ export class KeyResolver {
       this.logger.error({ status: response.statusCode }, 'keys service refused to resolve a key');
       throw new BrokenContextError(`keys service answered ${response.statusCode}`);
     }
-    const parsed = ResolvedKeySchema.safeParse(JSON.parse(text));
+    const parsed = RESOLVE.responses[200].schema.safeParse(JSON.parse(text));
     if (!parsed.success || parsed.data.secret_hash !== secretHash) {
       throw new BrokenContextError('keys service answered an unusable identity');
     }

@@ -1,6 +1,7 @@
 import {
   FORBIDDEN_BODY,
   buildOpenApiDocument,
+  publicRoute,
   scopeSatisfies,
   type Identity,
   type PublicRoute,
@@ -11,8 +12,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   AppError,
   identityContext,
+  expressPath,
   identityHeaders,
+  mountRoutes,
   observeRequest,
+  route,
   writeError,
   type AddressThrottle,
   type ClientAddresses,
@@ -57,23 +61,34 @@ function forbidden(res: ServerResponse): void {
   res.end(FORBIDDEN);
 }
 
+/** The routes the gateway serves itself (the proxied ones are mounted by their services). */
+export const gatewayRoutes = [
+  route(publicRoute('getOpenApiDocument'), ({ res }, openApi: string) => {
+    // Serialized once at start: the document is large and never changes while the process runs.
+    res.type('application/json').send(openApi);
+  }),
+];
+
 /** What the express app serves under `/v1`: the OpenAPI document (everything else takes the fast path). */
 export function openApiRouter(deps: GatewayDeps): Router {
   const router = Router();
-  const openApi = JSON.stringify(buildOpenApiDocument(deps.publicBaseUrl, deps.version));
-  router.get('/v1/openapi.json', (_req, res) => {
-    res.type('application/json').send(openApi);
-  });
-  router.all('/v1/openapi.json', () => {
-    throw new AppError('method_not_allowed', 'Use GET on this path.', { headers: { Allow: 'GET' } });
-  });
+  mountRoutes(router, gatewayRoutes, JSON.stringify(buildOpenApiDocument(deps.publicBaseUrl, deps.version)));
+  for (const { contract } of gatewayRoutes) {
+    const allowed = contract.method.toUpperCase();
+    router.all(expressPath(contract.path), () => {
+      throw new AppError('method_not_allowed', `Use ${allowed} on this path.`, { headers: { Allow: allowed } });
+    });
+  }
   return router;
 }
 
-/** Requests the fast path takes: every `/v1/...` but the OpenAPI document and CORS preflights. */
+/** The paths of the routes the gateway serves itself (PUBLIC_ROUTES of service `gateway`; none has a parameter). */
+const OWN_PATHS = gatewayRoutes.map(({ contract }) => contract.path);
+
+/** Requests the fast path takes: every `/v1/...` but the gateway's own routes and CORS preflights. */
 export function isProxied(req: IncomingMessage): boolean {
   const url = req.url ?? '';
-  return url.startsWith('/v1/') && req.method !== 'OPTIONS' && !url.startsWith('/v1/openapi.json');
+  return url.startsWith('/v1/') && req.method !== 'OPTIONS' && !OWN_PATHS.some((path) => url.startsWith(path));
 }
 
 /**

@@ -1,14 +1,6 @@
-import {
-  PUBLIC_ROUTES,
-  asId,
-  idPattern,
-  type CreateWebhookEndpointBodySchema,
-  type PublicRoute,
-  type UpdateWebhookEndpointBodySchema,
-} from '@idv/contracts';
-import { cursorCodec, endpoint, identityOf, toPage, type Pool } from '@idv/kit';
-import { Router, type Response } from 'express';
-import { z } from 'zod';
+import { asId, idPattern, publicRoute } from '@idv/contracts';
+import { cursorCodec, identityOf, route, toPage, type CursorCodec, type Pool } from '@idv/kit';
+import type { Response } from 'express';
 import type { SecretSealer } from '../domain/ports';
 import { listDeliveries, getDelivery } from '../use-cases/delivery-log';
 import {
@@ -31,136 +23,69 @@ export interface RouteDeps {
   secrets: SecretSealer;
   allowLocalTargets: boolean;
   onQueued: () => void;
-  /** The shared INTERNAL_TOKEN: list cursors are signed with keys derived from it. */
-  cursorSecret: string;
+  /** List cursors, signed with keys derived from the shared INTERNAL_TOKEN. */
+  cursors: { endpoints: CursorCodec; deliveries: CursorCodec };
 }
 
-/** The contract of a public route (schemas live in packages/contracts, once). */
-function contract(operationId: string): PublicRoute {
-  const route = PUBLIC_ROUTES.find((r) => r.operationId === operationId);
-  if (!route) throw new Error(`no public route ${operationId}`);
-  return route;
-}
-
-function schemas(operationId: string) {
-  const route = contract(operationId);
+/** The list cursors of both lists, signed with keys derived from `secret` (the shared INTERNAL_TOKEN). */
+export function listCursors(secret: string): RouteDeps['cursors'] {
   return {
-    ...(route.params ? { params: route.params } : {}),
-    ...(route.query ? { query: route.query } : {}),
-    ...(route.body ? { body: route.body } : {}),
+    endpoints: cursorCodec({ secret, purpose: 'webhook-endpoints', idPattern: idPattern('webhookEndpoint') }),
+    deliveries: cursorCodec({ secret, purpose: 'webhook-deliveries', idPattern: idPattern('webhookDelivery') }),
   };
 }
 
-type Pagination = { limit: number; cursor?: string };
 const accountOf = (res: Response) => asId('account', identityOf(res).account_id);
-// The contract's schema has checked the id's shape already.
-const IdParams = z.object({ id: z.string() });
-const endpointIdOf = (params: unknown) => asId('webhookEndpoint', IdParams.parse(params).id);
-const deliveryIdOf = (params: unknown) => asId('webhookDelivery', IdParams.parse(params).id);
+const cursorOf = (record: { createdAt: Date; id: string }) => ({ createdAt: record.createdAt.toISOString(), id: record.id });
 
-/** Webhook endpoints and the delivery log, mounted under /v1 behind the gateway's signed identity. */
-export function webhooksRouter(deps: RouteDeps): Router {
-  const router = Router();
-  const endpointCursors = cursorCodec({
-    secret: deps.cursorSecret,
-    purpose: 'webhook-endpoints',
-    idPattern: idPattern('webhookEndpoint'),
-  });
-  const deliveryCursors = cursorCodec({
-    secret: deps.cursorSecret,
-    purpose: 'webhook-deliveries',
-    idPattern: idPattern('webhookDelivery'),
-  });
-  const cursorOf = (record: { createdAt: Date; id: string }) => ({ createdAt: record.createdAt.toISOString(), id: record.id });
-
-  router.post(
-    '/webhook-endpoints',
-    endpoint(schemas('createWebhookEndpoint'), async ({ body, res }) => {
-      const input = body as z.infer<typeof CreateWebhookEndpointBodySchema>;
-      const { endpoint: created, secret } = await createEndpoint(deps, accountOf(res), input);
-      return { status: 201, body: toEndpoint(created, secret), headers: SECRET_NOT_CACHED };
-    }),
-  );
-
-  router.get(
-    '/webhook-endpoints',
-    endpoint(schemas('listWebhookEndpoints'), async ({ query, res }) => {
-      const { limit, cursor } = query as Pagination;
-      const after = cursor ? endpointCursors.decode(cursor) : null;
-      const records = await listEndpoints(deps, accountOf(res), { limit, after });
-      return { status: 200, body: toPage(records, limit, (record) => toEndpoint(record), cursorOf, endpointCursors) };
-    }),
-  );
-
-  router.get(
-    '/webhook-endpoints/:id',
-    endpoint(schemas('getWebhookEndpoint'), async ({ params, res }) => ({
-      status: 200,
-      body: toEndpoint(await getEndpoint(deps, accountOf(res), endpointIdOf(params))),
-    })),
-  );
-
-  router.put(
-    '/webhook-endpoints/:id',
-    endpoint(schemas('updateWebhookEndpoint'), async ({ params, body, res }) => {
-      const patch = body as z.infer<typeof UpdateWebhookEndpointBodySchema>;
-      return { status: 200, body: toEndpoint(await updateEndpoint(deps, accountOf(res), endpointIdOf(params), patch)) };
-    }),
-  );
-
-  router.delete(
-    '/webhook-endpoints/:id',
-    endpoint(schemas('deleteWebhookEndpoint'), async ({ params, res }) => {
-      await deleteEndpoint(deps, accountOf(res), endpointIdOf(params));
-      return { status: 204 };
-    }),
-  );
-
-  router.post(
-    '/webhook-endpoints/:id/rotate-secret',
-    endpoint(schemas('rotateWebhookEndpointSecret'), async ({ params, res }) => {
-      const { endpoint: rotated, secret } = await rotateEndpointSecret(deps, accountOf(res), endpointIdOf(params));
-      return { status: 200, body: toEndpoint(rotated, secret), headers: SECRET_NOT_CACHED };
-    }),
-  );
-
-  router.post(
-    '/webhook-endpoints/:id/test',
-    endpoint(schemas('testWebhookEndpoint'), async ({ params, res }) => {
-      await sendTestEvent(deps, accountOf(res), endpointIdOf(params));
-      return { status: 202, body: { queued: true } };
-    }),
-  );
-
-  router.get(
-    '/webhook-deliveries',
-    endpoint(schemas('listWebhookDeliveries'), async ({ query, res }) => {
-      const { limit, cursor, endpoint: endpointId } = query as Pagination & { endpoint?: string };
-      const after = cursor ? deliveryCursors.decode(cursor) : null;
-      const records = await listDeliveries(deps, accountOf(res), {
-        ...(endpointId ? { endpointId: asId('webhookEndpoint', endpointId) } : {}),
-        limit,
-        after,
-      });
-      return { status: 200, body: toPage(records, limit, toDelivery, cursorOf, deliveryCursors) };
-    }),
-  );
-
-  router.get(
-    '/webhook-deliveries/:id',
-    endpoint(schemas('getWebhookDelivery'), async ({ params, res }) => ({
-      status: 200,
-      body: toDelivery(await getDelivery(deps, accountOf(res), deliveryIdOf(params))),
-    })),
-  );
-
-  router.post(
-    '/webhook-deliveries/:id/redeliver',
-    endpoint(schemas('redeliverWebhookDelivery'), async ({ params, res }) => {
-      await redeliver(deps, accountOf(res), deliveryIdOf(params));
-      return { status: 202, body: { queued: true } };
-    }),
-  );
-
-  return router;
-}
+/** Webhook endpoints and the delivery log (PUBLIC_ROUTES), behind the gateway's signed identity. */
+export const webhooksRoutes = [
+  route(publicRoute('createWebhookEndpoint'), async ({ body, res }, deps: RouteDeps) => {
+    const { endpoint: created, secret } = await createEndpoint(deps, accountOf(res), body);
+    return { status: 201, body: toEndpoint(created, secret), headers: SECRET_NOT_CACHED };
+  }),
+  route(publicRoute('listWebhookEndpoints'), async ({ query, res }, deps: RouteDeps) => {
+    const { limit, cursor } = query;
+    const after = cursor ? deps.cursors.endpoints.decode(cursor) : null;
+    const records = await listEndpoints(deps, accountOf(res), { limit, after });
+    return { status: 200, body: toPage(records, limit, (record) => toEndpoint(record), cursorOf, deps.cursors.endpoints) };
+  }),
+  route(publicRoute('getWebhookEndpoint'), async ({ params, res }, deps: RouteDeps) => ({
+    status: 200,
+    body: toEndpoint(await getEndpoint(deps, accountOf(res), asId('webhookEndpoint', params.id))),
+  })),
+  route(publicRoute('updateWebhookEndpoint'), async ({ params, body, res }, deps: RouteDeps) => ({
+    status: 200,
+    body: toEndpoint(await updateEndpoint(deps, accountOf(res), asId('webhookEndpoint', params.id), body)),
+  })),
+  route(publicRoute('deleteWebhookEndpoint'), async ({ params, res }, deps: RouteDeps) => {
+    await deleteEndpoint(deps, accountOf(res), asId('webhookEndpoint', params.id));
+    return { status: 204 };
+  }),
+  route(publicRoute('rotateWebhookEndpointSecret'), async ({ params, res }, deps: RouteDeps) => {
+    const { endpoint: rotated, secret } = await rotateEndpointSecret(deps, accountOf(res), asId('webhookEndpoint', params.id));
+    return { status: 200, body: toEndpoint(rotated, secret), headers: SECRET_NOT_CACHED };
+  }),
+  route(publicRoute('testWebhookEndpoint'), async ({ params, res }, deps: RouteDeps) => {
+    await sendTestEvent(deps, accountOf(res), asId('webhookEndpoint', params.id));
+    return { status: 202, body: { queued: true as const } };
+  }),
+  route(publicRoute('listWebhookDeliveries'), async ({ query, res }, deps: RouteDeps) => {
+    const { limit, cursor, endpoint: endpointId } = query;
+    const after = cursor ? deps.cursors.deliveries.decode(cursor) : null;
+    const records = await listDeliveries(deps, accountOf(res), {
+      ...(endpointId ? { endpointId: asId('webhookEndpoint', endpointId) } : {}),
+      limit,
+      after,
+    });
+    return { status: 200, body: toPage(records, limit, toDelivery, cursorOf, deps.cursors.deliveries) };
+  }),
+  route(publicRoute('getWebhookDelivery'), async ({ params, res }, deps: RouteDeps) => ({
+    status: 200,
+    body: toDelivery(await getDelivery(deps, accountOf(res), asId('webhookDelivery', params.id))),
+  })),
+  route(publicRoute('redeliverWebhookDelivery'), async ({ params, res }, deps: RouteDeps) => {
+    await redeliver(deps, accountOf(res), asId('webhookDelivery', params.id));
+    return { status: 202, body: { queued: true as const } };
+  }),
+];

@@ -1,0 +1,264 @@
+import { idSchema, linkTokenSchema } from './ids';
+import {
+  AccountSchema,
+  ApiKeySchema,
+  CreateAccountBodySchema,
+  CreateApiKeyBodySchema,
+  ResolveKeyBodySchema,
+  ResolvedKeySchema,
+} from './keys';
+import type { RouteContract } from './routes';
+import {
+  ActivityReportBodySchema,
+  ActivityReportResultSchema,
+  BalanceSchema,
+  CreateProjectBodySchema,
+  CreditBalanceBodySchema,
+  EvidenceLinksBodySchema,
+  EvidenceLinksResultSchema,
+  HoldSessionBodySchema,
+  HoldSessionResultSchema,
+  InternalSessionSchema,
+  ProjectSchema,
+  PublishConfigBodySchema,
+  PublishedConfigSchema,
+  ResolveSessionBodySchema,
+  VerificationSessionSchema,
+} from './sessions';
+import { z } from './zod';
+
+/** Services that own service-to-service routes. */
+export type InternalService = 'keys' | 'sessions' | 'flow-runner';
+
+/**
+ * One service-to-service route (`/internal/...`, behind the shared internal token): never proxied by
+ * the gateway and never in the OpenAPI document. The owner mounts it with the kit's `route()`; its
+ * callers (the gateway, the flow-runner, webhooks, the ops CLI) parse the answer with `responses`.
+ */
+export interface InternalRoute extends RouteContract {
+  service: InternalService;
+  summary: string;
+}
+
+const accountParams = z.object({ id: idSchema('account') });
+const apiKeyParams = z.object({ id: idSchema('apiKey') });
+const projectParams = z.object({ id: idSchema('project') });
+const sessionParams = z.object({ id: idSchema('session') });
+const tokenParams = z.object({ token: linkTokenSchema() });
+
+export const ApiKeyListSchema = z.object({ object: z.literal('list'), data: z.array(ApiKeySchema), has_more: z.boolean() });
+/** The one answer that carries a key's secret: its creation. */
+export const CreatedApiKeySchema = ApiKeySchema.extend({ secret: z.string() });
+
+const INTERNAL_ROUTE_ENTRIES = [
+  // keys: the operator CLI (accounts, keys) and the gateway (resolve).
+  {
+    operationId: 'createAccount',
+    method: 'post',
+    path: '/internal/accounts',
+    service: 'keys',
+    summary: 'Create an account (pending until approved)',
+    body: CreateAccountBodySchema,
+    responses: { 201: { description: 'Created', schema: AccountSchema } },
+  },
+  {
+    operationId: 'getAccount',
+    method: 'get',
+    path: '/internal/accounts/{id}',
+    service: 'keys',
+    summary: 'One account',
+    params: accountParams,
+    responses: { 200: { description: 'The account', schema: AccountSchema }, 404: { description: 'No such account' } },
+  },
+  {
+    operationId: 'approveAccount',
+    method: 'post',
+    path: '/internal/accounts/{id}/approve',
+    service: 'keys',
+    summary: 'Activate an account',
+    params: accountParams,
+    responses: { 200: { description: 'The account', schema: AccountSchema }, 404: { description: 'No such account' } },
+  },
+  {
+    operationId: 'suspendAccount',
+    method: 'post',
+    path: '/internal/accounts/{id}/suspend',
+    service: 'keys',
+    summary: 'Suspend an account',
+    params: accountParams,
+    responses: { 200: { description: 'The account', schema: AccountSchema }, 404: { description: 'No such account' } },
+  },
+  {
+    operationId: 'listApiKeys',
+    method: 'get',
+    path: '/internal/accounts/{id}/api-keys',
+    service: 'keys',
+    summary: 'Every key of an account (never a secret)',
+    params: accountParams,
+    responses: { 200: { description: 'The keys', schema: ApiKeyListSchema } },
+  },
+  {
+    operationId: 'createApiKey',
+    method: 'post',
+    path: '/internal/api-keys',
+    service: 'keys',
+    summary: 'Create a key; the secret is in this answer only',
+    body: CreateApiKeyBodySchema,
+    responses: { 201: { description: 'Created, with its secret', schema: CreatedApiKeySchema } },
+  },
+  {
+    operationId: 'revokeApiKey',
+    method: 'post',
+    path: '/internal/api-keys/{id}/revoke',
+    service: 'keys',
+    summary: 'Revoke a key',
+    params: apiKeyParams,
+    responses: { 200: { description: 'The key', schema: ApiKeySchema }, 404: { description: 'No such key' } },
+  },
+  {
+    operationId: 'resolveApiKey',
+    method: 'post',
+    path: '/internal/api-keys/resolve',
+    service: 'keys',
+    summary: "The gateway's lookup of a presented secret, by its hash",
+    body: ResolveKeyBodySchema,
+    responses: { 200: { description: 'The key', schema: ResolvedKeySchema }, 404: { description: 'No key has this hash' } },
+  },
+
+  // sessions: the operator CLI (projects, configurations, balance) and the flow-runner (links, sessions).
+  {
+    operationId: 'createProject',
+    method: 'post',
+    path: '/internal/projects',
+    service: 'sessions',
+    summary: 'Create a project of an account',
+    body: CreateProjectBodySchema,
+    responses: { 201: { description: 'Created', schema: ProjectSchema } },
+  },
+  {
+    operationId: 'publishConfig',
+    method: 'post',
+    path: '/internal/projects/{id}/configs',
+    service: 'sessions',
+    summary: 'Publish a new configuration version of a project in one mode',
+    params: projectParams,
+    body: PublishConfigBodySchema,
+    responses: { 201: { description: 'Published', schema: PublishedConfigSchema }, 404: { description: 'No such project' } },
+  },
+  {
+    operationId: 'creditBalance',
+    method: 'post',
+    path: '/internal/accounts/{id}/credits',
+    service: 'sessions',
+    summary: "Add tokens to an account's balance",
+    params: accountParams,
+    body: CreditBalanceBodySchema,
+    responses: { 200: { description: 'The new balance', schema: BalanceSchema } },
+  },
+  {
+    operationId: 'getBalance',
+    method: 'get',
+    path: '/internal/accounts/{id}/balance',
+    service: 'sessions',
+    summary: "An account's balance of tokens",
+    params: accountParams,
+    responses: { 200: { description: 'The balance', schema: BalanceSchema } },
+  },
+  {
+    operationId: 'redeemLink',
+    method: 'post',
+    path: '/internal/links/{token}/redeem',
+    service: 'sessions',
+    summary: "The person's first open of a link: marks it redeemed and answers the session",
+    params: tokenParams,
+    responses: {
+      200: { description: 'The session, with its frozen configuration', schema: InternalSessionSchema },
+      404: { description: 'No such link' },
+      409: { description: 'The session is terminal (`session_terminal`)' },
+      410: { description: 'Already redeemed (`link_redeemed`) or expired (`link_expired`)' },
+    },
+  },
+  {
+    operationId: 'getInternalSession',
+    method: 'get',
+    path: '/internal/sessions/{id}',
+    service: 'sessions',
+    summary: 'A session with its frozen configuration',
+    params: sessionParams,
+    responses: {
+      200: { description: 'The session', schema: InternalSessionSchema },
+      404: { description: 'No such session' },
+    },
+  },
+  {
+    operationId: 'reportActivity',
+    method: 'post',
+    path: '/internal/sessions/activity',
+    service: 'sessions',
+    summary: "The sessions whose person just submitted a step: pushes each one's idle deadline",
+    body: ActivityReportBodySchema,
+    responses: { 200: { description: 'The state of each named session', schema: ActivityReportResultSchema } },
+  },
+  {
+    operationId: 'holdSession',
+    method: 'post',
+    path: '/internal/sessions/{id}/hold',
+    service: 'sessions',
+    summary: 'Keeps a session from being abandoned while a background check runs (or releases it)',
+    params: sessionParams,
+    body: HoldSessionBodySchema,
+    responses: {
+      200: { description: 'The session state', schema: HoldSessionResultSchema },
+      404: { description: 'No such session' },
+    },
+  },
+  {
+    operationId: 'resolveSession',
+    method: 'post',
+    path: '/internal/sessions/{id}/resolve',
+    service: 'sessions',
+    summary: "The flow-runner's verdict",
+    params: sessionParams,
+    body: ResolveSessionBodySchema,
+    responses: {
+      200: { description: 'The resolved session', schema: VerificationSessionSchema },
+      404: { description: 'No such session' },
+      409: { description: 'The session is already terminal (`session_terminal`) or was changing (`conflict`)' },
+    },
+  },
+
+  // flow-runner: the sessions and webhooks services, when they send a session that opted in.
+  {
+    operationId: 'createEvidenceLinks',
+    method: 'post',
+    path: '/internal/evidence-links',
+    service: 'flow-runner',
+    summary: 'Fresh signed evidence links of up to 100 sessions',
+    body: EvidenceLinksBodySchema,
+    responses: { 200: { description: 'The links of each session', schema: EvidenceLinksResultSchema } },
+  },
+] as const satisfies readonly InternalRoute[];
+
+export const INTERNAL_ROUTES: readonly InternalRoute[] = INTERNAL_ROUTE_ENTRIES;
+
+export type InternalRouteEntry = (typeof INTERNAL_ROUTE_ENTRIES)[number];
+export type InternalOperationId = InternalRouteEntry['operationId'];
+
+/** The contract entry of an internal operation, with its schemas' types kept. */
+export function internalRoute<Id extends InternalOperationId>(operationId: Id): Extract<InternalRouteEntry, { operationId: Id }> {
+  const found = INTERNAL_ROUTE_ENTRIES.find((route) => route.operationId === operationId);
+  if (!found) throw new Error(`no internal route ${operationId}`);
+  return found as Extract<InternalRouteEntry, { operationId: Id }>;
+}
+
+/**
+ * A concrete path of a contract entry: `contractPath(route, { id })` fills `{id}`, each value
+ * percent-encoded. What the internal clients call, so a path is written once.
+ */
+export function contractPath(route: Pick<RouteContract, 'path'>, params: Record<string, string> = {}): string {
+  return route.path.replace(/\{([a-z_]+)\}/g, (_whole, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new RangeError(`${route.path}: no value for {${name}}`);
+    return encodeURIComponent(value);
+  });
+}
