@@ -1,5 +1,5 @@
 import type { Logger, Metrics } from '@idv/kit';
-import type { ArtefactStore } from '../domain/artefacts';
+import type { ArtefactStore } from '../domain/ports';
 import type { RetentionRepository } from './retention.repository';
 
 const BATCH = 200;

@@ -73,3 +73,17 @@ export function alertBox(feedback: FormFeedback): SafeHtml {
     feedback.info ? html`<p class="info" role="status">${feedback.info}</p>` : ''
   }`;
 }
+
+/** A POST form to the flow with the CSRF token and the step id it was drawn for. */
+export function flowForm(
+  sessionId: string,
+  csrfToken: string,
+  stepId: string,
+  inner: SafeHtml,
+  options: { novalidate?: boolean; multipart?: boolean } = {},
+): SafeHtml {
+  const attributes = `${options.multipart ? ' enctype="multipart/form-data"' : ''}${options.novalidate ? ' novalidate' : ''}`;
+  return html`<form method="post" action="/s/${sessionId}" ${raw(attributes)}>
+    <input type="hidden" name="_csrf" value="${csrfToken}" /><input type="hidden" name="step" value="${stepId}" /> ${inner}
+  </form>`;
+}

@@ -13,7 +13,8 @@ import {
   type Metrics,
 } from '@idv/kit';
 import getRawBody from 'raw-body';
-import { EVIDENCE_PATH_PREFIX, type EvidenceLinks } from '../domain/evidence';
+import { EVIDENCE_PATH_PREFIX } from '../domain/evidence';
+import { type EvidenceLinks } from '../use-cases/evidence';
 import { setSecurityHeaders } from './security';
 import type { PageHandler } from './routes';
 

@@ -1,6 +1,6 @@
 import QRCode from 'qrcode';
-import type { FlowPage, StatusPage } from '../domain/flow-service';
-import { flowForm } from '../domain/flow-service';
+import type { FlowPage, StatusPage } from '../domain/pages';
+import { flowForm } from '../domain/view';
 import { messages, type Locale, type Messages } from '../domain/i18n';
 import type { ReasonCode } from '../domain/reason-codes';
 import { html, raw, type SafeHtml } from '../domain/view';

@@ -12,7 +12,8 @@ import {
   type Metrics,
 } from '@idv/kit';
 import getRawBody from 'raw-body';
-import type { FlowService, ShowResult, SubmitResult } from '../domain/flow-service';
+import type { FlowService } from '../use-cases/flow-service';
+import type { ShowResult, SubmitResult } from '../domain/pages';
 import { messages, pickLocale, type Locale } from '../domain/i18n';
 import { FACE_CAPTURE_SCRIPT_PATH } from '../domain/steps/face';
 import {
