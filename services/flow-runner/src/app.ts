@@ -11,7 +11,8 @@ import type { RequestListener } from 'node:http';
 import type { EvidenceLinks } from './use-cases/evidence';
 import type { FlowService } from './use-cases/flow-service';
 import { evidenceRoutes } from './http/evidence';
-import { flowPages, type UploadOptions } from './http/routes';
+import type { UploadOptions } from './http/page-context';
+import { flowPages } from './http/routes';
 
 export interface FlowRunnerDeps {
   pool: Pool;
