@@ -1,8 +1,7 @@
 import type { Logger, Metrics } from '@idv/kit';
 import type { FlowService } from '../use-cases/flow-service';
-import type { SessionsPort } from '../domain/ports';
+import type { RegistryPort, SessionsPort } from '../domain/ports';
 import { nextRegistryAttempt, registryHoldUntil, testModeRegistry, type RegistryAnswer } from '../domain/registry';
-import { type RegistryPort } from '../domain/ports';
 import type { RegistryCheckRow, RegistryChecksRepository } from './registry-checks.repository';
 
 const BATCH = 16;

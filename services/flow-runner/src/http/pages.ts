@@ -1,9 +1,8 @@
 import QRCode from 'qrcode';
 import type { FlowPage, StatusPage } from '../domain/pages';
-import { flowForm } from '../domain/view';
 import { messages, type Locale, type Messages } from '../domain/i18n';
 import type { ReasonCode } from '../domain/reason-codes';
-import { html, raw, type SafeHtml } from '../domain/view';
+import { flowForm, html, raw, type SafeHtml } from '../domain/view';
 
 export const STYLESHEET_PATH = '/assets/flow.css';
 export const CAPTURE_SCRIPT_PATH = '/assets/capture.js';

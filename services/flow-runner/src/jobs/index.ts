@@ -1,7 +1,6 @@
-import type { ConsumerSpec } from '@idv/kit';
+import type { ConsumerSpec, Logger } from '@idv/kit';
 import type { ArtefactStore, FaceModels, SideReader, VerificationMetrics } from '../domain/ports';
 import type { FlowCore } from '../use-cases/flow-core';
-import type { Logger } from '@idv/kit';
 import { CAPTURE_READINGS_BINDING, CAPTURE_READINGS_QUEUE, captureReader } from './capture-reader';
 import { FACE_CHECKS_BINDING, FACE_CHECKS_QUEUE, faceJudge } from './face-judge';
 
