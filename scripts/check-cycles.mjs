@@ -20,7 +20,7 @@ let failed = 0;
 for (const source of sources) {
   const result = spawnSync(
     MADGE,
-    ['--circular', '--extensions', 'ts', '--exclude', '(^|/)(dist|node_modules)/', '--no-spinner', '--no-color', source],
+    ['--circular', '--extensions', 'ts,tsx', '--exclude', '(^|/)(dist|node_modules)/', '--no-spinner', '--no-color', source],
     { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
   );
   if (result.status === 0) {

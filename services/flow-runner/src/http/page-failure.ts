@@ -3,7 +3,8 @@ import { answerWithoutBody, type Logger } from '@idv/kit';
 import { pickLocale } from '../domain/i18n';
 import { BadRequest } from './bad-request';
 import { UNREAD_UPLOAD_BOUNDS } from './multipart';
-import { STATUS_CODE, renderErrorPage, renderStatusPage } from './pages';
+import { STATUS_CODE } from './pages';
+import { renderErrorPage, renderStatusPage } from './views/pages';
 import { sendHtml } from './respond';
 
 /** Anything failing under the person's pages gets a page, not problem+json: the reader is a person. */

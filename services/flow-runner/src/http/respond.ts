@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { Locale } from '../domain/i18n';
 import type { ShowResult } from '../domain/pages';
-import { STATUS_CODE, handoverSection, renderFlowPage, renderStatusPage } from './pages';
+import { STATUS_CODE } from './pages';
+import { handoverOffer, renderFlowPage, renderStatusPage } from './views/pages';
 import { handoverCookie } from './security';
 
 /** How the person's pages answer: an HTML page never cached, a 303 after a change, the JSON a waiting page polls. */
@@ -47,8 +48,7 @@ export const sendNotFound = (res: ServerResponse, locale: Locale) =>
 
 /** What a chat app unfurling a link (or any HEAD) gets: a neutral page; nothing is redeemed or spent. */
 export function sendPreview(res: ServerResponse, locale: Locale): void {
-  const page = renderStatusPage('not_found', locale, { testMode: false });
-  sendHtml(res, 200, page.replace('data-page="not_found"', 'data-page="preview"'));
+  sendHtml(res, 200, renderStatusPage('not_found', locale, { testMode: false, dataPage: 'preview' }));
 }
 
 /** A flow page, with its offer to continue on another device when it has one (and that offer's cookie). */
@@ -63,7 +63,7 @@ export async function sendShow(
   if (result.handover) {
     const { sessionId, handover } = result;
     const expiresInMs = handover.expiresAt - Date.now();
-    section = await handoverSection(locale, `${options.baseUrl}/h/${sessionId}/${handover.token}`, expiresInMs);
+    section = await handoverOffer(`${options.baseUrl}/h/${sessionId}/${handover.token}`, expiresInMs);
     if (handover.issued) {
       res.setHeader('Set-Cookie', handoverCookie(sessionId, handover.token, expiresInMs / 1000, options.secureCookies));
     }

@@ -17,7 +17,7 @@ import type {
 } from '../domain/ports';
 import { moduleFor, ConcurrentSubmission, type StepContext } from '../domain/steps';
 import { renderChoice } from '../domain/steps/choice';
-import { flowForm, type FormFeedback, type SafeHtml } from '../domain/view';
+import type { FormFeedback } from '../domain/view';
 
 /**
  * What every use case of the person's flow shares: the ports, the clock, the queue of a flow's changes
@@ -215,7 +215,6 @@ export class FlowCore {
     staged: StagedCapture[] = [],
     files: SubmittedFiles = {},
   ): StepContext {
-    const csrf = record.csrfToken;
     const { uploads: captures } = this.options;
     return {
       sessionId: record.sessionId,
@@ -259,8 +258,6 @@ export class FlowCore {
           return artefactId;
         },
       },
-      form: (inner: SafeHtml, options?: { novalidate?: boolean; multipart?: boolean }) =>
-        flowForm(record.sessionId, csrf, step.id, inner, options),
     };
   }
 
@@ -279,9 +276,7 @@ export class FlowCore {
       version: record.version,
     };
     if (at.kind === 'choice') {
-      const view = renderChoice(at.step, record.state, messages(locale), (inner) =>
-        flowForm(record.sessionId, record.csrfToken, at.step.id, inner),
-      );
+      const view = renderChoice(at.step, record.state, messages(locale));
       return { ...base, stepId: at.step.id, view, canLeaveOption: false };
     }
     const stepState = record.state.steps[at.step.id] ?? { status: 'pending' as const };

@@ -5,8 +5,7 @@ import { captureTiming, createChallenge } from '@idv/faces/dist/challenge';
 import { FRAME_LIMITS } from '@idv/faces/dist/limits';
 import type { z } from 'zod';
 import { REASON_CODES, type ReasonCode } from '../reason-codes';
-import { html, type SafeHtml } from '../view';
-import { samplesList } from './samples';
+import type { StepView } from '../view';
 import type { StepContext, StepModule, StepOutcome, StepState } from './types';
 import type {
   FaceEvidence,
@@ -17,7 +16,6 @@ import type {
   FrameRefusal,
   StoredChallenge,
 } from './face-state';
-import { cameraAccessData } from './camera-access';
 
 type FaceStep = z.infer<typeof FaceStepSchema>;
 
@@ -194,45 +192,37 @@ export const faceStep: StepModule<FaceStep> = {
       return {
         title: t.processingTitle,
         refreshSeconds: 2,
-        body: html`${feedback.alert ? html`<p class="alert" role="alert">${feedback.alert}</p>` : ''}
-          <p role="status" class="processing">${t.processingBody}</p>
-          <p><a href="/s/${ctx.sessionId}" class="button secondary">${t.refresh}</a></p>`,
+        body: {
+          kind: 'waiting',
+          ...(feedback.alert ? { alert: feedback.alert } : {}),
+          text: t.processingBody,
+          refresh: t.refresh,
+        },
       };
     }
-    const left = ctx.step.maxAttempts - progress.attempts;
     const advice = progress.last ? t.reasons[progress.last] : undefined;
     const alert = feedback.alert ?? advice;
-    const header = html`${alert ? html`<p class="alert" role="alert">${alert}</p>` : ''}
-    ${progress.attempts > 0 ? html`<p class="hint">${t.attemptsLeft(left)}</p>` : ''}`;
+    const attemptsLeft = progress.attempts > 0 ? ctx.step.maxAttempts - progress.attempts : null;
     const challenge = progress.challenge;
-    if (challenge?.method === 'camera') return renderCamera(ctx, challenge, header);
-    if (challenge?.method === 'upload') return renderUpload(ctx, challenge, header);
+    if (challenge?.method === 'camera') return cameraView(ctx, challenge, alert, attemptsLeft);
+    if (challenge?.method === 'upload') {
+      return {
+        title: t.uploadTitle,
+        offersHandover: true,
+        body: {
+          kind: 'face_upload',
+          alert,
+          attemptsLeft,
+          nonce: challenge.nonce,
+          steps: challenge.steps,
+          turn: challenge.steps[1] === 'right' ? 'right' : 'left',
+        },
+      };
+    }
     return {
       title: t.title,
       offersHandover: true,
-      body: html`${header}
-        <p>${t.intro}</p>
-        <noscript><p class="alert" role="alert">${t.needsCamera(ctx.step.allowUpload)}</p></noscript>
-        <ul class="hints">
-          ${t.introHints.map((hint) => html`<li>${hint}</li>`)}
-        </ul>
-        ${ctx.form(
-          html`<div class="actions">
-            <button type="submit" name="action" value="start" class="primary">${t.startCamera}</button>
-          </div>`,
-          { novalidate: true },
-        )}
-        ${
-          ctx.step.allowUpload
-            ? ctx.form(
-                html`<p class="hint">${t.uploadOffer}</p>
-                  <div class="actions">
-                    <button type="submit" name="action" value="start_upload" class="secondary">${t.startUpload}</button>
-                  </div>`,
-                { novalidate: true },
-              )
-            : ''
-        }`,
+      body: { kind: 'face_intro', alert, attemptsLeft, allowUpload: ctx.step.allowUpload },
     };
   },
 
@@ -332,107 +322,36 @@ async function checkFrames(
  */
 export const FACE_CAPTURE_SCRIPT_PATH = '/assets/face-capture.js';
 
-function renderCamera(ctx: StepContext<FaceStep>, challenge: StoredChallenge, header: SafeHtml) {
-  const t = ctx.t.face;
-  const c = t.camera;
+function cameraView(
+  ctx: StepContext<FaceStep>,
+  challenge: StoredChallenge,
+  alert: string | undefined,
+  attemptsLeft: number | null,
+): StepView {
   const samples = ctx.mode === 'test' ? ctx.faceSamples() : [];
   return {
-    title: t.challengeTitle,
+    title: ctx.t.face.challengeTitle,
     offersHandover: true,
-    body: html`${header}
-      <p>${t.challengeIntro}</p>
-      <ol class="face-steps">
-        ${challenge.steps.map((pose) => html`<li>${t.poses[pose]}</li>`)}
-      </ol>
-      <div
-        class="face-challenge"
-        data-face-challenge
-        data-nonce="${challenge.nonce}"
-        data-steps="${challenge.steps.join(',')}"
-        data-hold-ms="${challenge.holdMs}"
-        data-window-ms="${challenge.windowMs}"
-        data-issued-ago-ms="${Math.max(0, ctx.now.getTime() - challenge.issuedAt)}"
-        data-expires-in-ms="${Math.max(0, challenge.expiresAt - ctx.now.getTime())}"
-        data-max-frames="${FRAME_LIMITS.maxFrames}"
-        data-max-frame-bytes="${FRAME_LIMITS.maxFrameBytes}"
-        data-max-total-bytes="${FRAME_LIMITS.maxTotalBytes}"
-        data-action="/s/${ctx.sessionId}"
-        data-pose-straight="${t.poses.straight}"
-        data-pose-left="${t.poses.left}"
-        data-pose-right="${t.poses.right}"
-        data-text-ready="${c.ready}"
-        data-text-closer="${c.closer}"
-        data-text-center="${c.center}"
-        data-text-several="${c.several}"
-        data-text-light="${c.light}"
-        data-text-turn-more="${c.turnMore}"
-        data-text-hold="${c.hold}"
-        data-text-done="${c.done}"
-        data-text-uploading="${c.uploading}"
-        data-text-upload-failed="${c.uploadFailed}"
-        ${cameraAccessData(ctx.t, t.cameraWayOn(ctx.step.allowUpload))}
-        data-text-expired="${t.reasons.expired}"
-        data-text-restart="${c.restart}"
-      >
-        <noscript><p class="hint">${t.needsCamera(ctx.step.allowUpload)}</p></noscript>
-        <p class="hint" data-face-no-camera hidden></p>
-        <div class="face-camera" data-face-camera hidden>
-          <div class="face-viewport">
-            <video data-face-video muted playsinline aria-label="${c.videoLabel}"></video>
-            <div class="face-oval" data-face-oval aria-hidden="true"></div>
-          </div>
-          <p class="face-instruction" data-face-instruction aria-live="assertive"></p>
-          <p class="face-hint" data-face-hint role="status" aria-live="polite"></p>
-          <progress class="upload-progress" data-face-progress max="100" value="0" aria-label="${c.uploading}" hidden></progress>
-        </div>
-      </div>
-      ${ctx.form(
-        html`<input type="hidden" name="nonce" value="${challenge.nonce}" /><input type="hidden" name="at_ms" value="" />
-          <input type="hidden" name="action" value="frames" />`,
-        { multipart: true, novalidate: true },
-      )}
-      ${ctx.form(
-        html`<div class="actions">
-          <button type="submit" name="action" value="${ctx.step.allowUpload ? 'start_upload' : 'restart'}" class="link">
-            ${ctx.step.allowUpload ? t.switchToUpload : t.back}
-          </button>
-        </div>`,
-        { novalidate: true },
-      )}
-      ${samples.length > 0 ? samplesList(ctx, ctx.t.face, { nonce: challenge.nonce }, samples) : ''}
-      <script src="${FACE_CAPTURE_SCRIPT_PATH}" defer></script>`,
-  };
-}
-
-function renderUpload(ctx: StepContext<FaceStep>, challenge: StoredChallenge, header: SafeHtml) {
-  const t = ctx.t.face;
-  const turn = challenge.steps[1] === 'right' ? 'right' : 'left';
-  return {
-    title: t.uploadTitle,
-    offersHandover: true,
-    body: html`${header}
-      <p>${t.uploadIntro}</p>
-      <div
-        class="face-upload"
-        data-face-upload
-        data-nonce="${challenge.nonce}"
-        data-steps="${challenge.steps.join(',')}"
-        data-hold-ms="0"
-      ></div>
-      ${ctx.form(
-        html`<input type="hidden" name="nonce" value="${challenge.nonce}" />
-          <div class="field">
-            <label for="f-frame-straight">${t.uploadStraight}</label>
-            <input type="file" id="f-frame-straight" name="frame" accept="image/*" capture="user" required />
-          </div>
-          <div class="field">
-            <label for="f-frame-turned">${t.uploadTurned[turn]}</label>
-            <input type="file" id="f-frame-turned" name="frame" accept="image/*" capture="user" required />
-          </div>
-          <div class="actions">
-            <button type="submit" name="action" value="frames" class="primary">${t.uploadSend}</button>
-          </div>`,
-        { multipart: true },
-      )}`,
+    body: {
+      kind: 'face_camera',
+      alert,
+      attemptsLeft,
+      allowUpload: ctx.step.allowUpload,
+      challenge: {
+        nonce: challenge.nonce,
+        steps: challenge.steps,
+        holdMs: challenge.holdMs,
+        windowMs: challenge.windowMs,
+        issuedAgoMs: Math.max(0, ctx.now.getTime() - challenge.issuedAt),
+        expiresInMs: Math.max(0, challenge.expiresAt - ctx.now.getTime()),
+        method: challenge.method,
+      },
+      limits: {
+        maxFrames: FRAME_LIMITS.maxFrames,
+        maxFrameBytes: FRAME_LIMITS.maxFrameBytes,
+        maxTotalBytes: FRAME_LIMITS.maxTotalBytes,
+      },
+      samples: samples.length > 0 ? { copy: 'face', hidden: { nonce: challenge.nonce }, samples } : null,
+    },
   };
 }

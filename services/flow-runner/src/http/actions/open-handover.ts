@@ -1,5 +1,6 @@
 import { isId } from '@idv/contracts';
-import { STATUS_CODE, renderStatusPage } from '../pages';
+import { STATUS_CODE } from '../pages';
+import { renderStatusPage } from '../views/pages';
 import type { PageAction } from '../page-context';
 import { redirect, sendHtml, sendPreview } from '../respond';
 import { bindingCookie, isPreviewBot } from '../security';

@@ -1,5 +1,6 @@
 import { bindingCookie, bindingCookieName, isPreviewBot, parseCookies } from '../security';
-import { STATUS_CODE, renderStatusPage } from '../pages';
+import { STATUS_CODE } from '../pages';
+import { renderStatusPage } from '../views/pages';
 import { redirect, sendHtml, sendNotFound, sendPreview } from '../respond';
 import type { PageAction } from '../page-context';
 
