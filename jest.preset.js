@@ -6,6 +6,18 @@ const base = {
   testEnvironment: 'node',
   transform: {
     '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
+    // Server-side JSX (the flow-runner's pages): preact's automatic runtime, as their tsconfig says.
+    '^.+\\.tsx$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', tsx: true },
+          target: 'es2022',
+          transform: { react: { runtime: 'automatic', importSource: 'preact' } },
+        },
+        module: { type: 'commonjs' },
+      },
+    ],
   },
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],

@@ -32,7 +32,7 @@ const ROOT = path.resolve(HERE, '..', '..');
 const RESULTS = path.join(ROOT, 'bench', 'results');
 const corpus = require(path.join(ROOT, 'packages/corpus/dist/index.js'));
 // The flow's own rule for taking a side and for the reason a refused side ends the step with.
-const { captureProblems, toStoredReading } = require(path.join(ROOT, 'services/flow-runner/dist/adapters/capture-reader.js'));
+const { captureProblems, toStoredReading } = require(path.join(ROOT, 'services/flow-runner/dist/domain/capture-rules.js'));
 const { reasonOfProblem } = require(path.join(ROOT, 'services/flow-runner/dist/domain/steps/document.js'));
 
 const { values: args } = parseArgs({

@@ -8,10 +8,11 @@ import {
   type Pool,
 } from '@idv/kit';
 import type { RequestListener } from 'node:http';
-import type { EvidenceLinks } from './domain/evidence';
-import type { FlowService } from './domain/flow-service';
+import type { EvidenceLinks } from './use-cases/evidence';
+import type { FlowService } from './use-cases/flow-service';
 import { evidenceRoutes } from './http/evidence';
-import { flowPages, type UploadOptions } from './http/routes';
+import type { UploadOptions } from './http/page-context';
+import { flowPages } from './http/routes';
 
 export interface FlowRunnerDeps {
   pool: Pool;

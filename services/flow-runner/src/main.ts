@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { CaptureStoredDataSchema, DOMAIN_EVENTS, FaceFramesStoredDataSchema } from '@idv/contracts';
 import {
   AddressThrottle,
   ClientAddresses,
@@ -15,9 +14,7 @@ import {
 } from '@idv/kit';
 import { PgArtefactStore } from './adapters/artefact.store';
 import { PgEvidenceRepository } from './adapters/evidence.repository';
-import { EngineCapturePorts } from './adapters/capture-ports';
-import { CaptureReader } from './adapters/capture-reader';
-import { FaceJudge } from './adapters/face-judge';
+import { EngineUploadPorts } from './adapters/upload-ports';
 import { FacePool } from './adapters/face-pool';
 import { verificationMetrics } from './adapters/verification-metrics';
 import { FaceSampleCatalog } from './adapters/face-samples';
@@ -34,11 +31,13 @@ import { RegistryChecksRepository } from './adapters/registry-checks.repository'
 import { SessionsClient } from './adapters/sessions.client';
 import { createApp } from './app';
 import { artefactKeyring, evidenceLinkKey, faceKeyFrameKey, readConfig, secureCookies } from './config';
-import { EvidenceLinks, EvidenceSigner } from './domain/evidence';
-import { FlowService } from './domain/flow-service';
+import { EvidenceSigner } from './domain/evidence';
+import { EvidenceLinks } from './use-cases/evidence';
+import { FlowService } from './use-cases/flow-service';
 import { OTP_RULES } from './domain/steps/otp';
 import { EVIDENCE_DOWNLOAD_THROTTLE } from './http/evidence';
 import { UploadBudget } from './http/upload-budget';
+import { flowRunnerJobs } from './jobs';
 
 const MIB = 1024 * 1024;
 
@@ -118,7 +117,8 @@ runMain(SERVICE, async () => {
   if (sampleSignatures.size === 0) logger.warn('no test-mode sample signatures: live mode cannot refuse the public samples');
   const flows = new FlowService({
     store: new PgFlowStore(pool, artefacts),
-    captures: new EngineCapturePorts(artefacts, samples, faceSamples, sampleSignatures),
+    uploads: new EngineUploadPorts(samples, faceSamples, sampleSignatures),
+    readings: artefacts,
     sessions,
     sender: new ChannelCodeSender(mailer, whatsapp, logger, { inc: (labels) => codesSent.inc(labels) }),
     timeScale: config.TIME_SCALE,
@@ -135,37 +135,15 @@ runMain(SERVICE, async () => {
   const runner = registryRunner;
   lifecycle.onStop('registry-checks', () => runner.stop());
 
-  if (verification) {
-    const reader = new CaptureReader({ artefacts, pool: verification, flows, logger, metrics: work });
-    await broker.consume({
-      queue: 'flow-runner.capture-readings',
-      bindings: [DOMAIN_EVENTS.captureStored],
-      // Enough to keep every thread busy and one job waiting each; the rest stay in the durable queue.
-      prefetch: config.VERIFICATION_THREADS * 2,
-      handler: async (event) => {
-        const job = CaptureStoredDataSchema.safeParse(event.data);
-        if (!job.success) return 'dead';
-        await reader.handle(job.data);
-        return 'ack';
-      },
-    });
-  }
-  if (facePool) {
-    const judge = new FaceJudge({ artefacts, pool: facePool, flows, logger, metrics: work });
-    await broker.consume({
-      queue: 'flow-runner.face-checks',
-      bindings: [DOMAIN_EVENTS.faceFramesStored],
-      // The pool judges one attempt at a time over all its threads (FacePool): one judged, one ready;
-      // the rest stay in the durable queue for whichever replica is free first.
-      prefetch: 2,
-      handler: async (event) => {
-        const job = FaceFramesStoredDataSchema.safeParse(event.data);
-        if (!job.success) return 'dead';
-        await judge.handle(job.data);
-        return 'ack';
-      },
-    });
-  }
+  const jobs = flowRunnerJobs({
+    artefacts,
+    core: flows.core,
+    logger,
+    metrics: work,
+    reader: verification ? { port: verification, threads: config.VERIFICATION_THREADS } : null,
+    faces: facePool,
+  });
+  for (const job of jobs) await broker.consume(job);
   const sweeper = new RetentionSweeper(
     { artefacts, retention: new RetentionRepository(pool), logger, metrics },
     {

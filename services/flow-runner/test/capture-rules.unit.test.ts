@@ -1,7 +1,8 @@
 import { DocumentStepSchema } from '@idv/contracts';
 import { blankSideReading } from '@idv/verification';
-import { captureProblems, toStoredReading, type StoredSideReading } from '../src/adapters/capture-reader';
-import { applyCaptureReading, documentTypeOf, offeredDocuments, type CaptureProblem } from '../src/domain/steps/document';
+import { captureProblems, toStoredReading, type StoredSideReading } from '../src/domain/capture-rules';
+import { applyCaptureReading, documentTypeOf, offeredDocuments } from '../src/domain/steps/document';
+import { type CaptureProblem } from '../src/domain/steps/document-state';
 import type { StepState } from '../src/domain/steps/types';
 
 /** A side's stored reading with nothing read and nothing wrong (a sharp photo), overridden per case. */

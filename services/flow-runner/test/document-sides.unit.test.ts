@@ -1,6 +1,6 @@
 import { DocumentStepSchema } from '@idv/contracts';
 import { blankSideReading, type CardOutline } from '@idv/verification';
-import { problemsAgainstFront, toStoredReading, type StoredSideReading } from '../src/adapters/capture-reader';
+import { problemsAgainstFront, toStoredReading, type StoredSideReading } from '../src/domain/capture-rules';
 import { messages } from '../src/domain/i18n';
 import {
   MAX_TYPE_CHANGES,
@@ -8,8 +8,8 @@ import {
   documentStep,
   problemOfType,
   reasonOfProblem,
-  type DocumentProgress,
 } from '../src/domain/steps/document';
+import { type DocumentProgress } from '../src/domain/steps/document-state';
 import type { StepContext, StepState } from '../src/domain/steps/types';
 
 /** A side's stored reading with nothing read, overridden per case. */

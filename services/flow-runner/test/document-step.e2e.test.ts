@@ -80,7 +80,7 @@ describe('the document step without JavaScript', () => {
     const waitUrl = /data-wait-url="([^"]+)"/.exec(processing.text)?.[1];
     const renderedVersion = Number(/data-wait-version="(\d+)"/.exec(processing.text)?.[1]);
     expect(waitUrl).toBe(`/s/${session.id}/version`);
-    expect(processing.text).toContain('<noscript><meta http-equiv="refresh" content="2" /></noscript>');
+    expect(processing.text).toContain('<noscript><meta http-equiv="refresh" content="2"/></noscript>');
     const stranger = await new Person(flowUrl()).get(waitUrl!);
     expect(stranger.status).toBe(404);
     const angle = await waitForReading(person, session.id);

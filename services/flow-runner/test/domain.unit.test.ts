@@ -4,7 +4,7 @@ import { messages, pickLocale } from '../src/domain/i18n';
 import { formatArMobile, normalizeArMobile } from '../src/domain/phone';
 import { validateForm } from '../src/domain/steps/form';
 import { codeMatches, hashCode } from '../src/domain/steps/otp';
-import { html } from '../src/domain/view';
+import { renderErrorPage } from '../src/http/views/pages';
 import { CHOICE_STEP, FORM_STEP, buildConfig } from './fixtures';
 
 describe('Argentine mobile numbers', () => {
@@ -138,8 +138,8 @@ describe('codes and markup', () => {
   });
 
   test('when user text is interpolated, then it is escaped', () => {
-    expect(html`<p>${'<script>alert("x")</script>'}</p>`.toString()).toBe(
-      '<p>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;</p>',
-    );
+    const page = renderErrorPage('en', null, '<script>alert("x")</script>');
+    expect(page).toContain('<p class="status-body" data-page="error">&lt;script>alert(&quot;x&quot;)&lt;/script></p>');
+    expect(page).not.toContain('<script>');
   });
 });

@@ -1,12 +1,7 @@
 import { newArtefactId, newId } from '@idv/contracts';
-import {
-  EvidenceLinks,
-  EvidenceSigner,
-  parseExpires,
-  type DownloadRecord,
-  type EvidenceArtefact,
-  type EvidencePort,
-} from '../src/domain/evidence';
+import { EvidenceSigner, parseExpires } from '../src/domain/evidence';
+import { EvidenceLinks } from '../src/use-cases/evidence';
+import { type DownloadRecord, type EvidenceArtefact, type EvidencePort } from '../src/domain/ports';
 
 /** Evidence links as pure logic: an in-memory port, a fixed clock, a known key. */
 

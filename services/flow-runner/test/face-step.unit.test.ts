@@ -1,15 +1,8 @@
 import { FlowConfigSchema, FaceStepSchema } from '@idv/contracts';
-import { initialState } from '../src/domain/engine';
+import { documentFrontBefore, initialState } from '../src/domain/engine';
 import { decodeFaceFrames, encodeFaceFrames } from '../src/domain/face-frames';
-import { documentFrontBefore } from '../src/domain/flow-service';
-import {
-  applyFaceJudgement,
-  FACE_TIMINGS,
-  newChallenge,
-  parseFrameTimes,
-  type FaceJudgement,
-  type StoredChallenge,
-} from '../src/domain/steps/face';
+import { applyFaceJudgement, FACE_TIMINGS, newChallenge, parseFrameTimes } from '../src/domain/steps/face';
+import { type FaceJudgement, type StoredChallenge } from '../src/domain/steps/face-state';
 import type { StepState } from '../src/domain/steps/types';
 
 const STEP = FaceStepSchema.parse({ id: 'face', type: 'face_liveness', compareWithDocument: true });

@@ -1,6 +1,6 @@
 import { newId } from '@idv/contracts';
 import { initialState } from '../src/domain/engine';
-import type { FlowRecord } from '../src/domain/flow-service';
+import type { FlowRecord } from '../src/domain/ports';
 
 /** A stored flow of a fresh session and account, for tests that write the flow store directly. */
 export function buildFlowRecord(overrides: Partial<FlowRecord> = {}): FlowRecord {

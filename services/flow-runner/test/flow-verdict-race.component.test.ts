@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { FlowConfigSchema, newId, type InternalSession } from '@idv/contracts';
 import { initialState } from '../src/domain/engine';
-import { FlowService, type CapturePorts, type CodeSender, type FlowRecord, type SessionsPort } from '../src/domain/flow-service';
+import { type CodeSender, type FlowRecord, type SessionsPort, type UploadPorts } from '../src/domain/ports';
+import { FlowService } from '../src/use-cases/flow-service';
 import { FORM_STEP } from './fixtures';
 import { stackFlowStore } from './private-database';
 
@@ -58,7 +59,8 @@ function serviceWith(sessions: SessionsPort): FlowService {
     store: db.store,
     sessions,
     sender: { send: unused } satisfies CodeSender,
-    captures: {} as CapturePorts,
+    uploads: {} as UploadPorts,
+    readings: { reading: unused },
     timeScale: 1,
   });
 }

@@ -142,7 +142,8 @@ export class Person {
     if (!action || !csrf || !step) throw new Error(`the page has no flow form:\n${page.text.slice(0, 2000)}`);
     const form = new FormData();
     for (const [name, value] of Object.entries({ _csrf: csrf, step, ...fields })) form.set(name, value);
-    for (const file of files) form.append(file.field, new Blob([file.bytes], { type: file.type ?? 'image/jpeg' }), file.filename);
+    for (const file of files)
+      form.append(file.field, new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'image/jpeg' }), file.filename);
     const answer = await this.fetch('POST', action, form, options.dispatcher ?? this.dispatcher);
     options.hops?.push(answer);
     if (answer.status === 303 && answer.location) return this.get(answer.location, options.hops);

@@ -1,8 +1,9 @@
 import { createLogger, createMetrics } from '@idv/kit';
 import { RegistryCheckRunner } from '../src/adapters/registry-check-runner';
 import type { RegistryCheckRow, RegistryChecksRepository } from '../src/adapters/registry-checks.repository';
-import type { FlowService } from '../src/domain/flow-service';
-import type { RegistryAnswer, RegistryPort, RegistryQuery } from '../src/domain/registry';
+import type { FlowService } from '../src/use-cases/flow-service';
+import type { RegistryAnswer, RegistryQuery } from '../src/domain/registry';
+import type { RegistryPort } from '../src/domain/ports';
 
 /** The runner's decisions over stand-ins of the flow and the table (the real ones run in registry-check.e2e). */
 const NOW = new Date('2026-11-23T12:00:00.000Z');

@@ -1,5 +1,5 @@
 import { parseRegistryAnswer } from '../src/adapters/registry.client';
-import { toRegistryQuery } from '../src/adapters/capture-ports';
+import { toRegistryQuery } from '../src/domain/document-decision';
 import {
   REGISTRY_RETRY,
   nextRegistryAttempt,

@@ -10,7 +10,7 @@ import { RetentionSweeper } from '../src/adapters/retention-sweeper';
 import { artefactKeyring } from '../src/config';
 import { ARTEFACT_KINDS } from '../src/domain/artefacts';
 import { initialState, type FlowState } from '../src/domain/engine';
-import type { FlowRecord } from '../src/domain/flow-service';
+import type { FlowRecord } from '../src/domain/ports';
 import { buildFlowRecord } from './flow-records';
 import { privateFlowDatabase } from './private-database';
 

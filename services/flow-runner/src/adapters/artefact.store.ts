@@ -1,5 +1,6 @@
 import { withTransaction, type Keyring, type Pool, type Queryable } from '@idv/kit';
-import type { ArtefactKind, ArtefactStore, StoredArtefact } from '../domain/artefacts';
+import type { ArtefactKind } from '../domain/artefacts';
+import type { ArtefactStore, StoredArtefact } from '../domain/ports';
 
 interface ArtefactRow {
   id: string;

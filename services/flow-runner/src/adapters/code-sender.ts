@@ -2,7 +2,7 @@ import net from 'node:net';
 import type { Logger } from '@idv/kit';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { Agent, request } from 'undici';
-import type { CodeSender } from '../domain/flow-service';
+import type { CodeSender } from '../domain/ports';
 import type { Locale } from '../domain/i18n';
 import type { OtpChannel, SendResult } from '../domain/steps';
 

@@ -1,7 +1,6 @@
 import { EVIDENCE_ARTIFACTS } from '@idv/contracts';
 import type { Pool } from '@idv/kit';
-import type { ArtefactStore } from '../domain/artefacts';
-import type { DownloadRecord, EvidenceArtefact, EvidencePort } from '../domain/evidence';
+import type { ArtefactStore, DownloadRecord, EvidenceArtefact, EvidencePort } from '../domain/ports';
 
 interface MetaRow {
   id: string;

@@ -8,9 +8,9 @@ import {
   type FrameWork,
   type LivenessChallenge,
   type LivenessVerdict,
-  type SerialisedFaceError,
 } from '@idv/faces';
 import { Piscina } from 'piscina';
+import { FaceInputRefused, type FaceModels } from '../domain/ports';
 
 export interface FacePoolOptions {
   /** Worker threads, each holding one copy of the face models (≈ 150 MB loaded, ≈ 260 MB peak). */
@@ -24,14 +24,6 @@ export interface FacePoolOptions {
   keyFrameKey: Buffer;
 }
 
-/** A task the models refused for its input (an image they could not use), as opposed to a failure of ours. */
-export class FaceInputRefused extends Error {
-  constructor(readonly error: SerialisedFaceError) {
-    super(`${error.code}: ${error.detail}`);
-    this.name = 'FaceInputRefused';
-  }
-}
-
 /**
  * The face models in a pool of worker threads of their own, beside the document readers' pool: a face
  * attempt is seconds of CPU, and neither kind of job should wait behind the other's queue; each is
@@ -43,7 +35,7 @@ export class FaceInputRefused extends Error {
  * as busy as before and each verdict comes as early as the cores allow (docs/faces.md, "One attempt over
  * every face thread").
  */
-export class FacePool {
+export class FacePool implements FaceModels {
   private readonly pool: Piscina;
   private readonly keyFrameKey: Buffer;
   private readonly work: FrameWork;

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PoseStep } from '@idv/faces/pure';
 import type { Locale } from '../domain/i18n';
-import type { StoredChallenge } from '../domain/steps/face';
+import type { StoredChallenge } from '../domain/steps/face-state';
 import { labelIn } from './samples';
 
 /** One test-mode face sequence: real frames that give a known outcome through the real pipeline. */

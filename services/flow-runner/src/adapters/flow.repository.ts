@@ -8,8 +8,7 @@ import {
 } from '@idv/contracts';
 import { enqueueEvents, withTransaction, type Pool, type Queryable } from '@idv/kit';
 import type { FlowState } from '../domain/engine';
-import type { ArtefactStore } from '../domain/artefacts';
-import type { FlowRecord, FlowStatus, FlowStore, RegistryCheckChange, StagedCapture } from '../domain/flow-service';
+import type { ArtefactStore, FlowRecord, FlowStatus, FlowStore, RegistryCheckChange, StagedCapture } from '../domain/ports';
 import type { Locale } from '../domain/i18n';
 import { Batcher, ItemFailure } from './batcher';
 

@@ -1,12 +1,7 @@
 import { Agent, request } from 'undici';
 import { z } from 'zod';
-import {
-  REGISTRY_FIELDS,
-  type RegistryAnswer,
-  type RegistryField,
-  type RegistryPort,
-  type RegistryQuery,
-} from '../domain/registry';
+import { REGISTRY_FIELDS, type RegistryAnswer, type RegistryField, type RegistryQuery } from '../domain/registry';
+import { type RegistryPort } from '../domain/ports';
 
 export interface RegistryOptions {
   /** Base URL: the check is `POST {url}/v1/identities/verify`. */

@@ -7,7 +7,7 @@ import {
   type RetentionRule,
   type RetentionSweep,
 } from '@idv/kit';
-import type { ArtefactStore } from '../domain/artefacts';
+import type { ArtefactStore } from '../domain/ports';
 import type { RetentionRepository } from './retention.repository';
 
 const BATCH = 200;

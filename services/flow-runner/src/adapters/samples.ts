@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locale } from '../domain/i18n';
-import type { CaptureKind, DocumentKind } from '../domain/steps/types';
+import type { CaptureKind, DocumentKind } from '../domain/steps/document-state';
 
 /** A catalogue entry's label in the page's language (Spanish when it has no other). */
 export const labelIn = (entry: { label: string; label_en?: string }, locale: Locale) =>

@@ -11,7 +11,7 @@ import {
 } from '@idv/contracts';
 import { Agent, request } from 'undici';
 import { Batcher } from './batcher';
-import type { RedeemResult, SessionsPort } from '../domain/flow-service';
+import type { RedeemResult, SessionsPort } from '../domain/ports';
 
 export class SessionsClientError extends Error {
   constructor(

@@ -1,19 +1,5 @@
 import type { Metrics } from '@idv/kit';
-
-/** A counter or a timer as the adapters use them: prom-client's types stay inside the kit. */
-interface Counted<L extends string> {
-  inc(labels: Partial<Record<L, string>>): void;
-}
-interface Timed<L extends string> {
-  startTimer(labels?: Partial<Record<L, string>>): () => number;
-}
-
-export interface VerificationMetrics {
-  sidesRead: Counted<'side' | 'outcome'>;
-  readDuration: Timed<'side'>;
-  facesJudged: Counted<'outcome'>;
-  judgeDuration: Timed<never>;
-}
+import type { VerificationMetrics } from '../domain/ports';
 
 /**
  * The metrics of the verification work, in one place: how captures are read and face attempts judged,

@@ -148,3 +148,30 @@ export function resolution(config: FlowConfig, state: FlowState, outcome: 'appro
     ...(Object.keys(state.formData).length > 0 ? { form_data: state.formData } : {}),
   };
 }
+
+/**
+ * The accepted front of the last passed `document_ar` step before `stepId` (top-level steps, and the
+ * options of choices, in order): its portrait is what a face step compares with. Null when none passed.
+ */
+export function documentFrontBefore(record: { config: FlowConfig; state: FlowState }, stepId: string): string | null {
+  let front: string | null = null;
+  const consider = (step: { id: string; type: string }) => {
+    const state = record.state.steps[step.id];
+    const capture = state?.document?.captures.front;
+    if (step.type === 'document_ar' && state?.status === 'passed' && capture?.status === 'accepted') front = capture.artefactId;
+  };
+  for (const step of record.config.steps) {
+    if (step.id === stepId) return front;
+    if (step.type === 'choice') {
+      if (step.options.some((option) => option.id === stepId)) return front;
+      step.options.forEach(consider);
+    } else consider(step);
+  }
+  return front;
+}
+
+/** Test mode with a code step somewhere in the flow: the banner tells the test code. */
+export const hasCodeStep = (config: FlowConfig) =>
+  config.steps
+    .flatMap((step) => (step.type === 'choice' ? step.options : [step]))
+    .some((step) => step.type === 'otp_email' || step.type === 'otp_whatsapp');

@@ -1,4 +1,4 @@
-import type { FaceFrameSet } from './steps/face';
+import type { FaceFrameSet } from './steps/face-state';
 
 /**
  * A face attempt's frames as one artefact (`face_frames`): a 4-byte big-endian length, a JSON header

@@ -1,41 +1,16 @@
+import type { FormField, LeafStep } from '@idv/contracts';
+import type { PoseStep } from '@idv/faces/pure';
+import type { Messages } from './i18n';
+import type { CaptureKind, DocumentKind } from './steps/document-state';
+import type { FaceMethod } from './steps/face-state';
+
 /**
- * A tiny HTML builder: `html\`...\`` escapes every interpolated value unless it is already `SafeHtml`
- * (the result of another `html` call or `raw`). Nothing user-controlled reaches a page unescaped.
+ * What a step shows, as data: the step modules decide what the person sees and the views of
+ * `http/views/` draw it (server-side JSX, every value escaped). No HTML is written here.
  */
-export class SafeHtml {
-  constructor(readonly value: string) {}
-  toString(): string {
-    return this.value;
-  }
-}
-
-export function escapeHtml(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
-
-type Interpolation = SafeHtml | string | number | boolean | null | undefined | readonly Interpolation[];
-
-function render(value: Interpolation): string {
-  if (value === null || value === undefined || value === false) return '';
-  if (value instanceof SafeHtml) return value.value;
-  if (Array.isArray(value)) return (value as readonly Interpolation[]).map(render).join('');
-  return escapeHtml(String(value));
-}
-
-export function html(strings: TemplateStringsArray, ...values: Interpolation[]): SafeHtml {
-  let out = strings[0] ?? '';
-  values.forEach((value, i) => {
-    out += render(value) + (strings[i + 1] ?? '');
-  });
-  return new SafeHtml(out);
-}
-
-export const raw = (value: string) => new SafeHtml(value);
-
-/** What a step shows: a heading and the body under it (forms post to the flow's step endpoint). */
 export interface StepView {
   title: string;
-  body: SafeHtml;
+  body: StepBody;
   /** The page reloads itself after this many seconds (a server-side wait, no script needed). */
   refreshSeconds?: number;
   /** The page captures a photo of this side: the camera script may enhance its file input. */
@@ -56,20 +31,69 @@ export interface FormFeedback {
   info?: string;
 }
 
-/** Error summary + inline error ids, following the GOV.UK pattern screen readers handle well. */
-export function errorSummary(title: string, errors: Record<string, string> | undefined): SafeHtml {
-  const entries = Object.entries(errors ?? {});
-  if (entries.length === 0) return html``;
-  return html`<div class="error-summary" role="alert" tabindex="-1" id="error-summary">
-    <h2>${title}</h2>
-    <ul>
-      ${entries.map(([name, message]) => html`<li><a href="#f-${name}">${message}</a></li>`)}
-    </ul>
-  </div>`;
+/** The test-mode samples offered on a capture page, and the hidden fields each sample's form posts. */
+export interface SamplesView {
+  copy: 'document' | 'face';
+  hidden: Record<string, string>;
+  samples: readonly { id: string; label: string }[];
 }
 
-export function alertBox(feedback: FormFeedback): SafeHtml {
-  return html`${feedback.alert ? html`<p class="alert" role="alert">${feedback.alert}</p>` : ''}${
-    feedback.info ? html`<p class="info" role="status">${feedback.info}</p>` : ''
-  }`;
-}
+/** What one page of each step shows. */
+export type StepBody =
+  | {
+      kind: 'consent';
+      collects: (keyof Messages['consentCollects'])[];
+      retentionDays: number;
+      privacyUrl: string | undefined;
+    }
+  | {
+      kind: 'choice';
+      /** An option failed while the choice can still be met. */
+      optionFailed: boolean;
+      min: number;
+      options: { id: string; type: LeafStep['type']; open: boolean; passed: boolean }[];
+    }
+  | { kind: 'form'; fields: readonly FormField[]; feedback: FormFeedback }
+  | { kind: 'otp_destination'; channel: 'email' | 'whatsapp'; label: string; hint: string; feedback: FormFeedback }
+  | { kind: 'otp_code'; sentTo: string; feedback: FormFeedback }
+  | { kind: 'document_type'; offered: DocumentKind[]; feedback: FormFeedback }
+  /** A page that waits for the server (a reading, a face verdict, the registry), with a link to look again. */
+  | { kind: 'waiting'; alert?: string; text: string; refresh: string }
+  | {
+      kind: 'document_side';
+      side: Exclude<CaptureKind, 'selfie'>;
+      sideName: keyof Messages['document']['sideHints'];
+      alert: string | undefined;
+      /** The offered type the photo looked like: a button switches to it. */
+      switchTo: DocumentKind | null;
+      /** Before any side is taken, a link back to the choice of document. */
+      otherType: boolean;
+      attemptsLeft: number | null;
+      samples: SamplesView | null;
+    }
+  | { kind: 'face_intro'; alert: string | undefined; attemptsLeft: number | null; allowUpload: boolean }
+  | {
+      kind: 'face_camera';
+      alert: string | undefined;
+      attemptsLeft: number | null;
+      allowUpload: boolean;
+      challenge: {
+        nonce: string;
+        steps: readonly PoseStep[];
+        holdMs: number;
+        windowMs: number;
+        issuedAgoMs: number;
+        expiresInMs: number;
+        method: FaceMethod;
+      };
+      limits: { maxFrames: number; maxFrameBytes: number; maxTotalBytes: number };
+      samples: SamplesView | null;
+    }
+  | {
+      kind: 'face_upload';
+      alert: string | undefined;
+      attemptsLeft: number | null;
+      nonce: string;
+      steps: readonly PoseStep[];
+      turn: 'left' | 'right';
+    };

@@ -1,4 +1,4 @@
-import type { StatusPage } from '../domain/flow-service';
+import type { StatusPage } from '../domain/pages';
 import type { Locale } from '../domain/i18n';
 
 /** An error that is the person's request's fault: answered with a page and this status, never logged as a failure. */

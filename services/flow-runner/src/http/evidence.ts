@@ -13,9 +13,10 @@ import {
   type Metrics,
 } from '@idv/kit';
 import getRawBody from 'raw-body';
-import { EVIDENCE_PATH_PREFIX, type EvidenceLinks } from '../domain/evidence';
+import { EVIDENCE_PATH_PREFIX } from '../domain/evidence';
+import { type EvidenceLinks } from '../use-cases/evidence';
 import { setSecurityHeaders } from './security';
-import type { PageHandler } from './routes';
+import type { PageHandler } from './page-context';
 
 const DOWNLOAD_PATH = new RegExp(`^${EVIDENCE_PATH_PREFIX}/([^/]+)/([^/]+)$`);
 export const EVIDENCE_LINKS_INTERNAL_PATH = '/internal/evidence-links';

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import { FRAME_LIMITS } from '@idv/faces/pure';
-import type { SubmittedFiles } from '../domain/flow-service';
+import type { SubmittedFiles } from '../domain/ports';
 import { messages } from '../domain/i18n';
 import { BadRequest } from './bad-request';
 import type { UploadLease } from './upload-budget';

@@ -1,7 +1,6 @@
 import type { FlowConfig } from '@idv/contracts';
 import type { Messages } from '../i18n';
 import { REASON_CODES } from '../reason-codes';
-import { html } from '../view';
 import type { ConsentStep, StepModule } from './types';
 
 type Collected = keyof Messages['consentCollects'];
@@ -49,19 +48,7 @@ export const consentStep: StepModule<ConsentStep> = {
     const privacy = ctx.config.options.privacyPolicyUrl;
     return {
       title: t.consentTitle,
-      body: ctx.form(
-        html`<p>${t.consentIntro}</p>
-          <ul class="collects">
-            ${collectedBy(ctx.config).map((kind) => html`<li>${t.consentCollects[kind]}</li>`)}
-          </ul>
-          <p>${t.consentPurpose}</p>
-          <p>${t.consentRetention(ctx.retentionDays)}</p>
-          ${privacy ? html`<p><a href="${privacy}" rel="noopener noreferrer" target="_blank">${t.consentPrivacy}</a></p>` : ''}
-          <div class="actions">
-            <button type="submit" name="action" value="accept" class="primary">${t.consentAccept}</button>
-            <button type="submit" name="action" value="decline" class="secondary">${t.consentDecline}</button>
-          </div>`,
-      ),
+      body: { kind: 'consent', collects: collectedBy(ctx.config), retentionDays: ctx.retentionDays, privacyUrl: privacy },
     };
   },
   accept: (_ctx, input) => {

@@ -1,80 +1,20 @@
-import type { DocumentData, DocumentStepSchema } from '@idv/contracts';
+import type { DocumentStepSchema } from '@idv/contracts';
 import type { z } from 'zod';
 import { REASON_CODES, type ReasonCode } from '../reason-codes';
-import type { RegistryField, RegistryQuery } from '../registry';
-import { alertBox, html } from '../view';
-import { samplesList } from './samples';
-import type { CaptureKind, DocumentKind, StepModule, StepOutcome, StepState } from './types';
-import { cameraAccessData } from './camera-access';
+import type { StepModule, StepOutcome, StepState } from './types';
+import type {
+  CaptureKind,
+  CaptureProblem,
+  CaptureState,
+  CaptureVerdict,
+  DocumentKind,
+  DocumentProgress,
+  DocumentSide,
+} from './document-state';
 
 type DocumentStep = z.infer<typeof DocumentStepSchema>;
 
-/** Why a capture was not taken, as the pipeline says it (problems of the side) or the upload check (refusals). */
-export type CaptureProblem =
-  | 'blurry'
-  | 'glare'
-  | 'too_dark'
-  | 'barcode_not_found'
-  | 'mrz_not_found'
-  | 'no_document'
-  | 'other_side'
-  | 'wrong_type'
-  | 'screen'
-  | 'unreadable_image'
-  /** The angled front is the front's photo again, or the card seen from the same angle. */
-  | 'not_tilted'
-  /** The side belongs to another document than the front (another number). */
-  | 'other_document'
-  /** The side is of another type the step offers: the person may switch to it. */
-  | `looks_like_${DocumentKind}`
-  /** The front's printed data a check needs could not be read (`print_unreadable` of the reading). */
-  | 'print_unreadable';
-
-/**
- * What the readers made of one capture, as the flow needs it: the side's own problems, and the type of
- * document it showed (compared here with the type the person chose).
- */
-export interface CaptureVerdict {
-  problems: readonly CaptureProblem[];
-  detectedType: DocumentKind | 'unsupported' | null;
-}
-
-export interface CaptureState {
-  artefactId: string;
-  status: 'reading' | 'accepted' | 'refused';
-  /** Captures of this side so far (each refused one counts against `maxAttempts`). */
-  attempts: number;
-  problem?: CaptureProblem;
-}
-
-/** The document step's progress, inside the step's state. */
-export interface DocumentProgress {
-  type?: DocumentKind;
-  captures: Partial<Record<CaptureKind, CaptureState>>;
-  /** The names and verdicts of the cross-checks once decided: evidence for support, no personal data. */
-  checks?: { name: string; verdict: string; reason?: string; fields?: string[] }[];
-  /** The registry check (`registryCheck`), once the document's own checks passed. */
-  registry?: RegistryProgress;
-  /** Times the person changed the document type after choosing it (each starts the sides again). */
-  typeChanges?: number;
-}
-
-/**
- * A registry check kept with the step: the query and the document the step passes with on a match
- * (personal data, like the flow's `document`). `pending` until the registry gives a definite answer
- * or the retries run out.
- */
-export interface RegistryProgress {
-  status: 'pending' | 'match' | 'mismatch' | 'not_found' | 'unavailable';
-  query: RegistryQuery;
-  document: DocumentData;
-  /** The fields the registry said disagree (names only). */
-  fields?: RegistryField[];
-}
-
 export const registryPending = (state: StepState | undefined): boolean => state?.document?.registry?.status === 'pending';
-
-export type DocumentSide = Exclude<CaptureKind, 'selfie'>;
 
 /** The sides each document type needs, in the order they are asked for. */
 export const SIDES_OF: Record<DocumentKind, readonly DocumentSide[]> = {
@@ -82,11 +22,6 @@ export const SIDES_OF: Record<DocumentKind, readonly DocumentSide[]> = {
   passport: ['front', 'front_angle'],
   licence: ['front', 'back', 'front_angle'],
 };
-
-/** What the step decided once every side was read (computed by the service from the stored readings). */
-export type DocumentVerdict =
-  | { kind: 'passed'; document: DocumentData; checks: DocumentProgress['checks']; registry: RegistryQuery | null }
-  | { kind: 'failed'; reason: ReasonCode; checks: DocumentProgress['checks'] };
 
 const progressOf = (state: StepState): DocumentProgress => (state.document ??= { captures: {} });
 
@@ -208,34 +143,10 @@ export const documentStep: StepModule<DocumentStep> = {
     const t = ctx.t.document;
     const progress = progressOf({ ...ctx.state, document: structuredClone(ctx.state.document) });
     const type = documentTypeOf(ctx.step, progress);
-    if (!type) {
-      return {
-        title: t.title,
-        body: html`${alertBox(feedback)}${ctx.form(
-          html`<fieldset>
-              <legend>${t.chooseType}</legend>
-              ${offeredDocuments(ctx.step).map(
-                (kind, i) =>
-                  html`<div class="choice">
-                    <input type="radio" id="f-type-${kind}" name="type" value="${kind}" ${i === 0 ? 'checked' : ''} />
-                    <label for="f-type-${kind}">${t.typeNames[kind]}</label>
-                  </div>`,
-              )}
-            </fieldset>
-            <div class="actions">
-              <button type="submit" name="action" value="choose_type" class="primary">${t.continue}</button>
-            </div>`,
-        )}`,
-      };
-    }
+    if (!type) return { title: t.title, body: { kind: 'document_type', offered: offeredDocuments(ctx.step), feedback } };
     if (progress.registry?.status === 'pending') {
       // Not seconds like a reading: the registry may be down for hours, so the page asks less often.
-      return {
-        title: t.registryTitle,
-        refreshSeconds: 10,
-        body: html`<p role="status" class="processing">${t.registryBody}</p>
-          <p><a href="/s/${ctx.sessionId}" class="button secondary">${t.refresh}</a></p>`,
-      };
+      return { title: t.registryTitle, refreshSeconds: 10, body: { kind: 'waiting', text: t.registryBody, refresh: t.refresh } };
     }
     const side = currentSide(ctx.step, progress);
     const capture = side ? progress.captures[side] : undefined;
@@ -243,91 +154,34 @@ export const documentStep: StepModule<DocumentStep> = {
       return {
         title: t.processingTitle,
         refreshSeconds: 2,
-        body: html`<p role="status" class="processing">${t.processingBody}</p>
-          <p><a href="/s/${ctx.sessionId}" class="button secondary">${t.refresh}</a></p>`,
+        body: { kind: 'waiting', text: t.processingBody, refresh: t.refresh },
       };
     }
     const sideName = type === 'passport' && side === 'front' ? 'data_page' : side;
     const attempts = capture?.attempts ?? 0;
     const told = { ...t.problems, ...ctx.t.documentChecks.problems };
     const problem = capture?.status === 'refused' && capture.problem ? told[capture.problem] : undefined;
-    const alert = feedback.alert ?? problem;
     const samples = ctx.mode === 'test' ? ctx.samples(type, side) : [];
     // A side that looks like another offered type: the way to switch to it is beside what was said.
     const lookalike = feedback.alert === undefined ? typeOfLookalike(capture) : null;
     const changeable = canChangeType(ctx.step, progress);
-    const switchTo =
-      lookalike !== null && changeable
-        ? ctx.form(
-            html`<input type="hidden" name="type" value="${lookalike}" />
-              <div class="actions">
-                <button type="submit" name="action" value="change_type" class="secondary">
-                  ${ctx.t.documentChecks.switchTo[lookalike]}
-                </button>
-              </div>`,
-            { novalidate: true },
-          )
-        : '';
     // Before any side is taken, the person may still go back to the choice of document.
     const untouched = Object.values(progress.captures).every((taken) => taken?.status !== 'accepted');
-    const otherType =
-      lookalike === null && changeable && untouched
-        ? ctx.form(
-            html`<div class="actions">
-              <button type="submit" name="action" value="change_type" class="link">${ctx.t.documentChecks.another}</button>
-            </div>`,
-            { novalidate: true },
-          )
-        : '';
     return {
       title: t.sideTitles[sideName],
       capture: { side },
       offersHandover: true,
       photo: { index: SIDES_OF[type].indexOf(side) + 1, total: SIDES_OF[type].length },
-      body: html`${alert ? html`<p class="alert" role="alert">${alert}</p>` : ''}${switchTo}
-        <p>${t.sideHints[sideName]}</p>
-        ${attempts > 0 ? html`<p class="hint">${t.attemptsLeft(ctx.step.maxAttempts - attempts)}</p>` : ''}
-        ${ctx.form(
-          html`<input type="hidden" name="side" value="${side}" />
-            <div
-              class="field capture"
-              data-capture="${side}"
-              data-shoot="${t.camera.shoot}"
-              data-hint-start="${t.camera.start}"
-              data-hint-closer="${t.camera.closer}"
-              data-hint-focus="${t.camera.focus}"
-              data-hint-dark="${t.camera.dark}"
-              data-hint-glare="${t.camera.glare}"
-              data-hint-ready="${t.camera.ready}"
-              data-uploading="${t.camera.uploading}"
-              data-upload-failed="${t.camera.uploadFailed}"
-              data-review="${t.camera.review}"
-              data-shot-label="${t.camera.shotLabel}"
-              data-send="${t.camera.send}"
-              data-retake="${t.camera.retake}"
-              data-use-file="${t.camera.useFile}"
-              ${cameraAccessData(ctx.t, t.camera.wayOn)}
-            >
-              <div data-capture-file>
-                <label for="f-capture">${t.fileLabel}</label>
-                <p class="hint" id="h-capture">${t.fileHint}</p>
-                <input
-                  type="file"
-                  id="f-capture"
-                  name="capture"
-                  accept="image/*"
-                  capture="environment"
-                  required
-                  aria-describedby="h-capture"
-                />
-              </div>
-            </div>
-            <div class="actions" data-capture-submit>
-              <button type="submit" name="action" value="upload" class="primary">${t.upload}</button>
-            </div>`,
-          { multipart: true },
-        )}
-        ${otherType} ${samples.length > 0 ? samplesList(ctx, ctx.t.document, { side }, samples) : ''}`,
+      body: {
+        kind: 'document_side',
+        side,
+        sideName,
+        alert: feedback.alert ?? problem,
+        switchTo: lookalike !== null && changeable ? lookalike : null,
+        otherType: lookalike === null && changeable && untouched,
+        attemptsLeft: attempts > 0 ? ctx.step.maxAttempts - attempts : null,
+        samples: samples.length > 0 ? { copy: 'document', hidden: { side }, samples } : null,
+      },
     };
   },
 

@@ -1,26 +1,22 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FaceStepSchema } from '@idv/contracts';
 // The pure parts of @idv/faces only: its index loads tfjs, which belongs in the worker threads.
-import {
-  captureTiming,
-  createChallenge,
-  FRAME_LIMITS,
-  type LivenessChallenge,
-  type LivenessDetail,
-  type LivenessReason,
-  type PoseStep,
-} from '@idv/faces/pure';
+import { captureTiming, createChallenge, FRAME_LIMITS } from '@idv/faces/pure';
 import type { z } from 'zod';
 import { REASON_CODES, type ReasonCode } from '../reason-codes';
-import { html, type SafeHtml } from '../view';
-import { samplesList } from './samples';
+import type { StepView } from '../view';
 import type { StepContext, StepModule, StepOutcome, StepState } from './types';
-import { cameraAccessData } from './camera-access';
+import type {
+  FaceEvidence,
+  FaceJudgement,
+  FaceMethod,
+  FaceProgress,
+  FaceReason,
+  FrameRefusal,
+  StoredChallenge,
+} from './face-state';
 
 type FaceStep = z.infer<typeof FaceStepSchema>;
-
-/** How the frames of an attempt were taken: the camera challenge, or the two-photo fallback (passive checks). */
-export type FaceMethod = 'camera' | 'upload';
 
 /**
  * Challenge timings before TIME_SCALE. The camera challenge's window bounds its frames' span, first frame
@@ -38,100 +34,6 @@ export const FACE_TIMINGS = {
   holdMs: 600,
   uploadWindowMs: 15 * 60_000,
 } as const;
-
-/** A challenge as kept in the flow's state until its frames arrive; removed when they do (single use). */
-export interface StoredChallenge extends LivenessChallenge {
-  method: FaceMethod;
-}
-
-/** What the worker's judgement said of an attempt: no image, no embedding, only scores and names. */
-export interface FaceEvidence {
-  method: FaceMethod;
-  attempt: number;
-  passed: boolean;
-  reason: FaceReason | null;
-  /** The liveness library's precise detail (`sequence_mismatch`, `recapture`…), for support. */
-  detail: LivenessDetail | 'document_photo_missing' | 'mismatch' | 'passed';
-  observed: PoseStep[];
-  challenge: PoseStep[];
-  spoof: { recaptureFlagged: number; recaptureJudged: number; antispoofMean: number | null; livenessMean: number | null };
-  minSimilarity: number | null;
-  /** Against the document's portrait, when the step compares with it. */
-  comparison: { similarity: number | null; threshold: number; match: boolean } | null;
-}
-
-export type FaceReason = LivenessReason | 'face_mismatch' | 'face_document_photo_missing';
-
-/** The advice after frames that came too late: the first time, and every time after. */
-export type FaceExpiry = 'expired' | 'expired_again';
-
-/** The face step's progress, inside the step's state. */
-export interface FaceProgress {
-  /** Frame sets sent and judged (or being judged): each counts against `maxAttempts`. */
-  attempts: number;
-  challenge?: StoredChallenge;
-  /** The frames of the current attempt are in the job queue. */
-  judging?: { artefactId: string; method: FaceMethod };
-  /**
-   * Why the previous attempt failed, for the page's advice; `retry` when it could not be judged at all;
-   * `expired`, `expired_again` when its frames came too late.
-   */
-  last?: FaceReason | 'retry' | FaceExpiry;
-  /** Frame sets that came too late: never judged, no attempt used (docs/decisions.md). */
-  expiries?: number;
-  /** One entry per judged attempt, the last one deciding. */
-  evidence?: FaceEvidence[];
-}
-
-/**
- * What the worker made of an attempt's frames (the job's reading, stored once per artefact). `unjudged`
- * when the frames could not be judged (an image the models refused, or the engine failed): the attempt
- * does not count and the person is asked to try again.
- */
-export type FaceJudgement =
-  | {
-      kind: 'judged';
-      method: FaceMethod;
-      liveness: {
-        passed: boolean;
-        reason: LivenessReason | null;
-        detail: LivenessDetail;
-        observed: PoseStep[];
-        challenge: PoseStep[];
-        minSimilarity: number | null;
-        spoof: FaceEvidence['spoof'];
-      };
-      /** null: the step does not compare, or liveness failed first. */
-      document: null | { kind: 'missing' } | { kind: 'compared'; similarity: number | null; threshold: number; match: boolean };
-      selfieArtefactId: string | null;
-    }
-  | { kind: 'unjudged'; problem: 'frames_unreadable' | 'engine_failed' };
-
-/** What the submission stages for the job: the frames and everything needed to judge them later, anywhere. */
-export interface FaceFrameSet {
-  challenge: StoredChallenge;
-  nonce: string;
-  receivedAt: number;
-  frames: { image: Buffer; atMs: number }[];
-  compareWithDocument: boolean;
-  /** The accepted front of the document step before this one (its portrait is kept beside it), or null. */
-  documentFront: string | null;
-}
-
-/** Why a frame set was refused before judging: costs no attempt, the page says what to do. */
-export type FrameRefusal =
-  | 'no_frames'
-  | 'too_many_frames'
-  | 'too_large'
-  | 'unsupported'
-  | 'heic'
-  | 'too_small'
-  | 'too_many_pixels'
-  | 'corrupt'
-  | 'times_invalid'
-  | 'stale_nonce';
-
-export type PreparedFrame = { ok: true; jpeg: Buffer } | { ok: false; reason: FrameRefusal };
 
 const progressOf = (state: StepState): FaceProgress => (state.face ??= { attempts: 0 });
 
@@ -289,45 +191,37 @@ export const faceStep: StepModule<FaceStep> = {
       return {
         title: t.processingTitle,
         refreshSeconds: 2,
-        body: html`${feedback.alert ? html`<p class="alert" role="alert">${feedback.alert}</p>` : ''}
-          <p role="status" class="processing">${t.processingBody}</p>
-          <p><a href="/s/${ctx.sessionId}" class="button secondary">${t.refresh}</a></p>`,
+        body: {
+          kind: 'waiting',
+          ...(feedback.alert ? { alert: feedback.alert } : {}),
+          text: t.processingBody,
+          refresh: t.refresh,
+        },
       };
     }
-    const left = ctx.step.maxAttempts - progress.attempts;
     const advice = progress.last ? t.reasons[progress.last] : undefined;
     const alert = feedback.alert ?? advice;
-    const header = html`${alert ? html`<p class="alert" role="alert">${alert}</p>` : ''}
-    ${progress.attempts > 0 ? html`<p class="hint">${t.attemptsLeft(left)}</p>` : ''}`;
+    const attemptsLeft = progress.attempts > 0 ? ctx.step.maxAttempts - progress.attempts : null;
     const challenge = progress.challenge;
-    if (challenge?.method === 'camera') return renderCamera(ctx, challenge, header);
-    if (challenge?.method === 'upload') return renderUpload(ctx, challenge, header);
+    if (challenge?.method === 'camera') return cameraView(ctx, challenge, alert, attemptsLeft);
+    if (challenge?.method === 'upload') {
+      return {
+        title: t.uploadTitle,
+        offersHandover: true,
+        body: {
+          kind: 'face_upload',
+          alert,
+          attemptsLeft,
+          nonce: challenge.nonce,
+          steps: challenge.steps,
+          turn: challenge.steps[1] === 'right' ? 'right' : 'left',
+        },
+      };
+    }
     return {
       title: t.title,
       offersHandover: true,
-      body: html`${header}
-        <p>${t.intro}</p>
-        <noscript><p class="alert" role="alert">${t.needsCamera(ctx.step.allowUpload)}</p></noscript>
-        <ul class="hints">
-          ${t.introHints.map((hint) => html`<li>${hint}</li>`)}
-        </ul>
-        ${ctx.form(
-          html`<div class="actions">
-            <button type="submit" name="action" value="start" class="primary">${t.startCamera}</button>
-          </div>`,
-          { novalidate: true },
-        )}
-        ${
-          ctx.step.allowUpload
-            ? ctx.form(
-                html`<p class="hint">${t.uploadOffer}</p>
-                  <div class="actions">
-                    <button type="submit" name="action" value="start_upload" class="secondary">${t.startUpload}</button>
-                  </div>`,
-                { novalidate: true },
-              )
-            : ''
-        }`,
+      body: { kind: 'face_intro', alert, attemptsLeft, allowUpload: ctx.step.allowUpload },
     };
   },
 
@@ -427,107 +321,36 @@ async function checkFrames(
  */
 export const FACE_CAPTURE_SCRIPT_PATH = '/assets/face-capture.js';
 
-function renderCamera(ctx: StepContext<FaceStep>, challenge: StoredChallenge, header: SafeHtml) {
-  const t = ctx.t.face;
-  const c = t.camera;
+function cameraView(
+  ctx: StepContext<FaceStep>,
+  challenge: StoredChallenge,
+  alert: string | undefined,
+  attemptsLeft: number | null,
+): StepView {
   const samples = ctx.mode === 'test' ? ctx.faceSamples() : [];
   return {
-    title: t.challengeTitle,
+    title: ctx.t.face.challengeTitle,
     offersHandover: true,
-    body: html`${header}
-      <p>${t.challengeIntro}</p>
-      <ol class="face-steps">
-        ${challenge.steps.map((pose) => html`<li>${t.poses[pose]}</li>`)}
-      </ol>
-      <div
-        class="face-challenge"
-        data-face-challenge
-        data-nonce="${challenge.nonce}"
-        data-steps="${challenge.steps.join(',')}"
-        data-hold-ms="${challenge.holdMs}"
-        data-window-ms="${challenge.windowMs}"
-        data-issued-ago-ms="${Math.max(0, ctx.now.getTime() - challenge.issuedAt)}"
-        data-expires-in-ms="${Math.max(0, challenge.expiresAt - ctx.now.getTime())}"
-        data-max-frames="${FRAME_LIMITS.maxFrames}"
-        data-max-frame-bytes="${FRAME_LIMITS.maxFrameBytes}"
-        data-max-total-bytes="${FRAME_LIMITS.maxTotalBytes}"
-        data-action="/s/${ctx.sessionId}"
-        data-pose-straight="${t.poses.straight}"
-        data-pose-left="${t.poses.left}"
-        data-pose-right="${t.poses.right}"
-        data-text-ready="${c.ready}"
-        data-text-closer="${c.closer}"
-        data-text-center="${c.center}"
-        data-text-several="${c.several}"
-        data-text-light="${c.light}"
-        data-text-turn-more="${c.turnMore}"
-        data-text-hold="${c.hold}"
-        data-text-done="${c.done}"
-        data-text-uploading="${c.uploading}"
-        data-text-upload-failed="${c.uploadFailed}"
-        ${cameraAccessData(ctx.t, t.cameraWayOn(ctx.step.allowUpload))}
-        data-text-expired="${t.reasons.expired}"
-        data-text-restart="${c.restart}"
-      >
-        <noscript><p class="hint">${t.needsCamera(ctx.step.allowUpload)}</p></noscript>
-        <p class="hint" data-face-no-camera hidden></p>
-        <div class="face-camera" data-face-camera hidden>
-          <div class="face-viewport">
-            <video data-face-video muted playsinline aria-label="${c.videoLabel}"></video>
-            <div class="face-oval" data-face-oval aria-hidden="true"></div>
-          </div>
-          <p class="face-instruction" data-face-instruction aria-live="assertive"></p>
-          <p class="face-hint" data-face-hint role="status" aria-live="polite"></p>
-          <progress class="upload-progress" data-face-progress max="100" value="0" aria-label="${c.uploading}" hidden></progress>
-        </div>
-      </div>
-      ${ctx.form(
-        html`<input type="hidden" name="nonce" value="${challenge.nonce}" /><input type="hidden" name="at_ms" value="" />
-          <input type="hidden" name="action" value="frames" />`,
-        { multipart: true, novalidate: true },
-      )}
-      ${ctx.form(
-        html`<div class="actions">
-          <button type="submit" name="action" value="${ctx.step.allowUpload ? 'start_upload' : 'restart'}" class="link">
-            ${ctx.step.allowUpload ? t.switchToUpload : t.back}
-          </button>
-        </div>`,
-        { novalidate: true },
-      )}
-      ${samples.length > 0 ? samplesList(ctx, ctx.t.face, { nonce: challenge.nonce }, samples) : ''}
-      <script src="${FACE_CAPTURE_SCRIPT_PATH}" defer></script>`,
-  };
-}
-
-function renderUpload(ctx: StepContext<FaceStep>, challenge: StoredChallenge, header: SafeHtml) {
-  const t = ctx.t.face;
-  const turn = challenge.steps[1] === 'right' ? 'right' : 'left';
-  return {
-    title: t.uploadTitle,
-    offersHandover: true,
-    body: html`${header}
-      <p>${t.uploadIntro}</p>
-      <div
-        class="face-upload"
-        data-face-upload
-        data-nonce="${challenge.nonce}"
-        data-steps="${challenge.steps.join(',')}"
-        data-hold-ms="0"
-      ></div>
-      ${ctx.form(
-        html`<input type="hidden" name="nonce" value="${challenge.nonce}" />
-          <div class="field">
-            <label for="f-frame-straight">${t.uploadStraight}</label>
-            <input type="file" id="f-frame-straight" name="frame" accept="image/*" capture="user" required />
-          </div>
-          <div class="field">
-            <label for="f-frame-turned">${t.uploadTurned[turn]}</label>
-            <input type="file" id="f-frame-turned" name="frame" accept="image/*" capture="user" required />
-          </div>
-          <div class="actions">
-            <button type="submit" name="action" value="frames" class="primary">${t.uploadSend}</button>
-          </div>`,
-        { multipart: true },
-      )}`,
+    body: {
+      kind: 'face_camera',
+      alert,
+      attemptsLeft,
+      allowUpload: ctx.step.allowUpload,
+      challenge: {
+        nonce: challenge.nonce,
+        steps: challenge.steps,
+        holdMs: challenge.holdMs,
+        windowMs: challenge.windowMs,
+        issuedAgoMs: Math.max(0, ctx.now.getTime() - challenge.issuedAt),
+        expiresInMs: Math.max(0, challenge.expiresAt - ctx.now.getTime()),
+        method: challenge.method,
+      },
+      limits: {
+        maxFrames: FRAME_LIMITS.maxFrames,
+        maxFrameBytes: FRAME_LIMITS.maxFrameBytes,
+        maxTotalBytes: FRAME_LIMITS.maxTotalBytes,
+      },
+      samples: samples.length > 0 ? { copy: 'face', hidden: { nonce: challenge.nonce }, samples } : null,
+    },
   };
 }

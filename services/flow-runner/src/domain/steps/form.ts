@@ -1,7 +1,7 @@
 import { FormFieldSchema, hasUnstorableCharacters, type FormField, type FormStepSchema } from '@idv/contracts';
 import { z } from 'zod';
 import type { Messages } from '../i18n';
-import { errorSummary, html, type FormFeedback, type SafeHtml } from '../view';
+import type { FormFeedback } from '../view';
 import type { StepModule } from './types';
 
 type FormStep = z.infer<typeof FormStepSchema>;
@@ -119,92 +119,11 @@ export function validateForm(
   return { ok: false, errors };
 }
 
-function fieldHtml(field: FormField, t: Messages, value: string | undefined, error: string | undefined): SafeHtml {
-  const id = `f-${field.name}`;
-  const errorId = `e-${field.name}`;
-  const hint = field.required ? t.required : t.optional;
-  const described = error ? errorId : undefined;
-  const errorLine = error ? html`<p class="field-error" id="${errorId}">${error}</p>` : '';
-  const common = html`id="${id}"
-  name="${field.name}"${field.required ? html` required aria-required="true"` : ''}${
-    described ? html` aria-describedby="${described}" aria-invalid="true"` : ''
-  }`;
-  const wrap = (inner: SafeHtml) => html`<div class="field${error ? ' has-error' : ''}">${inner}</div>`;
-  switch (field.type) {
-    case 'text':
-      return wrap(
-        html`<label for="${id}">${field.label} <span class="hint">${hint}</span></label
-          >${errorLine}
-          <input
-            type="text"
-            ${common}
-            value="${value ?? ''}"
-            maxlength="${field.maxLength}"
-            ${field.minLength ? html` minlength="${field.minLength}"` : ''}
-          />`,
-      );
-    case 'select':
-      return wrap(
-        html`<label for="${id}">${field.label} <span class="hint">${hint}</span></label
-          >${errorLine}
-          <select ${common}>
-            <option value="">${t.selectPlaceholder}</option>
-            ${field.options.map(
-              (option) =>
-                html`<option value="${option.value}" ${option.value === value ? ' selected' : ''}>${option.label}</option>`,
-            )}
-          </select>`,
-      );
-    case 'date':
-      return wrap(
-        html`<label for="${id}">${field.label} <span class="hint">${hint}</span></label
-          >${errorLine}
-          <input
-            type="date"
-            ${common}
-            value="${value ?? ''}"
-            ${field.min ? html` min="${field.min}"` : ''}${field.max ? html` max="${field.max}"` : ''}
-          />`,
-      );
-    case 'number':
-      return wrap(
-        html`<label for="${id}">${field.label} <span class="hint">${hint}</span></label
-          >${errorLine}
-          <input
-            type="number"
-            ${common}
-            value="${value ?? ''}"
-            inputmode="${field.integer ? 'numeric' : 'decimal'}"
-            step="${field.integer ? '1' : 'any'}"
-            ${field.min !== undefined ? html` min="${field.min}"` : ''}${field.max !== undefined ? html` max="${field.max}"` : ''}
-          />`,
-      );
-    case 'checkbox':
-      return wrap(
-        html`${errorLine}
-          <div class="checkbox">
-            <input type="checkbox" ${common} value="on" ${value === 'true' || value === 'on' ? ' checked' : ''} /><label
-              for="${id}"
-              >${field.label}${field.required ? html` <span class="hint">${hint}</span>` : ''}</label
-            >
-          </div>`,
-      );
-  }
-}
-
 export const formStep: StepModule<FormStep> = {
   type: 'form',
   render: (ctx, feedback: FormFeedback) => {
     const { fields } = buildFormSchema(ctx.step.fields, ctx.t);
-    return {
-      title: ctx.step.title ?? ctx.t.formTitle,
-      body: html`${errorSummary(ctx.t.fixErrors, feedback.errors)}${ctx.form(
-        html`${fields.map((field) => fieldHtml(field, ctx.t, feedback.values?.[field.name], feedback.errors?.[field.name]))}
-          <div class="actions">
-            <button type="submit" name="action" value="submit" class="primary">${ctx.t.continue}</button>
-          </div>`,
-      )}`,
-    };
+    return { title: ctx.step.title ?? ctx.t.formTitle, body: { kind: 'form', fields, feedback } };
   },
   accept: (ctx, input) => {
     const result = validateForm(ctx.step.fields, input, ctx.t);

@@ -22,3 +22,5 @@ export function moduleFor<S extends RunnableStep>(step: S): StepModule<S> {
 }
 
 export * from './types';
+export * from './document-state';
+export * from './face-state';

@@ -3,7 +3,7 @@ import type { OtpEmailStepSchema, OtpWhatsappStepSchema } from '@idv/contracts';
 import { z } from 'zod';
 import { formatArMobile, normalizeArMobile } from '../phone';
 import { REASON_CODES, type ReasonCode } from '../reason-codes';
-import { alertBox, errorSummary, html, type FormFeedback } from '../view';
+import type { FormFeedback } from '../view';
 import type { OtpChannel, OtpRecord, StepContext, StepModule, StepOutcome } from './types';
 
 type OtpEmailStep = z.infer<typeof OtpEmailStepSchema>;
@@ -152,57 +152,12 @@ function otpModule<S extends OtpStep>(type: S['type'], spec: ChannelSpec): StepM
       const text = copy(ctx);
       const record = ctx.state.phase === 'code' ? ctx.state.otp : undefined;
       if (!record) {
-        const error = feedback.errors?.destination;
-        const input =
-          spec.channel === 'email'
-            ? html`<input type="email" id="f-destination" name="destination" autocomplete="email" inputmode="email" required aria-required="true" maxlength="254"`
-            : html`<input type="tel" id="f-destination" name="destination" autocomplete="tel-national" inputmode="tel" required aria-required="true" maxlength="30"`;
         return {
           title: text.title,
-          body: html`${errorSummary(ctx.t.fixErrors, feedback.errors)}${alertBox(feedback)}${ctx.form(
-            html`<div class="field${error ? ' has-error' : ''}">
-                <label for="f-destination">${text.label}</label>
-                <p class="hint" id="h-destination">${text.hint}</p>
-                ${error ? html`<p class="field-error" id="e-destination">${error}</p>` : ''} ${input}
-                value="${feedback.values?.destination ?? ''}"
-                aria-describedby="h-destination${error ? ' e-destination' : ''}"${error ? html` aria-invalid="true"` : ''}>
-              </div>
-              <div class="actions">
-                <button type="submit" name="action" value="send" class="primary">${ctx.t.sendCode}</button>
-              </div>`,
-          )}`,
+          body: { kind: 'otp_destination', channel: spec.channel, label: text.label, hint: text.hint, feedback },
         };
       }
-      const error = feedback.errors?.code;
-      return {
-        title: text.title,
-        body: html`${errorSummary(ctx.t.fixErrors, feedback.errors)}${alertBox(feedback)}
-          <p>${ctx.t.codeSentTo(spec.display(record.destination))}</p>
-          ${ctx.form(
-            html`<div class="field${error ? ' has-error' : ''}">
-                <label for="f-code">${ctx.t.codeLabel}</label>${
-                  error ? html`<p class="field-error" id="e-code">${error}</p>` : ''
-                }
-                <input
-                  type="text"
-                  id="f-code"
-                  name="code"
-                  inputmode="numeric"
-                  autocomplete="one-time-code"
-                  pattern="[0-9]{6}"
-                  maxlength="6"
-                  required
-                  aria-required="true"
-                  ${error ? html` aria-describedby="e-code" aria-invalid="true"` : ''}
-                />
-              </div>
-              <div class="actions">
-                <button type="submit" name="action" value="verify" class="primary">${ctx.t.verifyCode}</button>
-                <button type="submit" name="action" value="resend" class="secondary" formnovalidate>${ctx.t.resendCode}</button>
-                <button type="submit" name="action" value="change" class="link" formnovalidate>${ctx.t.changeDestination}</button>
-              </div>`,
-          )}`,
-      };
+      return { title: text.title, body: { kind: 'otp_code', sentTo: spec.display(record.destination), feedback } };
     },
     async accept(ctx, input) {
       switch (input.action ?? '') {

@@ -1,9 +1,9 @@
 import type { DocumentData, FlowConfig, FormField, LeafStep, Mode } from '@idv/contracts';
 import type { Messages, Locale } from '../i18n';
 import type { ReasonCode } from '../reason-codes';
-import type { DocumentProgress } from './document';
-import type { FaceFrameSet, FaceProgress, PreparedFrame, StoredChallenge } from './face';
-import type { FormFeedback, SafeHtml, StepView } from '../view';
+import type { CaptureKind, DocumentKind, DocumentProgress } from './document-state';
+import type { FaceFrameSet, FaceProgress, PreparedFrame, StoredChallenge } from './face-state';
+import type { FormFeedback, StepView } from '../view';
 
 /** The platform's consent step, always first; not part of the published configuration. */
 export interface ConsentStep {
@@ -16,10 +16,6 @@ export type RunnableStep = LeafStep | ConsentStep;
 export type RunnableType = RunnableStep['type'];
 
 export type OtpChannel = 'email' | 'whatsapp';
-
-/** A photo the person sends: a document side, or a selfie frame. */
-export type CaptureKind = 'front' | 'back' | 'front_angle' | 'selfie';
-export type DocumentKind = 'dni' | 'passport' | 'licence';
 
 /** An upload made safe to read (upright, no metadata, JPEG), or why it was refused. */
 export type PreparedCapture =
@@ -123,8 +119,6 @@ export interface StepContext<S extends RunnableStep = RunnableStep> {
   documentFront(): string | null;
   /** Test mode: the sample documents offered for a side. */
   samples(type: DocumentKind, side: CaptureKind): readonly { id: string; label: string }[];
-  /** Wraps inputs in a POST form to this step, with the CSRF token and the step id as hidden fields. */
-  form(inner: SafeHtml, options?: { novalidate?: boolean; multipart?: boolean }): SafeHtml;
 }
 
 /** What accepting input did: stay on the step (with feedback), or the step's verdict. */

@@ -1,11 +1,6 @@
-import { derivedArtefactId, type CaptureStoredData } from '@idv/contracts';
-import type { Logger } from '@idv/kit';
+import { derivedArtefactId } from '@idv/contracts';
 import { judgeAngledFront, type SideReading } from '@idv/verification';
-import type { ArtefactStore } from '../domain/artefacts';
-import type { FlowService } from '../domain/flow-service';
-import type { CaptureProblem, CaptureVerdict } from '../domain/steps/document';
-import type { VerificationMetrics } from './verification-metrics';
-import type { VerificationPool } from './verification-pool';
+import type { CaptureProblem, CaptureVerdict } from './steps/document-state';
 
 /**
  * A side's reading as kept in the database: everything but the image bytes. The face crop (the
@@ -119,66 +114,4 @@ function zoneToRetake(reading: StoredSideReading): boolean {
 /** Argentina's calendar day: document expiry is judged on the holder's date, not UTC's. */
 export function todayInArgentina(now: Date = new Date()): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Argentina/Buenos_Aires' }).format(now);
-}
-
-/**
- * The durable job of one capture: read it in the worker pool (once: a redelivered job reuses the
- * stored reading), keep the reading, then hand the verdict to the flow. A capture replaced or deleted
- * meanwhile is skipped. A failure of the engine itself on this image counts as an unreadable photo
- * rather than a job retried forever; a failure of the database is thrown and the job is retried.
- */
-export class CaptureReader {
-  constructor(
-    private readonly deps: {
-      artefacts: ArtefactStore;
-      pool: VerificationPool;
-      flows: FlowService;
-      logger: Logger;
-      metrics: Pick<VerificationMetrics, 'sidesRead' | 'readDuration'>;
-    },
-  ) {}
-
-  async handle(job: CaptureStoredData): Promise<void> {
-    const { artefacts, pool, flows, logger } = this.deps;
-    const artefact = await artefacts.get(job.artefact_id);
-    if (!artefact) return;
-    let reading = (await artefacts.reading(job.artefact_id)) as StoredSideReading | null;
-    if (!reading) {
-      if (artefact.kind !== 'front' && artefact.kind !== 'back' && artefact.kind !== 'front_angle') return;
-      let read: SideReading;
-      const stopTimer = this.deps.metrics.readDuration.startTimer({ side: artefact.kind });
-      try {
-        read = await pool.readSide(artefact.bytes, {
-          side: artefact.kind,
-          acceptedTypes: job.accepted_types ?? ['dni', 'passport', 'licence'],
-          today: todayInArgentina(),
-        });
-      } catch (error) {
-        stopTimer();
-        this.deps.metrics.sidesRead.inc({ side: artefact.kind, outcome: 'engine_failed' });
-        logger.error({ err: error, artefact_id: job.artefact_id }, 'the verification engine failed on a capture');
-        await flows.applyReading(job.session_id, job.step_id, job.artefact_id, {
-          problems: ['unreadable_image'],
-          detectedType: null,
-        });
-        return;
-      }
-      stopTimer();
-      reading = toStoredReading(read);
-      // Counted when read, not when a redelivered job reuses the stored reading.
-      this.deps.metrics.sidesRead.inc({ side: artefact.kind, outcome: captureProblems(reading)[0] ?? 'accepted' });
-      // Before the reading: a stored reading with `has_face_crop` always has its portrait beside it.
-      if (read.face_crop !== null && artefact.kind === 'front') {
-        await artefacts.store({
-          id: portraitIdOf(artefact.id),
-          sessionId: artefact.sessionId,
-          kind: 'document_portrait',
-          bytes: read.face_crop,
-          contentType: 'image/jpeg',
-        });
-      }
-      await artefacts.saveReading(job.artefact_id, reading);
-    }
-    await flows.applyReading(job.session_id, job.step_id, job.artefact_id, captureVerdict(reading));
-  }
 }

@@ -1,0 +1,55 @@
+import { FlowConfigSchema } from '@idv/contracts';
+import { initialState } from '../domain/engine';
+import type { Locale } from '../domain/i18n';
+import type { OpenResult } from '../domain/pages';
+import { randomToken, sameSecret, sha256 } from '../domain/secrets';
+import { notBoundPage, type FlowCore } from './flow-core';
+
+/** First open redeems the token and binds the browser; the same browser reopening goes back to its flow. */
+export async function openLink(
+  core: FlowCore,
+  token: string,
+  bindingSecret: (sessionId: string) => string | undefined,
+  locale: Locale,
+): Promise<OpenResult> {
+  const tokenHash = sha256(token);
+  const existing = await core.options.store.findByTokenHash(tokenHash);
+  if (existing) {
+    const presented = bindingSecret(existing.sessionId);
+    return sameSecret(presented, existing.bindingHash)
+      ? { kind: 'redirect', sessionId: existing.sessionId }
+      : { kind: 'status', page: notBoundPage(existing, presented) };
+  }
+  const asked = core.now();
+  const redeemed = await core.options.sessions.redeem(token);
+  if (!redeemed.ok) {
+    switch (redeemed.reason) {
+      case 'link_redeemed':
+        return { kind: 'status', page: 'used' };
+      case 'link_expired':
+        return { kind: 'status', page: 'expired' };
+      case 'session_terminal':
+        return { kind: 'status', page: 'finished' };
+      case 'not_found':
+        return { kind: 'status', page: 'not_found' };
+    }
+  }
+  const session = redeemed.session;
+  const config = FlowConfigSchema.parse(session.config);
+  const secret = randomToken();
+  await core.options.store.insert({
+    sessionId: session.id,
+    accountId: session.account_id,
+    mode: session.mode,
+    tokenHash,
+    bindingHash: sha256(secret),
+    csrfToken: randomToken(),
+    config,
+    state: initialState(),
+    status: 'active',
+    locale,
+    version: 0,
+  });
+  core.confirmedForNextView.add(session.id, asked);
+  return { kind: 'redirect', sessionId: session.id, bindingSecret: secret };
+}
