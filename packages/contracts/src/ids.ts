@@ -121,8 +121,18 @@ export function artefactIdSchema() {
  */
 export const LINK_TOKEN_PATTERN = /^lt_[A-Za-z0-9_-]+$/;
 
+/** No token we issue comes near it; a longer one is refused before it is hashed and looked up. */
+export const LINK_TOKEN_MAX_LENGTH = 200;
+
 export function isLinkToken(value: unknown): value is string {
-  return typeof value === 'string' && LINK_TOKEN_PATTERN.test(value);
+  return typeof value === 'string' && value.length <= LINK_TOKEN_MAX_LENGTH && LINK_TOKEN_PATTERN.test(value);
+}
+
+/** A hand-over code's token (the person's flow moving to a phone): `ho_` + 256 random bits, base64url. */
+export const HANDOVER_TOKEN_PATTERN = /^ho_[A-Za-z0-9_-]{43}$/;
+
+export function isHandoverToken(value: unknown): value is string {
+  return typeof value === 'string' && HANDOVER_TOKEN_PATTERN.test(value);
 }
 
 /** Zod schema of a link token. */

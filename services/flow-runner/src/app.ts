@@ -1,6 +1,10 @@
+import type { RouteContract } from '@idv/contracts';
 import {
   checkDatabase,
   createServiceApp,
+  jsonBody,
+  mountRoutes,
+  requireInternalToken,
   type AddressThrottle,
   type ClientAddresses,
   type Logger,
@@ -10,7 +14,7 @@ import {
 import type { RequestListener } from 'node:http';
 import type { EvidenceLinks } from './use-cases/evidence';
 import type { FlowService } from './use-cases/flow-service';
-import { evidenceRoutes } from './http/evidence';
+import { evidenceRoutes, internalRoutes } from './http/evidence';
 import type { UploadOptions } from './http/page-context';
 import { flowPages } from './http/routes';
 
@@ -41,15 +45,20 @@ export function createApp(deps: FlowRunnerDeps): RequestListener {
     metrics: deps.metrics,
     isShuttingDown: deps.isShuttingDown,
     readiness: { postgres: () => checkDatabase(deps.pool) },
-    // The person's pages post HTML forms, read by the pages themselves; no JSON API here.
+    // The person's pages post HTML forms, read by the pages themselves; JSON only on the internal routes.
     parseJson: false,
-    routes: () => undefined,
+    routes: (app) => {
+      if (!deps.evidence) return;
+      app.use('/internal', requireInternalToken(deps.evidence.internalToken), jsonBody());
+      mountRoutes(app, internalRoutes, { evidence: deps.evidence.links });
+    },
   });
   const pages = flowPages(deps);
-  const evidence = deps.evidence
-    ? evidenceRoutes({ ...deps, evidence: deps.evidence.links, internalToken: deps.evidence.internalToken })
-    : () => false;
+  const evidence = deps.evidence ? evidenceRoutes({ ...deps, evidence: deps.evidence.links }) : () => false;
   return (req, res) => {
     if (!pages(req, res) && !evidence(req, res)) void app(req, res);
   };
 }
+
+/** The contract entries this service mounts (checked against the contracts by a test). */
+export const mountedRoutes: readonly RouteContract[] = internalRoutes.map((mounted) => mounted.contract);

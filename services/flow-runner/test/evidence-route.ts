@@ -74,7 +74,6 @@ export function evidenceRoute(label: string, limit: ThrottleLimit): EvidenceRout
     );
     const routes = evidenceRoutes({
       evidence: links,
-      internalToken: 'evidence-route-test',
       throttle,
       clientAddresses: new ClientAddresses(['127.0.0.1']),
       logger,

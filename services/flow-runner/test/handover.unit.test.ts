@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { HANDOVER_TOKEN_PATTERN, movedAwayFrom, offerHandover, takeHandover, type HandoverState } from '../src/domain/handover';
+import { HANDOVER_TOKEN_PATTERN } from '@idv/contracts';
+import { movedAwayFrom, offerHandover, takeHandover, type HandoverState } from '../src/domain/handover';
 
 /** The hand-over's rules on the flow's stored state, without a database: offers, reuse, expiry, taking. */
 const VALIDITY = 30_000;

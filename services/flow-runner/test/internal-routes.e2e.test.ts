@@ -1,4 +1,4 @@
-import { INTERNAL_HEADERS, newId } from '@idv/contracts';
+import { INTERNAL_HEADERS, INTERNAL_ROUTES as CONTRACT_INTERNAL_ROUTES, newId } from '@idv/contracts';
 import { testEnv } from '@idv/testkit';
 import { request } from 'undici';
 
@@ -7,7 +7,14 @@ import { request } from 'undici';
  * routes `/internal/`, see deploy-exposure.unit.test.ts): each must refuse a caller without the internal
  * token, or with a wrong one, before doing anything, and say nothing about the data.
  */
-const INTERNAL_ROUTES = [{ method: 'POST', path: '/internal/evidence-links' }] as const;
+const INTERNAL_ROUTES = CONTRACT_INTERNAL_ROUTES.filter((route) => route.service === 'flow-runner').map((route) => ({
+  method: route.method.toUpperCase(),
+  path: route.path,
+}));
+
+test('the flow-runner has internal routes to check', () => {
+  expect(INTERNAL_ROUTES).toEqual([{ method: 'POST', path: '/internal/evidence-links' }]);
+});
 
 async function call(method: string, path: string, token: string | undefined) {
   const body = JSON.stringify({ session_ids: [newId('session')] });

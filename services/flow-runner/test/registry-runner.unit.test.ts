@@ -1,5 +1,5 @@
 import { createLogger, createMetrics } from '@idv/kit';
-import { RegistryCheckRunner } from '../src/adapters/registry-check-runner';
+import { RegistryCheckRunner } from '../src/jobs/registry-checks';
 import type { RegistryCheckRow, RegistryChecksRepository } from '../src/adapters/registry-checks.repository';
 import type { FlowService } from '../src/use-cases/flow-service';
 import type { RegistryAnswer, RegistryQuery } from '../src/domain/registry';

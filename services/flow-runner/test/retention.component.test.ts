@@ -6,7 +6,7 @@ import { PgArtefactStore } from '../src/adapters/artefact.store';
 import { PgEvidenceRepository } from '../src/adapters/evidence.repository';
 import { PgFlowStore } from '../src/adapters/flow.repository';
 import { RetentionRepository } from '../src/adapters/retention.repository';
-import { RetentionSweeper } from '../src/adapters/retention-sweeper';
+import { RetentionSweeper } from '../src/jobs/retention';
 import { artefactKeyring } from '../src/config';
 import { ARTEFACT_KINDS } from '../src/domain/artefacts';
 import { initialState, type FlowState } from '../src/domain/engine';

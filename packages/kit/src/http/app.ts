@@ -52,6 +52,18 @@ const requireJsonContentType: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/**
+ * JSON bodies as every service reads them: 415 for a body not declared as JSON, then express.json within
+ * `JSON_BODY_LIMIT`. `createServiceApp` puts it before every route unless `parseJson: false`; a service
+ * whose other paths take no JSON (the flow-runner's pages) puts it on its JSON routes only.
+ */
+export function jsonBody(): RequestHandler[] {
+  return [
+    requireJsonContentType,
+    express.json({ limit: JSON_BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] }),
+  ];
+}
+
 export function createServiceApp(options: ServiceAppOptions): express.Express {
   const { logger, metrics } = options;
   const app = express();
@@ -92,10 +104,7 @@ export function createServiceApp(options: ServiceAppOptions): express.Express {
   });
 
   for (const handler of options.before ?? []) app.use(handler);
-  if (options.parseJson !== false) {
-    app.use(requireJsonContentType);
-    app.use(express.json({ limit: JSON_BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] }));
-  }
+  if (options.parseJson !== false) app.use(jsonBody());
 
   options.routes(app);
 

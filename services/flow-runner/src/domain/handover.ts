@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { isHandoverToken } from '@idv/contracts';
 
 /**
  * Continuing on another device (issue 11): a page that needs a camera offers a QR code of a hand-over
@@ -13,9 +14,6 @@ export const HANDOVER_VALIDITY_MS = 10 * 60_000;
 const MAX_OFFERS = 3;
 /** Bindings the flow moved away from, remembered so that their browsers get "moved" rather than "used". */
 const MAX_MOVED_FROM = 5;
-
-/** `ho_` + 256 random bits, base64url. */
-export const HANDOVER_TOKEN_PATTERN = /^ho_[A-Za-z0-9_-]{43}$/;
 
 export interface HandoverOffer {
   tokenHash: string;
@@ -54,7 +52,7 @@ export function offerHandover(
 ): OfferedToken {
   const state = holder.handover ?? { offers: [], movedFrom: [] };
   const offers = live(state, now);
-  if (presented && HANDOVER_TOKEN_PATTERN.test(presented)) {
+  if (presented && isHandoverToken(presented)) {
     const presentedHash = hash(presented);
     const current = offers.find((offer) => offer.tokenHash === presentedHash);
     if (current) return { token: presented, expiresAt: current.expiresAt, issued: false };
@@ -72,7 +70,7 @@ export function offerHandover(
  */
 export function takeHandover(holder: { handover?: HandoverState }, token: string, now: number, fromBindingHash: string): boolean {
   const state = holder.handover;
-  if (!state || !HANDOVER_TOKEN_PATTERN.test(token)) return false;
+  if (!state || !isHandoverToken(token)) return false;
   // Hashes are compared, not tokens: timing tells nothing about a token that hashes to a stored value.
   const tokenHash = hash(token);
   if (!live(state, now).some((offer) => offer.tokenHash === tokenHash)) return false;

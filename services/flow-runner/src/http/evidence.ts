@@ -1,10 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { EvidenceLinksBodySchema, INTERNAL_HEADERS, isArtefactId, isId, type ErrorCode } from '@idv/contracts';
+import { internalRoute, isArtefactId, isId, type ErrorCode } from '@idv/contracts';
 import {
-  AppError,
   observeRequest,
-  parseInput,
-  safeEqual,
+  route,
   writeError,
   writeProblem,
   type AddressThrottle,
@@ -12,15 +10,15 @@ import {
   type Logger,
   type Metrics,
 } from '@idv/kit';
-import getRawBody from 'raw-body';
+import { match } from 'path-to-regexp';
 import { EVIDENCE_PATH_PREFIX } from '../domain/evidence';
 import { type EvidenceLinks } from '../use-cases/evidence';
 import { setSecurityHeaders } from './security';
 import type { PageHandler } from './page-context';
 
-const DOWNLOAD_PATH = new RegExp(`^${EVIDENCE_PATH_PREFIX}/([^/]+)/([^/]+)$`);
-export const EVIDENCE_LINKS_INTERNAL_PATH = '/internal/evidence-links';
-const INTERNAL_BODY_LIMIT = 16 * 1024;
+const DOWNLOAD_ROUTE = `${EVIDENCE_PATH_PREFIX}/:sessionId/:artefactId`;
+// Not decoded: the ids are checked against their patterns, and a malformed escape must not throw.
+const matchDownload = match<{ sessionId: string; artefactId: string }>(DOWNLOAD_ROUTE, { decode: false });
 /** Enough to tell clients apart in the audit; a longer header says nothing more. */
 const USER_AGENT_MAX = 512;
 /** The kit throttle's kind for downloads (limits from THROTTLE_EVIDENCE_DOWNLOADS_*, wired in main.ts). */
@@ -28,7 +26,6 @@ export const EVIDENCE_DOWNLOAD_THROTTLE = 'evidence_download';
 
 export interface EvidenceRoutesOptions {
   evidence: EvidenceLinks;
-  internalToken: string;
   /**
    * Per client address, shared by the replicas; every download request counts, whatever its outcome. Its
    * refusals are counted in `throttled_requests_total{kind="evidence_download"}`, never audited row by row.
@@ -54,8 +51,7 @@ function single(query: URLSearchParams, name: string): string | undefined {
 
 /**
  * Evidence downloads (`GET /evidence/{session_id}/{artefact_id}?expires=…&signature=…`, public: the
- * signature is the authorization) and the internal link builder the sessions and webhooks services
- * call when they send a session (`POST /internal/evidence-links`).
+ * signature is the authorization). The internal link builder is a contract route (`internalRoutes`).
  */
 export function evidenceRoutes(options: EvidenceRoutesOptions): PageHandler {
   const { evidence, logger, metrics } = options;
@@ -100,41 +96,15 @@ export function evidenceRoutes(options: EvidenceRoutesOptions): PageHandler {
     res.end(result.bytes);
   }
 
-  async function buildLinks(req: IncomingMessage, res: ServerResponse) {
-    const presented = req.headers[INTERNAL_HEADERS.token];
-    if (typeof presented !== 'string' || !safeEqual(presented, options.internalToken)) {
-      req.resume();
-      throw new AppError('unauthorized', 'This operation is internal.');
-    }
-    const type = (req.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase();
-    if (type !== 'application/json') {
-      req.resume();
-      throw new AppError('unsupported_media_type', 'The body must be application/json.');
-    }
-    let raw: unknown;
-    try {
-      raw = JSON.parse(await getRawBody(req, { limit: INTERNAL_BODY_LIMIT, encoding: 'utf-8' }));
-    } catch (error) {
-      if ((error as { status?: number }).status === 413) throw new AppError('payload_too_large', 'The body is too large.');
-      throw new AppError('invalid_json', 'The body is not JSON.');
-    }
-    const body = parseInput(EvidenceLinksBodySchema, raw, 'body');
-    const text = JSON.stringify({ sessions: await evidence.linksFor(body.session_ids) });
-    res.statusCode = 200;
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', Buffer.byteLength(text));
-    res.end(text);
-  }
-
   return (req, res) => {
     const url = req.url ?? '/';
     const pathname = url.split('?', 1)[0] ?? '/';
     const method = req.method ?? 'GET';
-    let route: string;
+    let routeName: string;
     let work: (requestId: string) => Promise<void>;
-    const match = DOWNLOAD_PATH.exec(pathname);
-    if (match) {
-      route = `${EVIDENCE_PATH_PREFIX}/:sessionId/:artefactId`;
+    const matched = matchDownload(pathname);
+    if (matched) {
+      routeName = DOWNLOAD_ROUTE;
       // The request log and every error log see the path only: the signature is a bearer credential.
       (req as IncomingMessage & { originalUrl?: string }).originalUrl = pathname;
       if (method !== 'GET') {
@@ -145,15 +115,12 @@ export function evidenceRoutes(options: EvidenceRoutesOptions): PageHandler {
           return Promise.resolve();
         };
       } else {
-        work = (requestId) => download(req, res, requestId, match[1]!, match[2]!);
+        work = (requestId) => download(req, res, requestId, matched.params.sessionId, matched.params.artefactId);
       }
-    } else if (pathname === EVIDENCE_LINKS_INTERNAL_PATH && method === 'POST') {
-      route = EVIDENCE_LINKS_INTERNAL_PATH;
-      work = () => buildLinks(req, res);
     } else {
       return false;
     }
-    const requestId = observeRequest(req, res, { logger, metrics }, () => route);
+    const requestId = observeRequest(req, res, { logger, metrics }, () => routeName);
     setSecurityHeaders(res);
     res.setHeader('Cache-Control', 'no-store');
     work(requestId).catch((error: unknown) => {
@@ -163,3 +130,14 @@ export function evidenceRoutes(options: EvidenceRoutesOptions): PageHandler {
     return true;
   };
 }
+
+/**
+ * The flow-runner's service-to-service routes (INTERNAL_ROUTES): the sessions and webhooks services ask
+ * for fresh signed links when they send a session that opted in.
+ */
+export const internalRoutes = [
+  route(internalRoute('createEvidenceLinks'), async ({ body, res }, { evidence }: { evidence: EvidenceLinks }) => {
+    res.setHeader('Cache-Control', 'no-store');
+    return { status: 200, body: { sessions: await evidence.linksFor(body.session_ids) } };
+  }),
+];

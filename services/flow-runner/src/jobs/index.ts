@@ -18,7 +18,8 @@ export interface JobDeps {
 
 /**
  * Every queue the flow-runner consumes, in one table: `main.ts` hands each entry to the broker. The
- * periodic work (registry checks, retention) runs on its own timers, not from a queue.
+ * periodic work runs on the kit's `BackgroundJob` instead of a queue: `registry-checks.ts` and
+ * `retention.ts` beside this file, started by `main.ts`.
  */
 export function flowRunnerJobs(deps: JobDeps): ConsumerSpec[] {
   const { artefacts, core, logger, metrics, reader, faces } = deps;

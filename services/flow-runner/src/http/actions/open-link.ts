@@ -1,10 +1,9 @@
+import { isLinkToken } from '@idv/contracts';
 import { bindingCookie, bindingCookieName, isPreviewBot, parseCookies } from '../security';
 import { STATUS_CODE } from '../pages';
 import { renderStatusPage } from '../views/pages';
 import { redirect, sendHtml, sendNotFound, sendPreview } from '../respond';
 import type { PageAction } from '../page-context';
-
-const TOKEN_PATTERN = /^lt_[A-Za-z0-9_-]{8,200}$/;
 
 /** `GET /l/:token`, the session url: throttled per address, never redeemed by a preview robot. */
 export const openLinkPage: PageAction = async (ctx, { req, res, params, locale }) => {
@@ -14,7 +13,7 @@ export const openLinkPage: PageAction = async (ctx, { req, res, params, locale }
     res.setHeader('Retry-After', String(decision.retryAfterSeconds));
     return sendHtml(res, STATUS_CODE.throttled, renderStatusPage('throttled', locale, { testMode: false }));
   }
-  if (!TOKEN_PATTERN.test(token)) return sendNotFound(res, locale);
+  if (!isLinkToken(token)) return sendNotFound(res, locale);
   // A chat app unfurling the link (or any HEAD) gets a neutral page; the token stays unredeemed.
   if (req.method === 'HEAD' || isPreviewBot(req.headers['user-agent'])) return sendPreview(res, locale);
   const cookies = parseCookies(req.headers.cookie);

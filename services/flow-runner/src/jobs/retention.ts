@@ -8,7 +8,7 @@ import {
   type RetentionSweep,
 } from '@idv/kit';
 import type { ArtefactStore } from '../domain/ports';
-import type { RetentionRepository } from './retention.repository';
+import type { RetentionRepository } from '../adapters/retention.repository';
 
 const BATCH = 200;
 

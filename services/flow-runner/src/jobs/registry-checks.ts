@@ -2,7 +2,7 @@ import { BackgroundJob, type Logger, type Metrics } from '@idv/kit';
 import type { FlowService } from '../use-cases/flow-service';
 import type { RegistryPort, SessionsPort } from '../domain/ports';
 import { nextRegistryAttempt, registryHoldUntil, testModeRegistry, type RegistryAnswer } from '../domain/registry';
-import type { RegistryCheckRow, RegistryChecksRepository } from './registry-checks.repository';
+import type { RegistryCheckRow, RegistryChecksRepository } from '../adapters/registry-checks.repository';
 
 const BATCH = 16;
 
