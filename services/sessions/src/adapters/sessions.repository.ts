@@ -73,7 +73,7 @@ export async function insertSession(db: Queryable, s: Omit<SessionRecord, 'confi
  * rather than in the WHERE clause: with stale statistics the planner could otherwise pick the
  * (account, mode, created_at) index and scan an account's whole history (seen at 40k sessions).
  */
-export async function findOwnedSession(db: Queryable, id: string, accountId: string, mode: Mode): Promise<SessionRecord | null> {
+export async function findOwnedSession(db: Queryable, accountId: string, mode: Mode, id: string): Promise<SessionRecord | null> {
   const { rows } = await db.query<SessionRow>('SELECT * FROM sessions WHERE id = $1', [id]);
   const row = rows[0];
   return row && row.account_id === accountId && row.mode === mode ? toRecord(row) : null;

@@ -233,7 +233,7 @@ export class SessionsService {
   }
 
   async get(identity: Identity, id: string): Promise<VerificationSession> {
-    const session = await sessions.findOwnedSession(this.pool, id, identity.account_id, identity.mode);
+    const session = await sessions.findOwnedSession(this.pool, identity.account_id, identity.mode, id);
     if (!session) throw notFound('verification session');
     return toPublicSession(session, this.bases, this.now());
   }
