@@ -228,7 +228,8 @@ async function main() {
     if ((index + 1) % 10 === 0)
       log(`read ${index + 1}/${COUNT} documents (${((performance.now() - started) / 1000).toFixed(0)} s)`);
   }
-  await verification.stopReaders();
+  // `stopReaders` in builds before 2026-11-29 (issue 39), which `--verification` may load.
+  await (verification.stopEngines ?? verification.stopReaders)();
   const groups = [...OPTIONS.profiles.map((profile) => [profile, rows.filter((row) => row.profile === profile)]), ['all', rows]];
   const summaries = groups.map(([name, subset]) => [name, summarise(subset)]);
   const header = `| degradation | docs | ${NEEDED.map((field) => `${field} right`).join(' | ')} | every field right | expiry read (2012 fronts) | genuine accepted within ${ATTEMPTS} photos | altered caught | fronts asked again | front CPU ms p50 / p90 | printed fields wall ms p50 / p90 | printed OCR passes p50 / p90 |`;

@@ -27,7 +27,7 @@ function sampleMemory() {
 
 parentPort.on('message', async (message) => {
   if (message.kind === 'stop') {
-    await verification.stopReaders?.();
+    await (verification.stopEngines ?? verification.stopReaders)?.();
     parentPort.postMessage({ kind: 'stopped', peakHeap, peakExternal });
     return;
   }

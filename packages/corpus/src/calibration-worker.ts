@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { assessImageQuality, readSide, stopReaders } from '@idv/verification';
+import { assessImageQuality, readSide, stopEngines } from '@idv/verification';
 import { cachedDocumentImages } from './cache';
 import type { GenerateOptions, SampleLabel } from './generate';
 
@@ -99,7 +99,7 @@ const port = parentPort;
 if (port !== null) {
   port.on('message', (message: CalibrationTask | 'stop') => {
     if (message === 'stop') {
-      void stopReaders().finally(() => port.close());
+      void stopEngines().finally(() => port.close());
       return;
     }
     rowsFor(message).then(

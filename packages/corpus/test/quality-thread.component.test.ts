@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { assessQuality, prepareUpload, readSide, stopReaders } from '@idv/verification';
+import { assessQuality, prepareUpload, readSide, stopEngines } from '@idv/verification';
 import { corpusPage } from './pages';
 
 afterAll(async () => {
-  await stopReaders();
+  await stopEngines();
 });
 
 // The built package, which these tests import, assesses a side's quality on a helper thread beside its

@@ -1,8 +1,8 @@
-import { readDocument, readSide, stopReaders } from '@idv/verification';
+import { readDocument, readSide, stopEngines } from '@idv/verification';
 import { DEFAULT_GENERATE_OPTIONS, generateDocumentImages } from '../src';
 
 afterAll(async () => {
-  await stopReaders();
+  await stopEngines();
 });
 
 async function corpusDocument(seed: number, index: number) {

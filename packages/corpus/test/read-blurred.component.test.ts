@@ -1,8 +1,8 @@
-import { readSide, stopReaders } from '@idv/verification';
+import { readSide, stopEngines } from '@idv/verification';
 import { corpusPage } from './pages';
 
 afterAll(async () => {
-  await stopReaders();
+  await stopEngines();
 });
 
 describe('the service reading a defocused corpus photo', () => {

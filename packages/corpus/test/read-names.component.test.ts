@@ -1,8 +1,8 @@
-import { readSide, stopReaders } from '@idv/verification';
+import { readSide, stopEngines } from '@idv/verification';
 import { corpusPage } from './pages';
 
 afterAll(async () => {
-  await stopReaders();
+  await stopEngines();
 });
 
 /** A corpus side read as the service reads it, with the document type it is. */

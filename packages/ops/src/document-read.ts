@@ -4,7 +4,7 @@ import {
   SIDES,
   combineSides,
   readSide,
-  stopReaders,
+  stopEngines,
   type DocumentReading,
   type DocumentType,
   type Side,
@@ -175,7 +175,7 @@ export async function documentRead(options: DocumentReadOptions): Promise<Docume
     }
     return lines;
   } finally {
-    await stopReaders();
+    await stopEngines();
   }
 }
 

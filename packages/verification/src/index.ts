@@ -23,6 +23,7 @@ export * from './image/prepare-upload';
 export { sniffImageType, type SniffedType } from './image/sniff';
 export * from './pipeline/quality-port';
 export * from './pipeline/read-side';
+export { startEngines, stopEngines } from './engines';
 export * from './pipeline/read-document';
 export { perceptualHash, hashDistance } from './pipeline/perceptual-hash';
 export type { VerificationTask, VerificationResult } from './worker';

@@ -1,6 +1,6 @@
 import bwipjs from 'bwip-js';
 import sharp from 'sharp';
-import { stopReaders } from '../src';
+import { stopEngines } from '../src';
 import { edgeBlurSigma, wienerDeblur } from '../src/image/deconvolve';
 import { decodeGrey, type GreyRaster } from '../src/image/raster';
 import { locateBarcodes } from '../src/readers/barcode-locator';
@@ -56,7 +56,7 @@ async function defocusedCard(sigma: number): Promise<GreyRaster> {
 }
 
 afterAll(async () => {
-  await stopReaders();
+  await stopEngines();
 });
 
 describe('edgeBlurSigma', () => {

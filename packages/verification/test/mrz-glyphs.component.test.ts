@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { readDocument, stopReaders } from '../src';
+import { readDocument, stopEngines } from '../src';
 import { decodeGrey } from '../src/image/raster';
 import { parseMrz } from '../src/parsers/mrz.parser';
 import { readMrzGlyphs } from '../src/readers/mrz-glyphs';
@@ -9,7 +9,7 @@ import { levelMrzLines } from '../src/readers/rectify';
 import { corpusFile, generateCorpus } from './corpus-data';
 
 afterAll(async () => {
-  await stopReaders();
+  await stopEngines();
 });
 
 // ICAO 9303 part 4's specimen passport (Utopia), as printed in the standard.

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { readDocument, stopReaders } from '../src';
+import { readDocument, stopEngines } from '../src';
 import type { GreyRaster } from '../src/image/raster';
 import { cardFrame, readPrintedFields, snapToTextRow } from '../src/readers/printed.reader';
 import { corpusFile, generateCorpus } from './corpus-data';
@@ -23,7 +23,7 @@ const MRZ_QUAD = {
 };
 
 afterAll(async () => {
-  await stopReaders();
+  await stopEngines();
 });
 
 /** A DNI of the corpus (front and back), generated for the call and read as the service reads it. */

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { combineSides, readSide, stopReaders, type SideReading } from '../src';
+import { combineSides, readSide, stopEngines, type SideReading } from '../src';
 import { labelDistance, readsAsLabel } from '../src/readers/printed-labels';
 import { parsePrintedDate } from '../src/readers/printed.reader';
 import { generateCorpus } from './corpus-data';
@@ -16,7 +16,7 @@ const UNLOADED_CAP_MS = 10 * 60_000;
 const TODAY = '2026-11-23';
 
 afterAll(async () => {
-  await stopReaders();
+  await stopEngines();
 });
 
 describe('a run read as a label', () => {

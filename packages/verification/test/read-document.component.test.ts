@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { blankSideReading, combineSides, perceptualSignature, readDocument, stopReaders, type SideReading } from '../src';
+import { blankSideReading, combineSides, perceptualSignature, readDocument, stopEngines, type SideReading } from '../src';
 import { REFERENCE_DOCUMENTS_DIR } from './reference-data';
 
 const TODAY = '2026-11-23';
@@ -51,7 +51,7 @@ function printedFront(
 }
 
 afterAll(async () => {
-  await stopReaders();
+  await stopEngines();
 });
 
 describe('combineSides', () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import bwipjs from 'bwip-js';
 import sharp from 'sharp';
-import { readSide, stopReaders } from '../src';
+import { readSide, stopEngines } from '../src';
 import { mrzAngles } from '../src/pipeline/read-side';
 import type { GreyRaster } from '../src/image/raster';
 import { erasedCharacters } from '../src/readers/mrz-erasure';
@@ -273,5 +273,5 @@ describe('recognise', () => {
 });
 
 afterAll(async () => {
-  await stopReaders();
+  await stopEngines();
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import bwipjs from 'bwip-js';
 import sharp from 'sharp';
-import { readSide, stopReaders } from '../src';
+import { readSide, startEngines, stopEngines } from '../src';
 import { decodeGrey, rotateRaster } from '../src/image/raster';
 import { searchMrzZone } from '../src/readers/mrz.reader';
 import { SafetyClock, WorkBudget } from '../src/readers/work-budget';
@@ -30,7 +30,7 @@ async function syntheticCard(degrees: number): Promise<Buffer> {
 }
 
 afterAll(async () => {
-  await stopReaders();
+  await stopEngines();
 });
 
 describe('readSide on generated barcodes', () => {
@@ -50,6 +50,21 @@ describe('readSide on generated barcodes', () => {
       expect(reading.detected_type).toBe('dni');
     },
   );
+});
+
+describe('the engines', () => {
+  it('when they are started, stopped and used again, then the read after the stop starts them again and reads the same', async () => {
+    await startEngines();
+    const options = { side: 'front', acceptedTypes: ['dni'], today: TODAY } as const;
+    const first = await readSide(await syntheticCard(0), options);
+
+    await stopEngines();
+    const second = await readSide(await syntheticCard(0), options);
+
+    expect(first.barcode?.text).toBe(DNI_PAYLOAD);
+    expect(second.barcode?.text).toBe(first.barcode?.text);
+    expect(second.barcode_fields).toEqual(first.barcode_fields);
+  });
 });
 
 describe('readSide on the reference specimens', () => {

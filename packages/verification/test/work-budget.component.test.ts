@@ -1,6 +1,6 @@
 import bwipjs from 'bwip-js';
 import sharp from 'sharp';
-import { readSide, stopReaders } from '../src';
+import { readSide, stopEngines } from '../src';
 import { decodeGrey, type GreyRaster } from '../src/image/raster';
 import { locateBarcodes } from '../src/readers/barcode-locator';
 import { barcodePlan, searchBarcode } from '../src/readers/barcode.reader';
@@ -55,7 +55,7 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  await stopReaders();
+  await stopEngines();
 });
 
 describe('WorkBudget', () => {

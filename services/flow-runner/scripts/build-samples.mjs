@@ -263,7 +263,7 @@ for (const wanted of WANTED) {
   });
 }
 writeFileSync(path.join(OUT, 'catalog.json'), `${JSON.stringify(catalog, null, 2)}\n`);
-await engine.stopReaders();
+await engine.stopEngines();
 // Live mode refuses the samples by their signatures, kept beside them.
 execFileSync(process.execPath, [path.join(HERE, 'build-sample-signatures.mjs')], { stdio: 'inherit' });
 process.stdout.write(`${catalog.length} samples in ${path.relative(process.cwd(), OUT)}\n`);

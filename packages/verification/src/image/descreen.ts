@@ -41,6 +41,13 @@ const SYNTHESIS_WINDOW = Float64Array.from({ length: TILE }, (_, index) => 0.5 -
 let lineInput: number[] | null = null;
 let lineOutput: number[] | null = null;
 
+/** Drops this thread's FFT plan and line buffers (engines.ts); the next descreen makes them again. */
+export function releaseDescreenPlans(): void {
+  engine = null;
+  lineInput = null;
+  lineOutput = null;
+}
+
 /**
  * Transforms each of the tile's lines in place: a line's elements lie `positionStride` apart, and lines
  * `lineStride` apart (rows: 1 and TILE; columns: TILE and 1).

@@ -68,6 +68,11 @@ export function assessQualityBeside(image: QualityInput): Promise<QualityAssessm
   return assessOnHelper(image).catch(() => assessQuality(image));
 }
 
+/** Starts the helper thread ahead of the first photo, where the build has it (engines.ts). */
+export function startQualityThread(): void {
+  if (HELPER_BUILT) helper ??= startHelper();
+}
+
 export async function stopQualityThread(): Promise<void> {
   const current = helper;
   helper = null;

@@ -23,7 +23,6 @@ import {
 import { locateBarcodes } from '../readers/barcode-locator';
 import { MIN_NAME_CONFIDENCE, searchMrzZone, type MrzReading, type MrzSearch } from '../readers/mrz.reader';
 import type { NamesSecondRead } from '../readers/names-check';
-import { stopOcr } from '../readers/ocr';
 import { SafetyClock, WorkBudget } from '../readers/work-budget';
 import { estimatePageSkew } from '../readers/skew';
 import {
@@ -39,7 +38,7 @@ import {
   type PrintedStatus,
 } from '../readers/printed.reader';
 import type { QualityAssessment } from './quality-port';
-import { assessQualityBeside, stopQualityThread } from './quality-thread';
+import { assessQualityBeside } from './quality-thread';
 import { perceptualHash, perceptualSignature } from './perceptual-hash';
 import { findCardOutline, type CardOutline } from './card-outline';
 
@@ -376,11 +375,6 @@ export function printUnsettled(printed: SideReading['printed']): PrintedFieldNam
   const needed = PRINT_NEEDED[printed.layout] ?? [];
   if (needed.some((field) => printed.status[field] === 'differs')) return [];
   return needed.filter((field) => (printed.status[field] ?? 'unread') === 'unread');
-}
-
-/** Ends the threads the readers started (the OCR engines, the quality helper); the next reading starts them again. */
-export async function stopReaders(): Promise<void> {
-  await Promise.all([stopOcr(), stopQualityThread()]);
 }
 
 /** Reads one side. Never throws for a bad image: an upload that cannot be prepared is a typed problem. */

@@ -143,6 +143,13 @@ interface Workspace {
 }
 
 let workspace: Workspace | null = null;
+
+/** Drops this thread's FFT plan and work buffers (engines.ts); the next spectrum makes them again. */
+export function releaseSpectrumPlans(): void {
+  engine = null;
+  workspace = null;
+}
+
 function buffers(): Workspace {
   workspace ??= {
     input: new Float64Array(N),

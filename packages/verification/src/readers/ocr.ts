@@ -166,6 +166,11 @@ export async function recognise(png: Buffer, options: OcrOptions & { timeoutMs?:
   return run;
 }
 
+/** Starts this thread's two OCR workers ahead of the first read (engines.ts). */
+export async function startOcr(): Promise<void> {
+  await Promise.all([ensureWorker('legacy'), ensureWorker('lstm')]);
+}
+
 /** Ends this thread's OCR workers (a CLI or a test does this before exiting; the next call starts new ones). */
 export async function stopOcr(): Promise<void> {
   const current = Object.values(workers);

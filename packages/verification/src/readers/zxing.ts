@@ -8,6 +8,11 @@ import { prepareZXingModule, readBarcodes, type ReaderOptions, type ReadResult }
  */
 let ready: Promise<unknown> | null = null;
 
+/** Loads the barcode reader's module ahead of the first decode (engines.ts). */
+export async function loadBarcodeModule(): Promise<void> {
+  await ensureModule();
+}
+
 function ensureModule(): Promise<unknown> {
   if (ready === null) {
     const file = readFileSync(require.resolve('zxing-wasm/reader/zxing_reader.wasm'));
