@@ -798,10 +798,16 @@ async function placeByLabels(
   frame: CardFrame,
   layout: Layout,
   boxes: readonly FieldBox[],
-): Promise<{ placements: Map<PrintedFieldName, Placement>; labels: PrintedFieldName[]; passes: number; blank: PixelRegion[] }> {
+): Promise<{
+  placements: Map<PrintedFieldName, Placement>;
+  labels: PrintedFieldName[];
+  passes: number;
+  blank: PixelRegion[];
+  photoBlank: PixelRegion[];
+}> {
   const placements = new Map<PrintedFieldName, Placement>();
   const spec = layout.labels;
-  if (spec === undefined) return { placements, labels: [], passes: 0, blank: [] };
+  if (spec === undefined) return { placements, labels: [], passes: 0, blank: [], photoBlank: [] };
   const { turned, unit } = frame;
   const windows = spec.windows.flatMap((box) => {
     const region = pixelRegion(frame, box);
@@ -809,14 +815,15 @@ async function placeByLabels(
   });
   const photo = spec.photo === undefined ? null : pixelRegion(frame, spec.photo);
   const anchor = spec.anchor === undefined ? null : pixelRegion(frame, spec.anchor);
-  const blank = [anchor, spec.photoJoinsNothing === true ? photo : null].filter((box): box is PixelRegion => box !== null);
+  const photoBlank = spec.photoJoinsNothing === true && photo !== null ? [photo] : [];
+  const blank = anchor === null ? photoBlank : [anchor, ...photoBlank];
   const read = await readTextRuns(turned, windows, {
     textPx: spec.capitals * unit,
     maxHeightPx: spec.tallest * unit,
     exclude: photo === null ? [] : [photo],
     blank,
   });
-  if (read === null) return { placements, labels: [], passes: 1, blank: [] };
+  if (read === null) return { placements, labels: [], passes: 1, blank: [], photoBlank: [] };
   const { runs } = read;
 
   // Each labelled field takes the run that reads most like its label, among the runs within its reach of
@@ -869,7 +876,7 @@ async function placeByLabels(
     if (row === null) continue;
     placements.set(box.field, row);
   }
-  return { placements, labels: [...labelOf.keys()], passes: read.passes, blank };
+  return { placements, labels: [...labelOf.keys()], passes: read.passes, blank, photoBlank };
 }
 
 const overlapsVertically = (a: TextFragment, b: TextFragment) =>
@@ -1040,7 +1047,10 @@ export async function readPrintedFields(
     const { crop } = await binarisedRun(frame.turned, region, look.heightPx, {
       inkMax: look.inkMax,
       ...(look.darkest === undefined ? {} : { darkest: look.darkest }),
-      blank: located.blank,
+      // The looks that only confirm an implied value keep the barcode's pixels: in a photo in
+      // perspective the expiry's last digit enters the barcode's box (`17 FEB/ FEB 2M`), and a stray bar
+      // read after the year is no harm there.
+      blank: look.paperAround === true ? located.photoBlank : located.blank,
       paperAround: look.paperAround === true,
     });
     passes += 1;
@@ -1075,7 +1085,16 @@ export async function readPrintedFields(
     // numbers 24 -> 33), on the 2012 specimen the box as measured reads its number and the row does not.
     const snapped = box.lines === undefined ? snapToTextRow(frame.turned, frame.origin, frame.unit, measured) : measured;
     const placements = snapped.y0 === measured.y0 && snapped.y1 === measured.y1 ? [measured] : [snapped, measured];
-    return placements.map((placed) => () => readBox(box, placed));
+    const boxReads = placements.map((placed) => () => readBox(box, placed));
+    // An implied value whose label was not found (a tilted 2012 front's expiry label joined to its value
+    // in one run) is looked at in its row's crop as under a label, the reads counting only for that value.
+    const row = box.implied === undefined ? null : pixelRegion(frame, snapped);
+    if (row === null) return boxReads;
+    return [
+      ...boxReads,
+      () => impliedOnly(readRun(box, row, 'lstm', DARKEST_LOOK)),
+      () => impliedOnly(readRun(box, row, 'lstm', DEEPEST_LOOK)),
+    ];
   };
 
   // Names last: an MRZ's names may still be being judged by the other engine (`expected`).
