@@ -175,12 +175,19 @@ export async function binarisedRun(
  * The runs of text inside `windows` (pixel boxes of `raster`), each with what one stacked pass read in
  * it; null when the engine gave up on the stack (its safety cap). `textPx` is the height of a label's
  * capitals, `maxHeightPx` the tallest a value runs; runs centred in `exclude` (the photo) are left out,
- * and the ink in `blank` (the barcode) is not joined to any.
+ * and the ink in `blank` (the barcode, paper in the crops too) and in `apart` is not joined to any.
  */
 export async function readTextRuns(
   raster: GreyRaster,
   windows: readonly PixelRegion[],
-  options: { textPx: number; maxHeightPx: number; exclude?: readonly PixelRegion[]; blank?: readonly PixelRegion[] },
+  options: {
+    textPx: number;
+    maxHeightPx: number;
+    exclude?: readonly PixelRegion[];
+    blank?: readonly PixelRegion[];
+    /** Boxes whose ink joins no run, left as they are in the crops read (the photo beside the data column). */
+    apart?: readonly PixelRegion[];
+  },
 ): Promise<{ runs: LocatedText[]; passes: number } | null> {
   const inside = (run: TextFragment, box: PixelRegion) => {
     const cx = (run.left + run.right) / 2;
@@ -189,7 +196,10 @@ export async function readTextRuns(
   };
   const found: TextFragment[] = [];
   for (const window of windows) {
-    for (const run of textFragments(raster, window, options)) {
+    for (const run of textFragments(raster, window, {
+      ...options,
+      blank: [...(options.blank ?? []), ...(options.apart ?? [])],
+    })) {
       // Two windows may overlap: a run is kept once.
       if (found.some((other) => other.left === run.left && other.top === run.top && other.right === run.right)) continue;
       if (options.exclude?.some((box) => inside(run, box)) === true) continue;
