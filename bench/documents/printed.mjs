@@ -177,6 +177,23 @@ function line(name, s) {
   return `| ${name} | ${s.documents} | ${NEEDED.map(f).join(' | ')} | ${rate(...s.everyFieldRight)} | ${rate(...s.expiry2012)} | ${rate(...s.genuineAccepted)} | ${rate(...s.alteredCaught)} (${s.alteredAsMismatch} mismatch, ${s.alteredAsUnreadable} unreadable) | ${rate(...s.frontsAskedAgain)} | ${Math.round(s.frontCpuP50)} / ${Math.round(s.frontCpuP90)} | ${Math.round(s.printedWallP50)} / ${Math.round(s.printedWallP90)} | ${s.passesP50} / ${s.passesP90} |`;
 }
 
+/** Per genuine document not accepted, why: each front photo's unsettled needed fields and what was last read of them. */
+function refusedGenuine(rows) {
+  return rows
+    .filter((row) => row.expected.length === 0 && row.verdict.length > 0)
+    .map((row) => {
+      const photos = row.front.map((front) => {
+        const unsettled = NEEDED.filter(
+          (field) =>
+            front.label.printed[field] !== undefined && front.status !== null && (front.status[field] ?? 'unread') === 'unread',
+        );
+        const why = unsettled.map((field) => `${field} ${JSON.stringify(front.raw?.[field]?.text ?? null)}`).join(', ');
+        return why === '' ? front.problems.join(',') || 'taken' : why;
+      });
+      return `- ${row.id} (${row.variant}, ${row.profile}): ${row.verdict.join(', ')}; front ${photos.map((p, i) => `#${i + 1} ${p}`).join('; ')}${row.backTries > 1 ? `; back photos ${row.backTries}` : ''}`;
+    });
+}
+
 async function main() {
   log(`seed ${SEED}, ${COUNT} documents, up to ${ATTEMPTS} photos a side, ${OPTIONS.profiles.join(', ')}`);
   const yardstick = await machineReference();
@@ -213,6 +230,8 @@ async function main() {
         printedMs: attempt.reading.timings.printed_ms,
         passes: attempt.reading.work.printed_ocr_passes,
         status: attempt.reading.printed?.status ?? null,
+        // Every field's last read as the engine gave it: why a field was not settled.
+        raw: attempt.reading.printed?.raw ?? null,
         fields: Object.fromEntries(
           NEEDED.map((field) => [
             field,
@@ -244,6 +263,9 @@ async function main() {
     header,
     `|${'---|'.repeat(header.split('|').length - 2)}`,
     ...summaries.map(([name, s]) => line(name, s)),
+    '',
+    'Genuine documents not accepted: the verdict, then per photo of the front the needed fields not settled (their last read) or the problems.',
+    ...refusedGenuine(rows),
   ].join('\n');
   process.stdout.write(`${text}\n`);
   fs.mkdirSync(RESULTS, { recursive: true });

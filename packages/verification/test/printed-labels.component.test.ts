@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { combineSides, readSide, stopEngines, type SideReading } from '../src';
-import { labelDistance, readsAsLabel } from '../src/readers/printed-labels';
-import { parsePrintedDate } from '../src/readers/printed.reader';
+import { darkestInkThreshold, labelDistance, otsuThreshold, readsAsLabel } from '../src/readers/printed-labels';
+import { expiryFifteenYearsAfterIssue, parsePrintedDate } from '../src/readers/printed.reader';
 import { generateCorpus } from './corpus-data';
 import { REFERENCE_DOCUMENTS_DIR } from './reference-data';
 
@@ -69,6 +69,38 @@ describe('parsePrintedDate', () => {
     'S5 MAR/ MAR 2020',
   ])('when the print reads %s, then no date is read', (text) => {
     expect(parsePrintedDate(text)).toBeNull();
+  });
+});
+
+describe('the expiry a 2012 card implies', () => {
+  it('when the barcode gives the issue date, then the expiry is fifteen years later to the day', () => {
+    expect(expiryFifteenYearsAfterIssue({ issue_date: '2024-05-10' })).toBe('2039-05-10');
+    expect(expiryFifteenYearsAfterIssue({ issue_date: '31/10/2009' })).toBe('2024-10-31');
+  });
+
+  it('when there is no issue date, or it is a 29 February, then nothing is implied', () => {
+    expect(expiryFifteenYearsAfterIssue({})).toBeNull();
+    expect(expiryFifteenYearsAfterIssue({ issue_date: null })).toBeNull();
+    expect(expiryFifteenYearsAfterIssue({ issue_date: '2016-02-29' })).toBeNull();
+  });
+});
+
+describe('the darkest tone of a crop', () => {
+  // Black print (20), a seal crossing it (90) and paper (210), in the shares of a date's crop under the seal.
+  const tones = (counts: [number, number][]) =>
+    Uint8Array.from(counts.flatMap(([value, count]) => new Array<number>(count).fill(value)));
+
+  it('when a lighter overprint crosses the print, then only the print is under the threshold', () => {
+    const crop = tones([
+      [20, 300],
+      [90, 250],
+      [210, 1450],
+    ]);
+    const threshold = darkestInkThreshold(crop);
+    expect(threshold).toBeGreaterThan(20);
+    expect(threshold).toBeLessThanOrEqual(90);
+    // Otsu's two classes put the overprint with the print.
+    expect(otsuThreshold(crop)).toBeGreaterThan(90);
   });
 });
 

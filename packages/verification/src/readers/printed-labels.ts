@@ -60,12 +60,68 @@ export function otsuThreshold(data: Uint8Array): number {
   return threshold;
 }
 
+/**
+ * The grey level under which only a crop's darkest ink lies, when the crop holds three tones (Otsu's
+ * method for three classes, the lower of its two thresholds): black print, a lighter overprint crossing
+ * it (the 2012 card's seal over its dates, which on a dim photo keeps too little colour for the ink
+ * level to lift it) and paper. Two tones only (no seal) give a threshold within the ink's own spread.
+ */
+export function darkestInkThreshold(data: Uint8Array): number {
+  const histogram = new Float64Array(256);
+  for (let index = 0; index < data.length; index += 1) histogram[data[index]!]! += 1;
+  // Cumulative counts and sums, so each class's mean is a difference of two entries.
+  const count = new Float64Array(257);
+  const sum = new Float64Array(257);
+  for (let value = 0; value < 256; value += 1) {
+    count[value + 1] = count[value]! + histogram[value]!;
+    sum[value + 1] = sum[value]! + value * histogram[value]!;
+  }
+  const spreadOf = (from: number, to: number) => {
+    const n = count[to]! - count[from]!;
+    if (n === 0) return 0;
+    const s = sum[to]! - sum[from]!;
+    return (s * s) / n;
+  };
+  let best = -1;
+  let threshold = 128;
+  // Classes [0, low), [low, high), [high, 256): the between-class spread is the sum of each class's
+  // squared sum over its count (the overall mean's term is the same for every split).
+  for (let low = 1; low < 255; low += 1) {
+    for (let high = low + 1; high < 256; high += 1) {
+      const spread = spreadOf(0, low) + spreadOf(low, high) + spreadOf(high, 256);
+      if (spread > best) {
+        best = spread;
+        threshold = low;
+      }
+    }
+  }
+  return threshold;
+}
+
 /** A binarised crop and where it came from: its top-left corner in the raster and its scale. */
 export interface BinarisedRun {
   crop: GreyRaster;
   left: number;
   top: number;
   scale: number;
+}
+
+export interface BinarisingOptions {
+  /** Ink is at most this dark (or the crop's own threshold when that is lower). */
+  inkMax?: number;
+  /**
+   * Only the crop's darkest tone is ink: under `darkestInkThreshold` times this share (1: that threshold
+   * itself), not what Otsu's two classes give.
+   */
+  darkest?: number;
+  /** Boxes of the raster whose ink is not text (the barcode beside a value): paper in the crop. */
+  blank?: readonly PixelRegion[];
+  /**
+   * The margin above and below the run is paper: what stands there is the rows next to it (a label's
+   * foot above a value, the seal's rim), which the engine reads into the line or instead of it (a dim
+   * 2012 front's expiry crop read as nothing at all).
+   */
+  paperAround?: boolean;
 }
 
 /**
@@ -77,8 +133,7 @@ export async function binarisedRun(
   raster: GreyRaster,
   run: PixelRegion,
   heightPx: number,
-  inkMax = 255,
-  blank: readonly PixelRegion[] = [],
+  options: BinarisingOptions = {},
 ): Promise<BinarisedRun> {
   const margin = Math.round(run.height * RUN_MARGIN);
   const left = Math.max(0, run.left - margin);
@@ -93,10 +148,20 @@ export async function binarisedRun(
     height: (bottom - top) / raster.height,
   };
   const crop = await greyVariant(raster, { region, scale, normalise: true });
-  const threshold = Math.min(inkMax, otsuThreshold(crop.data));
+  const threshold = Math.min(
+    options.inkMax ?? 255,
+    options.darkest === undefined ? otsuThreshold(crop.data) : options.darkest * darkestInkThreshold(crop.data),
+  );
   for (let index = 0; index < crop.data.length; index += 1) crop.data[index] = crop.data[index]! < threshold ? 0 : 255;
+  const around =
+    options.paperAround === true
+      ? [
+          { left, top, width: right - left, height: run.top - top },
+          { left, top: run.top + run.height, width: right - left, height: bottom - run.top - run.height },
+        ]
+      : [];
   // What is not text (the barcode beside a value) is paper in the crop.
-  for (const box of blank) {
+  for (const box of [...(options.blank ?? []), ...around]) {
     const x0 = Math.max(0, Math.floor((box.left - left) * scale));
     const x1 = Math.min(crop.width, Math.ceil((box.left + box.width - left) * scale));
     const y0 = Math.max(0, Math.floor((box.top - top) * scale));
@@ -110,12 +175,19 @@ export async function binarisedRun(
  * The runs of text inside `windows` (pixel boxes of `raster`), each with what one stacked pass read in
  * it; null when the engine gave up on the stack (its safety cap). `textPx` is the height of a label's
  * capitals, `maxHeightPx` the tallest a value runs; runs centred in `exclude` (the photo) are left out,
- * and the ink in `blank` (the barcode) is not joined to any.
+ * and the ink in `blank` (the barcode, paper in the crops too) and in `apart` is not joined to any.
  */
 export async function readTextRuns(
   raster: GreyRaster,
   windows: readonly PixelRegion[],
-  options: { textPx: number; maxHeightPx: number; exclude?: readonly PixelRegion[]; blank?: readonly PixelRegion[] },
+  options: {
+    textPx: number;
+    maxHeightPx: number;
+    exclude?: readonly PixelRegion[];
+    blank?: readonly PixelRegion[];
+    /** Boxes whose ink joins no run, left as they are in the crops read (the photo beside the data column). */
+    apart?: readonly PixelRegion[];
+  },
 ): Promise<{ runs: LocatedText[]; passes: number } | null> {
   const inside = (run: TextFragment, box: PixelRegion) => {
     const cx = (run.left + run.right) / 2;
@@ -124,7 +196,10 @@ export async function readTextRuns(
   };
   const found: TextFragment[] = [];
   for (const window of windows) {
-    for (const run of textFragments(raster, window, options)) {
+    for (const run of textFragments(raster, window, {
+      ...options,
+      blank: [...(options.blank ?? []), ...(options.apart ?? [])],
+    })) {
       // Two windows may overlap: a run is kept once.
       if (found.some((other) => other.left === run.left && other.top === run.top && other.right === run.right)) continue;
       if (options.exclude?.some((box) => inside(run, box)) === true) continue;
@@ -140,8 +215,7 @@ export async function readTextRuns(
         raster,
         { left: run.left, top: run.top, width: run.right - run.left, height: run.bottom - run.top },
         STACK_RUN_PX,
-        255,
-        options.blank,
+        { blank: options.blank ?? [] },
       ),
     ),
   );

@@ -81,6 +81,13 @@ interface FieldBox {
   label?: { words: readonly string[]; at?: { x: number; y: number } };
   /** The value follows its label on its line (`SEXO: F`) rather than standing under it. */
   inline?: boolean;
+  /**
+   * The value the card implies, from what its machine-readable source says, for a field the source does
+   * not carry (`expiryFifteenYearsAfterIssue`). One read saying exactly that settles the field (`read`);
+   * reads saying anything else settle it as before, two alike: a card whose print says otherwise is
+   * read as it prints.
+   */
+  implied?: (source: ComparableFields) => string | null;
 }
 
 /** Where the card design puts things, relative to the anchor. */
@@ -102,7 +109,30 @@ interface Layout {
     anchor?: LayoutBox;
     /** The photo itself (tighter than `portrait`, which is cropped with a margin): no run of text there. */
     photo?: LayoutBox;
+    /**
+     * The photo's ink joins no run either, as the anchor's does not: the 2012 card's seal overlaps the
+     * photo's corner, and in a dim photo the seal's rim and the photo's edge joined the issue and expiry
+     * rows into runs starting at the photo's left edge, out of their labels' reach (seed 31: the dim
+     * fronts' expiry label not found, its value read in the specimen's box).
+     */
+    photoJoinsNothing?: boolean;
   };
+}
+
+const CARD_VALIDITY_YEARS = 15;
+
+/**
+ * The 2012+ card's expiry as its issue date implies it: the card is valid fifteen years from its issue,
+ * to the day (the RENAPER specimen prints issue 31 OCT 2013 and expiry 31 OCT 2002, the same day and
+ * month; the corpus's cards, modelled on issued ones, print issue + 15 years). The barcode carries the
+ * issue date, not the expiry. A card issued on 29 February implies nothing (which day it would print is
+ * not known). Only evidence for a read: a card whose print says another date (a minor's card, a
+ * specimen's) is read as it prints, from two reads alike.
+ */
+export function expiryFifteenYearsAfterIssue(source: ComparableFields): string | null {
+  const issue = source.issue_date === null || source.issue_date === undefined ? null : normaliseDate(source.issue_date);
+  if (issue === null || issue.slice(5) === '02-29') return null;
+  return `${Number(issue.slice(0, 4)) + CARD_VALIDITY_YEARS}${issue.slice(4)}`;
 }
 
 // Measured on the 2012 specimen front (PDF417 274 px wide at 527,451 on a 900×560 image): the labels'
@@ -142,6 +172,7 @@ const DNI_2012_FRONT: Layout = {
       kind: 'date',
       label: { words: ['VENCIMIENTO', 'EXPIRY'], at: { x: -0.65, y: -0.14 } },
       box: { x0: -0.68, x1: -0.02, y0: -0.1, y1: 0.01 },
+      implied: expiryFifteenYearsAfterIssue,
     },
     { field: 'tramite', kind: 'tramite', label: { words: ['TRAMITE', 'IDENT'], at: { x: -0.65, y: 0.03 } } },
     {
@@ -159,6 +190,7 @@ const DNI_2012_FRONT: Layout = {
     reach: { rows: 0.12, left: 0.35, right: 0.9 },
     anchor: { x0: -0.01, x1: 1.03, y0: 0.03, y1: 0.3 },
     photo: { x0: -1.6, x1: -0.7, y0: -1.12, y1: 0 },
+    photoJoinsNothing: true,
   },
 };
 
@@ -721,10 +753,27 @@ const VALUE_INK_MAX = 110;
 // The last look at a value: smaller and keeping only the darkest ink, where a seal's lines still crossed
 // the first crop's digits (corpus seed 21: the 2012 fronts' expiry dates under the seal, 6 of 12 unsettled
 // after three reads, 2 of 12 after this fourth).
-const FINE_LOOK = { heightPx: 36, inkMax: 80 };
+const FINE_LOOK: ValueLook = { heightPx: 36, inkMax: 80 };
+// Only the crop's darkest tone (`darkestInkThreshold`): on a dim photo the 2012 card's seal keeps too
+// little colour for the ink level to lift it, and crosses the dates' first characters as dark as a
+// value's ink at the thresholds above (s31-000004's expiry: read `12 JUL/ JUL 2038` only so).
+const DARKEST_LOOK: ValueLook = { heightPx: VALUE_RUN_PX, inkMax: 255, darkest: 1, paperAround: true };
+// The last look: darker still, where that threshold kept the seal's densest strokes (s31-000004's expiry,
+// three-tone threshold 71: read `32 JUL BIL 2038`; under 40, `12 JUL/ JUL 2038`).
+const DEEPEST_LOOK: ValueLook = { heightPx: VALUE_RUN_PX, inkMax: 255, darkest: 0.55, paperAround: true };
 // And larger, for a small print (the RENAPER specimen's 900 px scan: its expiry read `310CT/0CT 2002` only
 // there, beside `310CT/ OCT 2002` in the look before).
-const LARGE_LOOK = { heightPx: 72, inkMax: 95 };
+const LARGE_LOOK: ValueLook = { heightPx: 72, inkMax: 95 };
+
+/** How a value's own crop is shown to the engine: its letters' height, and what of it is ink. */
+interface ValueLook {
+  heightPx: number;
+  inkMax: number;
+  /** Only the crop's darkest tone is ink, at this share of its three-tone threshold (`BinarisingOptions.darkest`). */
+  darkest?: number;
+  /** Nothing but the value's own rows (`BinarisingOptions.paperAround`). */
+  paperAround?: boolean;
+}
 
 /** How a field's value was placed on the card: its own pixels (a run under its label), or the specimen's box. */
 type Placement = { kind: 'run'; region: PixelRegion; stacked: PrintedField | null } | { kind: 'box'; box: LayoutBox };
@@ -732,6 +781,13 @@ type Placement = { kind: 'run'; region: PixelRegion; stacked: PrintedField | nul
 interface Read {
   value: string | null;
   raw: PrintedField;
+  /** Evidence only when it says what the source implies (`FieldBox.implied`), never one of two reads alike. */
+  impliedOnly?: boolean;
+}
+
+async function impliedOnly(read: Promise<Read | 'timeout'>): Promise<Read | 'timeout'> {
+  const done = await read;
+  return done === 'timeout' ? done : { ...done, impliedOnly: true };
 }
 
 /**
@@ -742,7 +798,12 @@ async function placeByLabels(
   frame: CardFrame,
   layout: Layout,
   boxes: readonly FieldBox[],
-): Promise<{ placements: Map<PrintedFieldName, Placement>; labels: PrintedFieldName[]; passes: number; blank: PixelRegion[] }> {
+): Promise<{
+  placements: Map<PrintedFieldName, Placement>;
+  labels: PrintedFieldName[];
+  passes: number;
+  blank: PixelRegion[];
+}> {
   const placements = new Map<PrintedFieldName, Placement>();
   const spec = layout.labels;
   if (spec === undefined) return { placements, labels: [], passes: 0, blank: [] };
@@ -753,11 +814,15 @@ async function placeByLabels(
   });
   const photo = spec.photo === undefined ? null : pixelRegion(frame, spec.photo);
   const anchor = spec.anchor === undefined ? null : pixelRegion(frame, spec.anchor);
+  const blank = anchor === null ? [] : [anchor];
   const read = await readTextRuns(turned, windows, {
     textPx: spec.capitals * unit,
     maxHeightPx: spec.tallest * unit,
     exclude: photo === null ? [] : [photo],
-    blank: anchor === null ? [] : [anchor],
+    blank,
+    // Not in the crops read: on the RENAPER specimen's 900 px scan the expiry's day stands at the photo
+    // box's edge, and made paper there it was not read.
+    apart: spec.photoJoinsNothing === true && photo !== null ? [photo] : [],
   });
   if (read === null) return { placements, labels: [], passes: 1, blank: [] };
   const { runs } = read;
@@ -805,11 +870,14 @@ async function placeByLabels(
     const label = labelOf.get(box.field);
     if (label === undefined) continue;
     const columnLeft = box.box === undefined ? null : frame.origin.x + box.box.x0 * unit;
-    const row = box.inline === true ? valueAfter(label, runs, labelRuns) : valueUnder(label, runs, labelRuns, columnLeft);
+    const row =
+      box.inline === true
+        ? valueAfter(label, runs, labelRuns)
+        : valueUnder(label, runs, labelRuns, columnLeft, box.kind === 'date' ? 3.5 : 2);
     if (row === null) continue;
     placements.set(box.field, row);
   }
-  return { placements, labels: [...labelOf.keys()], passes: read.passes, blank: anchor === null ? [] : [anchor] };
+  return { placements, labels: [...labelOf.keys()], passes: read.passes, blank };
 }
 
 const overlapsVertically = (a: TextFragment, b: TextFragment) =>
@@ -829,6 +897,7 @@ function valueUnder(
   runs: readonly LocatedText[],
   labelRuns: ReadonlySet<LocatedText>,
   columnLeft: number | null,
+  startSlack = 2,
 ): Placement | null {
   const height = label.bottom - label.top;
   const left = Math.min(label.left, columnLeft ?? label.left) - 0.5 * height;
@@ -863,7 +932,10 @@ function valueUnder(
     .sort((a, b) => a.left - b.left);
   // The value starts at the column's left edge: the topmost run starting there is on its line (a run
   // further right may belong to another column, or be a caption beside it: `FIRMA DEL IDENTIFICADO`).
-  const starting = inBand.filter((run) => run.left <= Math.max(label.left, left + 0.5 * height) + 2 * height);
+  // A date's run up to 3.5 label heights from it (`startSlack`): the 2012 card's seal may take its day
+  // into its own ink, and the run then starts at the month (seed 31: a dim front's expiry run 0.09
+  // units right of its label).
+  const starting = inBand.filter((run) => run.left <= Math.max(label.left, left + 0.5 * height) + startSlack * height);
   if (starting.length === 0) return null;
   const nearest = starting.reduce((best, run) => (run.top < best.top ? run : best));
   // The value's line: the runs beside the nearest one, as tall as it (not the taller number or the smaller
@@ -971,9 +1043,17 @@ export async function readPrintedFields(
     box: FieldBox,
     region: PixelRegion,
     engine: OcrEngine,
-    look: { heightPx: number; inkMax: number } = { heightPx: VALUE_RUN_PX, inkMax: VALUE_INK_MAX },
+    look: ValueLook = { heightPx: VALUE_RUN_PX, inkMax: VALUE_INK_MAX },
   ): Promise<Read | 'timeout'> => {
-    const { crop } = await binarisedRun(frame.turned, region, look.heightPx, look.inkMax, located.blank);
+    const { crop } = await binarisedRun(frame.turned, region, look.heightPx, {
+      inkMax: look.inkMax,
+      ...(look.darkest === undefined ? {} : { darkest: look.darkest }),
+      // The looks that only confirm an implied value keep the barcode's pixels: in a photo in
+      // perspective the expiry's last digit enters the barcode's box (`17 FEB/ FEB 2M`), and a stray bar
+      // read after the year is no harm there.
+      blank: look.paperAround === true ? [] : located.blank,
+      paperAround: look.paperAround === true,
+    });
     passes += 1;
     const ocr = await recognise(await pngOfRaster(crop), { whitelist: WHITELISTS[box.kind], mode: 'line', engine }).catch(
       timedOut,
@@ -990,9 +1070,13 @@ export async function readPrintedFields(
         () =>
           Promise.resolve(stacked === null ? null : { raw: stacked, value: parseField(box.kind, stacked.text.toUpperCase()) }),
         () => readRun(box, placement.region, 'lstm'),
+        // Only where the source implies the value: these looks' reads settle it by saying that value, and
+        // count for nothing else (more reads, more chances of two misreads alike).
+        ...(box.implied === undefined ? [] : [() => impliedOnly(readRun(box, placement.region, 'lstm', DARKEST_LOOK))]),
         () => readRun(box, placement.region, 'legacy'),
         () => readRun(box, placement.region, 'lstm', FINE_LOOK),
         () => readRun(box, placement.region, 'lstm', LARGE_LOOK),
+        ...(box.implied === undefined ? [] : [() => impliedOnly(readRun(box, placement.region, 'lstm', DEEPEST_LOOK))]),
       ];
     }
     if (box.box === undefined) return [];
@@ -1002,7 +1086,16 @@ export async function readPrintedFields(
     // numbers 24 -> 33), on the 2012 specimen the box as measured reads its number and the row does not.
     const snapped = box.lines === undefined ? snapToTextRow(frame.turned, frame.origin, frame.unit, measured) : measured;
     const placements = snapped.y0 === measured.y0 && snapped.y1 === measured.y1 ? [measured] : [snapped, measured];
-    return placements.map((placed) => () => readBox(box, placed));
+    const boxReads = placements.map((placed) => () => readBox(box, placed));
+    // An implied value whose label was not found (a tilted 2012 front's expiry label joined to its value
+    // in one run) is looked at in its row's crop as under a label, the reads counting only for that value.
+    const row = box.implied === undefined ? null : pixelRegion(frame, snapped);
+    if (row === null) return boxReads;
+    return [
+      ...boxReads,
+      () => impliedOnly(readRun(box, row, 'lstm', DARKEST_LOOK)),
+      () => impliedOnly(readRun(box, row, 'lstm', DEEPEST_LOOK)),
+    ];
   };
 
   // Names last: an MRZ's names may still be being judged by the other engine (`expected`).
@@ -1060,8 +1153,13 @@ async function settle(
   const hasSource = own !== undefined || source !== null;
   const matches = (value: string) =>
     own !== undefined ? own(value) : source !== null && fieldsAgree({ [field]: value }, expected!, field) === true;
-  const agreeing = reads.find((read) => read.value !== null && matches(read.value));
+  const agreeing = reads.find((read) => read.value !== null && read.impliedOnly !== true && matches(read.value));
   if (agreeing !== undefined) return { value: own !== undefined || source === null ? agreeing.value! : source, status: 'agrees' };
+  // A field the source does not carry, read once as exactly what the source implies (the 2012 front's
+  // expiry, fifteen years after the barcode's issue date): a misread landing on that very date is no
+  // accident, as for `agrees`; it is still `read`, the source not saying it.
+  const implied = !hasSource && expected !== undefined ? (box.implied?.(expected) ?? null) : null;
+  if (implied !== null && reads.some((read) => read.value === implied)) return { value: implied, status: 'read' };
   // The engines' confidence says little here (the LSTM engine gives 0 to a date it read right under a
   // whitelist): reads of different crops or engines saying the same are what settles a value. Two for a
   // name, a number or a date; all three for a single letter (a sex), which a misread turns into another
@@ -1078,7 +1176,10 @@ async function settle(
     );
   const parsed = reads.filter(
     (read) =>
-      read.value !== null && (sourceDigits === null || read.value.replace(/\D/g, '').length === sourceDigits) && !cut(read.value),
+      read.value !== null &&
+      read.impliedOnly !== true &&
+      (sourceDigits === null || read.value.replace(/\D/g, '').length === sourceDigits) &&
+      !cut(read.value),
   );
   const wanted = box.kind === 'sex' || box.kind === 'series' ? 3 : 2;
   for (const candidate of parsed) {
