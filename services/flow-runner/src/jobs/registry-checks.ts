@@ -1,17 +1,11 @@
 import { BackgroundJob, type Logger, type Metrics } from '@idv/kit';
-import type { FlowService } from '../use-cases/flow-service';
+import type { RegistryChecksRepository } from '../adapters/registry-checks.repository';
 import type { RegistryPort, SessionsPort } from '../domain/ports';
-import { nextRegistryAttempt, registryHoldUntil, testModeRegistry, type RegistryAnswer } from '../domain/registry';
-import type { RegistryCheckRow, RegistryChecksRepository } from '../adapters/registry-checks.repository';
+import type { FlowService } from '../use-cases/flow-service';
+import { REGISTRY_CHECK_BATCH, RegistryCheckWork, type RegistryCheckWorkOptions } from '../use-cases/registry-check-work';
 
-const BATCH = 16;
-
-export interface RegistryCheckRunnerOptions {
-  timeScale: number;
-  /** The registry client's timeout: a claimed check is leased for longer than one call can take. */
-  timeoutMs: number;
+export interface RegistryCheckRunnerOptions extends RegistryCheckWorkOptions {
   intervalMs?: number;
-  now?: () => Date;
 }
 
 /** Default poll period: one scaled minute, between 20 ms and 1 s (as the sessions service's timers). */
@@ -20,23 +14,16 @@ export function defaultRegistryPollInterval(timeScale: number): number {
 }
 
 /**
- * Works through the due registry checks on every replica: claims a batch (each check leased to this
- * replica), holds the session's abandonment off, asks the registry, and hands the answer to the flow,
- * which decides once: the kit's background job `flow-registry-checks`. Wakes at once when this replica
- * schedules a check, otherwise polls. A failure (database, sessions service) leaves the check leased:
- * it comes due again when the lease ends.
- * Document numbers never reach the log: checks are named by session, step and check id.
+ * The registry checks on every replica, as the kit's background job `flow-registry-checks`: each pass
+ * works one batch (`RegistryCheckWork`); it wakes at once when this replica schedules a check, otherwise
+ * polls.
  */
 export class RegistryCheckRunner {
   private readonly job: BackgroundJob;
-  private readonly now: () => Date;
-  private readonly leaseMs: number;
-  private readonly calls;
-  private readonly callDuration;
-  private readonly decisions;
+  private readonly checksWork: RegistryCheckWork;
 
   constructor(
-    private readonly deps: {
+    deps: {
       checks: RegistryChecksRepository;
       flows: FlowService;
       registry: RegistryPort | null;
@@ -44,23 +31,10 @@ export class RegistryCheckRunner {
       logger: Logger;
       metrics: Metrics;
     },
-    private readonly options: RegistryCheckRunnerOptions,
+    options: RegistryCheckRunnerOptions,
   ) {
-    this.now = options.now ?? (() => new Date());
+    this.checksWork = new RegistryCheckWork(deps, options);
     const intervalMs = options.intervalMs ?? defaultRegistryPollInterval(options.timeScale);
-    this.leaseMs = 2 * options.timeoutMs + 10_000;
-    this.calls = deps.metrics.counter('flow_registry_calls_total', 'Calls to the national registry, by outcome', [
-      'outcome',
-    ] as const);
-    this.callDuration = deps.metrics.histogram(
-      'flow_registry_call_duration_seconds',
-      'Duration of calls to the national registry, by outcome',
-      ['outcome'] as const,
-      [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    );
-    this.decisions = deps.metrics.counter('flow_registry_checks_decided_total', 'Registry checks decided, by outcome', [
-      'outcome',
-    ] as const);
     const checks = deps.checks;
     deps.metrics.gauge('flow_registry_checks_open', 'Registry checks not finished yet (all replicas)', [], async function () {
       this.set(await checks.countOpen());
@@ -78,7 +52,7 @@ export class RegistryCheckRunner {
         kind: 'periodic',
         pass: async () => {
           const claimed = await this.runOnce();
-          return { done: claimed, more: claimed >= BATCH };
+          return { done: claimed, more: claimed >= REGISTRY_CHECK_BATCH };
         },
       },
     });
@@ -94,94 +68,8 @@ export class RegistryCheckRunner {
   }
 
   /** Claims and works one batch of due checks; returns how many were claimed. */
-  async runOnce(): Promise<number> {
-    const now = this.now();
-    const due = await this.deps.checks.claimDue(now, new Date(now.getTime() + this.leaseMs), BATCH);
-    await Promise.all(due.map((check) => this.work(check)));
-    return due.length;
-  }
-
-  private async work(check: RegistryCheckRow): Promise<void> {
-    const log = { session_id: check.sessionId, step_id: check.stepId, check_id: check.id };
-    try {
-      if (check.status === 'decided') {
-        await this.settle(check);
-        return;
-      }
-      const state = await this.deps.flows.registryCheckState(check.sessionId, check.stepId);
-      if (state.kind === 'gone') {
-        await this.deps.checks.markDone(check, 'gone');
-        return;
-      }
-      if (state.kind === 'decided') {
-        await this.deps.checks.markDecided(check);
-        await this.settle(check);
-        return;
-      }
-      // Before every attempt, so a hold that failed to reach the sessions service is placed later, and
-      // a session canceled meanwhile costs no registry call.
-      const holdUntil = registryHoldUntil(check.giveUpAt, this.options.timeScale);
-      if ((await this.deps.sessions.hold(check.sessionId, holdUntil)) === 'terminal') {
-        await this.deps.checks.markDone(check, 'session_ended');
-        return;
-      }
-      // Test data never reaches the national registry.
-      const registry = state.mode === 'test' ? testModeRegistry : this.deps.registry;
-      const answer = await this.ask(registry, state.query, check);
-      const attempts = check.attempts + 1;
-      const next =
-        answer.kind === 'unavailable' && registry !== null
-          ? nextRegistryAttempt(this.now(), attempts, check.giveUpAt, this.options.timeScale)
-          : null;
-      const result = await this.deps.flows.applyRegistryAnswer(check.sessionId, check.stepId, answer, attempts, next !== null);
-      if (result === 'retry') {
-        await this.deps.checks.reschedule(check, attempts, next!, answer.kind);
-        const cause = answer.kind === 'unavailable' ? answer.cause : undefined;
-        // A 4xx other than 429 is our credentials or request: the operator must act, the registry will not.
-        const ours = cause !== undefined && /^status_4\d\d$/.test(cause) && cause !== 'status_429';
-        this.deps.logger[ours ? 'error' : 'warn'](
-          { ...log, attempts, cause, next_attempt_at: next!.toISOString() },
-          'the registry gave no definite answer; the check will be retried',
-        );
-        return;
-      }
-      if (result === 'gone') {
-        await this.deps.checks.markDone(check, 'gone');
-        return;
-      }
-      this.decisions.inc({ outcome: answer.kind });
-      this.deps.logger.info({ ...log, attempts, outcome: answer.kind }, 'registry check decided');
-      await this.settle(check);
-    } catch (error) {
-      this.deps.logger.warn({ ...log, err: error }, 'registry check failed; it is retried when its lease ends');
-    }
-  }
-
-  private async ask(
-    registry: RegistryPort | null,
-    query: Parameters<RegistryPort['verify']>[0],
-    check: RegistryCheckRow,
-  ): Promise<RegistryAnswer> {
-    if (!registry) {
-      this.calls.inc({ outcome: 'not_configured' });
-      this.deps.logger.error(
-        { session_id: check.sessionId, step_id: check.stepId },
-        'a step asks for the registry check but no registry is configured (REGISTRY_URL)',
-      );
-      return { kind: 'unavailable', cause: 'not_configured' };
-    }
-    if (registry === testModeRegistry) return registry.verify(query, check.id);
-    const started = process.hrtime.bigint();
-    const answer = await registry.verify(query, check.id);
-    this.calls.inc({ outcome: answer.kind });
-    this.callDuration.observe({ outcome: answer.kind }, Number(process.hrtime.bigint() - started) / 1e9);
-    return answer;
-  }
-
-  /** The flow holds its verdict: deliver it (or release the hold), then the check is done. */
-  private async settle(check: RegistryCheckRow): Promise<void> {
-    await this.deps.flows.settleRegistryCheck(check.sessionId);
-    await this.deps.checks.markDone(check);
+  runOnce(): Promise<number> {
+    return this.checksWork.runOnce();
   }
 
   /** Stops claiming; the batch being worked finishes first. */
