@@ -3,6 +3,7 @@ import {
   parsePassportNumber,
   parsePrintedCuil,
   parsePrintedDate,
+  differsOnlyByConfusableDigits,
   parsePrintedNumber,
   printedNumberAgainst,
   valueOfBlock,
@@ -24,6 +25,30 @@ describe('the printed DNI number', () => {
       expect(parsePrintedNumber(text)).toBeNull();
     },
   );
+});
+
+describe("a printed number against the barcode's, digit by digit", () => {
+  test.each([
+    // s31-000070, a dim 2012 front: its 9 read as 3 in two looks.
+    ['33659631', '93659631'],
+    ['42826088', '42826038'],
+    ['5.466.949', '9466949'],
+  ])('when %s differs from %s only in digits a worn print confuses, then it is weak evidence', (read, source) => {
+    expect(differsOnlyByConfusableDigits(read, source)).toBe(true);
+  });
+
+  test.each([
+    // The altered prints of the corpus's dim and turned fronts (printed-fields.component.test.ts).
+    ['62826038', '42826038'],
+    ['9922010', '9722010'],
+    // One confusable digit and one not.
+    ['33659621', '93659631'],
+    // Equal, or of another length: not a confusion of glyphs.
+    ['93659631', '93659631'],
+    ['3659631', '93659631'],
+  ])('when %s against %s, then it is not a confusion of glyphs', (read, source) => {
+    expect(differsOnlyByConfusableDigits(read, source)).toBe(false);
+  });
 });
 
 describe('a date printed on a DNI or passport', () => {

@@ -576,6 +576,27 @@ export function printedNumberAgainst(fields: Partial<DocumentFields>, machineNum
 }
 
 /**
+ * The digits a dim or blurred print turns into one another (their glyphs differ by a stroke or a gap:
+ * a 9 whose loop fills reads 8, a 3 whose left closes reads 8 or 9, a 6 or 5 half lost reads 5 or 6 …).
+ */
+const CONFUSABLE_DIGITS = new Set(['0', '3', '5', '6', '8', '9']);
+
+/**
+ * Whether a printed number read at the source's length differs from it only where a digit and the
+ * source's are both `CONFUSABLE_DIGITS` (s31-000070, a dim 2012 front: `33.659.631` read twice, in two
+ * looks, for 93.659.631). Such reads are weak evidence of an altered print: `settle` wants three alike.
+ */
+export function differsOnlyByConfusableDigits(read: string, source: string): boolean {
+  const digits = read.replace(/\D/g, '');
+  const sourceDigits = source.replace(/\D/g, '');
+  if (digits.length !== sourceDigits.length || digits === sourceDigits) return false;
+  return [...digits].every(
+    (digit, index) =>
+      digit === sourceDigits[index] || (CONFUSABLE_DIGITS.has(digit) && CONFUSABLE_DIGITS.has(sourceDigits[index]!)),
+  );
+}
+
+/**
  * A block's value: among the runs of one to three neighbouring words on a line that parse, one that
  * `agrees` with what the document says elsewhere, then the longest, then the most confident. Words are
  * judged one by one (the labels around the value read poorly, and the block's confidence would be
@@ -1181,10 +1202,17 @@ async function settle(
       (sourceDigits === null || read.value.replace(/\D/g, '').length === sourceDigits) &&
       !cut(read.value),
   );
-  const wanted = box.kind === 'sex' || box.kind === 'series' ? 3 : 2;
+  // A number that differs from the source's only in digits a dim or blurred print confuses wants three
+  // reads alike too: two looks at the same worn glyph may well misread it the same way (s31-000070).
+  const wantedFor = (value: string) =>
+    box.kind === 'sex' ||
+    box.kind === 'series' ||
+    (box.kind === 'number' && source !== null && differsOnlyByConfusableDigits(value, source))
+      ? 3
+      : 2;
   for (const candidate of parsed) {
     const alike = parsed.filter((other) => fieldsAgree({ [field]: candidate.value }, { [field]: other.value }, field) === true);
-    if (alike.length >= wanted) return { value: candidate.value!, status: hasSource ? 'differs' : 'read' };
+    if (alike.length >= wantedFor(candidate.value!)) return { value: candidate.value!, status: hasSource ? 'differs' : 'read' };
   }
   return null;
 }
