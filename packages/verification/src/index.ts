@@ -1,22 +1,7 @@
 // The verification engine's public surface (docs/design.md "Verification engine"): the document model, the
 // parsers of what a document carries (DNI PDF417 payload, MRZ, CUIL) and the pure document checks.
-export * from './model';
-export {
-  normaliseDate,
-  parseDayMonthYear,
-  parseMrzDate,
-  expandTwoDigitYearDate,
-  toIsoDate,
-  isIsoDate,
-  type CenturyRule,
-} from './parsers/dates';
-export { repairMojibake } from './parsers/text-repair';
-export * from './parsers/dni-barcode.parser';
-export * from './parsers/mrz.parser';
-export * from './parsers/cuil.parser';
-export * from './checks/field-normalisation';
-export * from './checks/compare-fields';
-export * from './checks/document.checks';
+// Everything of `@idv/verification/pure` (src/pure.ts), then the image side.
+export * from './pure';
 // The image side (docs/design.md "Verification engine"): uploads made safe, the readers, and the one pipeline
 // the service's workers, the CLI and the benchmark run.
 export * from './image/prepare-upload';
