@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { Broker, EventEnvelope } from './broker';
 import type { Queryable } from './db';
 import { BackgroundJob } from './jobs/background-job';
-import { retentionJob, sweepRetention, type RetentionRule } from './jobs/retention';
+import { RetentionJob, type RetentionRule } from './jobs/retention';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 
@@ -76,7 +76,7 @@ class ConfirmTimeout extends Error {
  */
 export class OutboxRelay {
   private readonly relay: BackgroundJob;
-  private readonly cleanup: BackgroundJob;
+  private readonly cleanup: RetentionJob;
 
   constructor(private readonly options: OutboxRelayOptions) {
     const { pool, logger, metrics } = options;
@@ -121,12 +121,12 @@ export class OutboxRelay {
         },
       },
     ];
-    this.cleanup = retentionJob({
+    this.cleanup = new RetentionJob({
       name: 'outbox-retention',
       logger,
       ...(metrics ? { metrics } : {}),
       intervalMs: CLEANUP_EVERY_MS,
-      sweep: (now) => sweepRetention(rules, now),
+      rules,
     });
   }
 

@@ -20,6 +20,8 @@ afterEach(async () => {
 interface Item {
   id: number;
   due_at: Date;
+  /** Claims before this one that ended without an outcome (the store's count). */
+  earlier: number;
 }
 
 beforeAll(async () => {
@@ -28,7 +30,8 @@ beforeAll(async () => {
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.query(`CREATE TABLE ${schema}.items (
     id serial PRIMARY KEY, queue text NOT NULL, due_at timestamptz NOT NULL DEFAULT now(),
-    claimed_until timestamptz, done_at timestamptz, dead_at timestamptz, handled int NOT NULL DEFAULT 0)`);
+    claimed_until timestamptz, done_at timestamptz, dead_at timestamptz, handled int NOT NULL DEFAULT 0,
+    unfinished_claims int NOT NULL DEFAULT 0)`);
   await admin.end();
   pool = createPool({ url: process.env.DATABASE_URL!, schema, max: 12 });
 });
@@ -46,12 +49,13 @@ async function addItems(queue: string, count: number): Promise<void> {
 function claimFrom(queue: string, leaseMs: number) {
   return async (limit: number): Promise<Item[]> => {
     const { rows } = await pool.query<Item>(
-      `UPDATE items SET claimed_until = clock_timestamp() + make_interval(secs => $3::double precision / 1000)
+      `UPDATE items SET claimed_until = clock_timestamp() + make_interval(secs => $3::double precision / 1000),
+              unfinished_claims = unfinished_claims + 1
         WHERE id IN (SELECT id FROM items
                       WHERE queue = $1 AND done_at IS NULL AND dead_at IS NULL
                         AND (claimed_until IS NULL OR claimed_until < clock_timestamp())
                       ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
-        RETURNING id, due_at`,
+        RETURNING id, due_at, unfinished_claims - 1 AS earlier`,
       [queue, limit, leaseMs],
     );
     return rows;
@@ -59,7 +63,7 @@ function claimFrom(queue: string, leaseMs: number) {
 }
 
 const markDone = async (item: Item) => {
-  await pool.query('UPDATE items SET done_at = now(), handled = handled + 1 WHERE id = $1', [item.id]);
+  await pool.query('UPDATE items SET done_at = now(), handled = handled + 1, unfinished_claims = 0 WHERE id = $1', [item.id]);
 };
 
 function claimedJob(
@@ -97,7 +101,15 @@ function claimedJob(
       handle: overrides.handle ?? markDone,
       keyOf: (item) => String(item.id),
       dueAt: (item) => item.due_at,
-      ...(overrides.deadLetter ? { deadLetter: overrides.deadLetter, maxFailures: overrides.maxFailures ?? 3 } : {}),
+      ...(overrides.deadLetter
+        ? {
+            deadLetter: {
+              after: overrides.maxFailures ?? 3,
+              earlierFailures: (item: Item) => item.earlier,
+              move: overrides.deadLetter,
+            },
+          }
+        : {}),
     },
   });
 }
@@ -195,6 +207,61 @@ describe('background job', () => {
     expect(valueOf(text, 'job_items_total', { job: 'test-poison', outcome: 'dead_lettered' })).toBe(1);
     expect(valueOf(text, 'job_items_total', { job: 'test-poison', outcome: 'failed' })).toBe(2);
     expect(valueOf(text, 'job_errors_total', { job: 'test-poison' })).toBe(3);
+  });
+
+  test('when an item failed on other replicas, then the count is the one in the store: it is dead-lettered on the failure that reaches the cap', async () => {
+    await addItems('shared', 1);
+    let attempts = 0;
+    const deadLetter = async (item: Item) => {
+      await pool.query('UPDATE items SET dead_at = now() WHERE id = $1', [item.id]);
+    };
+    const failing = () =>
+      claimedJob('shared', {
+        leaseMs: 100,
+        maxFailures: 3,
+        deadLetter,
+        handle: () => {
+          attempts += 1;
+          return Promise.reject(new Error('poison'));
+        },
+      });
+    // Each attempt on a new replica (a restart): a count kept in memory would never reach the cap.
+    for (let replica = 0; replica < 3; replica += 1) {
+      const job = failing();
+      stopAfter.push(job);
+      await job.start();
+      await waitFor(() => attempts === replica + 1, 10_000, 10, `attempt ${replica + 1}`);
+      await job.stop();
+    }
+    expect(await countWhere('shared', 'dead_at IS NOT NULL')).toBe(1);
+  });
+
+  test('when the earlier claims of an item all ended without an outcome (its replicas died), then it is dead-lettered without being worked', async () => {
+    await addItems('crash', 2);
+    // Three replicas died holding the first item: the store counted their claims.
+    await pool.query("UPDATE items SET unfinished_claims = 3 WHERE id = (SELECT min(id) FROM items WHERE queue = 'crash')");
+    const worked: number[] = [];
+    const job = claimedJob('crash', {
+      maxFailures: 3,
+      handle: async (item) => {
+        worked.push(item.id);
+        await markDone(item);
+      },
+      deadLetter: async (item) => {
+        await pool.query('UPDATE items SET dead_at = now() WHERE id = $1', [item.id]);
+      },
+    });
+    stopAfter.push(job);
+    await job.start();
+    await waitFor(
+      async () => (await countWhere('crash', '(dead_at IS NOT NULL OR done_at IS NOT NULL)')) === 2,
+      10_000,
+      10,
+      'both settled',
+    );
+    await job.stop();
+    expect(worked).toHaveLength(1);
+    expect(await countWhere('crash', 'dead_at IS NOT NULL AND handled = 0')).toBe(1);
   });
 
   test('when a NOTIFY arrives on its channel, then an idle job claims at once instead of at its next poll', async () => {

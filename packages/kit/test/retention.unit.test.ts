@@ -1,4 +1,6 @@
-import { sweepRetention, type RetentionRule } from '../src/jobs/retention';
+import { createLogger } from '../src/logger';
+import { createMetrics } from '../src/metrics';
+import { RetentionJob, sweepRetention, type RetentionRule } from '../src/jobs/retention';
 
 /** A rule over an in-memory "table" of ages (ms before now), removing up to `batch` rows older than the cutoff. */
 function rule(what: string, ageMs: number, batch: number, rows: number[], now: Date, failAfter = Infinity) {
@@ -46,5 +48,48 @@ describe('the table-driven retention sweep', () => {
     expect(sweep.removed).toEqual({ document: 2, audit: 0 });
     expect(sweep.error).toBeInstanceOf(Error);
     expect(audit.calls()).toBe(0);
+  });
+});
+
+describe('a retention job', () => {
+  function job(rules: RetentionRule[]) {
+    const metrics = createMetrics('test');
+    const lines: string[] = [];
+    const logger = createLogger({ service: 'test', destination: { write: (line: string) => lines.push(line) } });
+    const retention = new RetentionJob({ name: 'test-retention', logger, metrics, intervalMs: 60_000, rules });
+    const removedMetric = async () =>
+      (await metrics.registry.getSingleMetric('retention_removed_total')!.get()).values.map((v) => [v.labels.what, v.value]);
+    return { retention, metrics, lines, removedMetric };
+  }
+
+  test('when a sweep removes rows, then each what is counted under the job and the log line carries counts only', async () => {
+    const documents = rule('document', DAY, 10, [2 * DAY, 3 * DAY], NOW);
+    const audit = rule('audit', DAY, 10, [2 * DAY], NOW);
+    const { retention, lines, removedMetric } = job([documents.rule, audit.rule]);
+    expect(await retention.sweep(NOW)).toEqual({ document: 2, audit: 1 });
+    expect(await removedMetric()).toEqual([
+      ['document', 2],
+      ['audit', 1],
+    ]);
+    expect(lines.map((line) => JSON.parse(line) as { job: string; removed: unknown })).toEqual([
+      expect.objectContaining({ job: 'test-retention', removed: { document: 2, audit: 1 } }),
+    ]);
+  });
+
+  test('when only some rules are asked for, then the others are left alone', async () => {
+    const documents = rule('document', DAY, 10, [2 * DAY], NOW);
+    const audit = rule('audit', DAY, 10, [2 * DAY], NOW);
+    const { retention } = job([documents.rule, audit.rule]);
+    expect(await retention.sweep(NOW, (r) => r.what === 'audit')).toEqual({ audit: 1 });
+    expect(documents.rows).toHaveLength(1);
+  });
+
+  test('when a sweep stops part-way, then what went before is counted and the error is thrown', async () => {
+    const documents = rule('document', DAY, 1, [2 * DAY, 3 * DAY, 4 * DAY], NOW, 2);
+    const { retention, metrics, removedMetric } = job([documents.rule]);
+    await expect(retention.sweep(NOW)).rejects.toThrow('database away');
+    expect(await removedMetric()).toEqual([['document', 2]]);
+    // No complete sweep yet: the gauge an alert reads stays unset.
+    expect((await metrics.registry.getSingleMetric('retention_last_sweep_seconds')!.get()).values).toEqual([]);
   });
 });

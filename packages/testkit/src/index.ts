@@ -4,3 +4,4 @@ export * from './stack';
 export * from './wait';
 export * from './tcp-proxy';
 export * from './openapi-validator';
+export * from './private-database';

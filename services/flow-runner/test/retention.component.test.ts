@@ -196,9 +196,12 @@ describe('retention of captures and of what was read from them', () => {
     expect(held.flow.state.document).toEqual(DOCUMENT);
 
     // One log line with counts, and no personal data or id in it.
-    const lines = logLines.filter((line) => line.includes('past retention'));
+    const lines = logLines.filter((line) => line.includes('retention period removed'));
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ artefact: 2 * ARTEFACT_KINDS.length, flow_data: 1, evidence_download: 0 });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      job: 'flow-retention',
+      removed: { artefact: 2 * ARTEFACT_KINDS.length, flow_data: 1, evidence_download: 0 },
+    });
     for (const value of [due.sessionId, DOCUMENT.number, DOCUMENT.surname, '198.51.100.7']) expect(lines[0]).not.toContain(value);
 
     // A second sweep at the same instant finds nothing left to do.

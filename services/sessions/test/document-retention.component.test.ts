@@ -1,10 +1,7 @@
-import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { idPattern, newId, type SessionResult } from '@idv/contracts';
 import { createLogger, createMetrics, createPool, cursorCodec, type Logger } from '@idv/kit';
-import { ROOT_DIR, dropDatabase, ensureDatabase, infraFromEnv } from '@idv/testkit';
+import { privateServiceDatabase } from '@idv/testkit';
 import type pg from 'pg';
 import { findSession } from '../src/adapters/sessions.repository';
 import { toPublicSession } from '../src/domain/session';
@@ -32,7 +29,7 @@ const DOCUMENT = {
   expiry_date: '2031-05-02',
 };
 
-const database = `idv_test_doc_retention_${randomBytes(4).toString('hex')}`;
+let database: Awaited<ReturnType<typeof privateServiceDatabase>>;
 let url: string;
 let pool: pg.Pool;
 let projectId: string;
@@ -40,15 +37,12 @@ const logLines: string[] = [];
 let logger: Logger;
 
 beforeAll(async () => {
-  url = await ensureDatabase(infraFromEnv().postgresAdminUrl, database);
-  // The service's own migration runner, in a child process (node-pg-migrate is ESM, which jest cannot load).
-  const kit = path.join(ROOT_DIR, 'packages', 'kit', 'dist', 'index.js');
-  const script = `const kit = require(${JSON.stringify(kit)});
-    kit.migrate({ url: process.env.URL, schema: 'sessions', dirs: [kit.OUTBOX_MIGRATIONS_DIR, process.env.DIR],
-      logger: kit.createLogger({ service: 'migrate', level: 'warn' }) }).then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });`;
-  await promisify(execFile)(process.execPath, ['-e', script], {
-    env: { ...process.env, URL: url, DIR: path.join(__dirname, '..', 'migrations') },
+  database = await privateServiceDatabase({
+    label: 'doc_retention',
+    schema: 'sessions',
+    migrationsDir: path.join(__dirname, '..', 'migrations'),
   });
+  url = database.url;
   pool = createPool({ url, schema: 'sessions', max: 6 });
   logger = createLogger({ service: 'retention-test', destination: { write: (line: string) => logLines.push(line) } });
   projectId = newId('project');
@@ -65,7 +59,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await pool?.end();
-  await dropDatabase(infraFromEnv().postgresAdminUrl, database);
+  await database?.drop();
 });
 
 /** An approved live session that completed at `completedAt`, with the document the flow read. */
@@ -121,9 +115,9 @@ describe('retention of result.document', () => {
     expect(after).toEqual({ ...before, result: { ...kept, document_removed_at: MONTH_LATER.toISOString() } });
     expect((await publicView(notDue)).result!.document).toEqual(DOCUMENT);
     // The log line counts; it names no session and carries nothing that was read.
-    const lines = logLines.filter((line) => line.includes('past retention'));
+    const lines = logLines.filter((line) => line.includes('retention period removed'));
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ removed: 1 });
+    expect(JSON.parse(lines[0]!)).toMatchObject({ job: 'session-retention', removed: { session_document: 1 } });
     for (const value of [due, DOCUMENT.number, DOCUMENT.surname]) expect(lines[0]).not.toContain(value);
 
     expect(await sweeper().removeDocuments(MONTH_LATER)).toBe(0);

@@ -41,11 +41,11 @@ export interface Judgement {
 
 export type Stage = (judgement: Judgement) => LivenessVerdict | null;
 
-export function mean(values: number[]): number | null {
+function mean(values: number[]): number | null {
   return values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length;
 }
 
-export function round(value: number | null): number | null {
+function round(value: number | null): number | null {
   return value === null ? null : Math.round(value * 1000) / 1000;
 }
 

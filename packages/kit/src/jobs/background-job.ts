@@ -3,8 +3,6 @@ import type { Metrics } from '../metrics';
 import { jobMetrics, type Backlog, type JobMetrics } from './metrics';
 import { NotifyListener, type ListenOptions } from './listen';
 
-const MAX_TRACKED_FAILURES = 10_000;
-
 /** One run of periodic work: how many items it finished, and whether it stopped at its batch limit. */
 export interface PassResult {
   done: number;
@@ -35,14 +33,26 @@ export interface ClaimedWork<T> {
   keyOf: (item: T) => string;
   /** When the item became due, for the lag histogram. */
   dueAt?: (item: T) => Date;
-  /**
-   * A failed item is left to its lease (it comes due again) until it has failed `maxFailures` times in
-   * a row on this replica; then it goes to `deadLetter`. Without `deadLetter`, failures are retried forever.
-   */
-  maxFailures?: number;
-  deadLetter?: (item: T, error: unknown) => Promise<void>;
+  /** Poison work: without it, a failing item is retried forever. */
+  deadLetter?: DeadLetter<T>;
   /** Milliseconds until the next item comes due (negative: already due), null when none waits. */
   nextDueInMs?: () => Promise<number | null>;
+}
+
+/**
+ * How poison work leaves the queue. The store counts, per item, the claims that ended without an outcome
+ * (its handler failed, or its replica died or was killed holding it): the claim adds one and recording an
+ * outcome resets it, so the count is shared by replicas and survives restarts. An item whose earlier
+ * claims reached `after` is moved at its next claim without being worked again (a message that crashes
+ * the process each time is caught too); one whose handler fails for the `after`-th time is moved at once.
+ * A failure short of it leaves the item to its lease: it comes due again. `after` may depend on the
+ * item (Infinity: not yet, e.g. while someone still waits for it).
+ */
+export interface DeadLetter<T> {
+  after: number | ((item: T) => number);
+  /** Claims of the item before this one that ended without an outcome, as claimed from the store. */
+  earlierFailures: (item: T) => number;
+  move: (item: T, error: unknown) => Promise<void>;
 }
 
 export interface BackgroundJobOptions<T = never> {
@@ -76,7 +86,6 @@ export class BackgroundJob<T = never> {
   private woken = false;
   private consecutiveErrors = 0;
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly failures = new Map<string, number>();
   private readonly listener: NotifyListener | null;
   private readonly metrics: JobMetrics | null;
 
@@ -189,15 +198,7 @@ export class BackgroundJob<T = never> {
     const { name, logger } = this.options;
     const key = work.keyOf(item);
     this.metrics?.inFlight.inc({ job: name });
-    const running = work
-      .handle(item)
-      .then(
-        () => {
-          this.failures.delete(key);
-          this.metrics?.items.inc({ job: name, outcome: 'done' });
-        },
-        (error: unknown) => this.failed(work, item, key, error),
-      )
+    const running = this.work(work, item, key)
       .catch((error: unknown) => {
         logger.error({ err: error, job: name, item: key }, 'dead-lettering an item failed; it comes due again');
       })
@@ -209,22 +210,33 @@ export class BackgroundJob<T = never> {
     this.inFlight.add(running);
   }
 
-  private async failed(work: ClaimedWork<T>, item: T, key: string, error: unknown): Promise<void> {
+  private async work(work: ClaimedWork<T>, item: T, key: string): Promise<void> {
     const { name, logger } = this.options;
-    this.metrics?.errors.inc({ job: name });
-    const failures = (this.failures.get(key) ?? 0) + 1;
-    if (work.deadLetter && failures >= (work.maxFailures ?? 5)) {
-      this.failures.delete(key);
-      this.metrics?.items.inc({ job: name, outcome: 'dead_lettered' });
-      logger.error({ err: error, job: name, item: key, failures }, 'item failed too often; dead-lettered');
-      await work.deadLetter(item, error);
+    const poison = work.deadLetter;
+    const earlier = poison?.earlierFailures(item) ?? 0;
+    const cap = poison === undefined ? Infinity : typeof poison.after === 'number' ? poison.after : poison.after(item);
+    if (poison && earlier >= cap) {
+      const error = new Error(`${earlier} claims ended without an outcome`);
+      return this.moveToDeadLetter(poison, item, key, earlier, error);
+    }
+    try {
+      await work.handle(item);
+    } catch (error) {
+      this.metrics?.errors.inc({ job: name });
+      const failures = earlier + 1;
+      if (poison && failures >= cap) return this.moveToDeadLetter(poison, item, key, failures, error);
+      this.metrics?.items.inc({ job: name, outcome: 'failed' });
+      // Not recorded: the claim's lease runs out and the item is attempted again.
+      logger.error({ err: error, job: name, item: key, failures }, 'job item failed; it comes due again when its lease ends');
       return;
     }
-    this.failures.set(key, failures);
-    // Items another replica finished never come back here: forget the oldest counts past a bound.
-    if (this.failures.size > MAX_TRACKED_FAILURES) this.failures.delete(this.failures.keys().next().value!);
-    this.metrics?.items.inc({ job: name, outcome: 'failed' });
-    // Not recorded: the claim's lease runs out and the item is attempted again.
-    logger.error({ err: error, job: name, item: key, failures }, 'job item failed; it comes due again when its lease ends');
+    this.metrics?.items.inc({ job: name, outcome: 'done' });
+  }
+
+  private async moveToDeadLetter(poison: DeadLetter<T>, item: T, key: string, failures: number, error: unknown): Promise<void> {
+    const { name, logger } = this.options;
+    this.metrics?.items.inc({ job: name, outcome: 'dead_lettered' });
+    logger.error({ err: error, job: name, item: key, failures }, 'item failed too often; dead-lettered');
+    await poison.move(item, error);
   }
 }

@@ -10,6 +10,12 @@ export interface RegistryCheckRow {
   giveUpAt: Date;
 }
 
+/**
+ * A check as claimed: when it had come due (the job's lag) and how many claims before this one ended
+ * without an outcome (the job's dead-letter count).
+ */
+export type ClaimedRegistryCheck = RegistryCheckRow & { dueAt: Date; earlierFailures: number };
+
 interface Row {
   session_id: string;
   step_id: string;
@@ -37,40 +43,57 @@ const toRow = (row: Row): RegistryCheckRow => ({
 export class RegistryChecksRepository {
   constructor(private readonly pool: Pool) {}
 
-  async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<RegistryCheckRow[]> {
-    const { rows } = await this.pool.query<Row>(
-      `UPDATE registry_checks r SET next_attempt_at = $2, updated_at = now()
-         FROM (SELECT session_id, step_id FROM registry_checks
+  /**
+   * Claims: each claim counts in `unfinished_claims` until an outcome is written (every other write here
+   * resets it), so a check whose claims keep ending without one (a failure, or a replica that died
+   * holding it) is seen by every replica.
+   */
+  async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedRegistryCheck[]> {
+    const { rows } = await this.pool.query<Row & { due_at: Date; earlier_failures: number }>(
+      `UPDATE registry_checks r SET next_attempt_at = $2, unfinished_claims = r.unfinished_claims + 1, updated_at = now()
+         FROM (SELECT session_id, step_id, next_attempt_at FROM registry_checks
                 WHERE status <> 'done' AND next_attempt_at <= $1
                 ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED) due
         WHERE r.session_id = due.session_id AND r.step_id = due.step_id
-        RETURNING r.session_id, r.step_id, r.id, r.status, r.attempts, r.give_up_at`,
+        RETURNING r.session_id, r.step_id, r.id, r.status, r.attempts, r.give_up_at, due.next_attempt_at AS due_at,
+                  r.unfinished_claims - 1 AS earlier_failures`,
       [now, leaseUntil, limit],
     );
-    return rows.map(toRow);
+    return rows.map((row) => ({ ...toRow(row), dueAt: row.due_at, earlierFailures: row.earlier_failures }));
+  }
+
+  /** Checks due at `now` and when the oldest came due: the job's queue depth and age. */
+  async dueBacklog(now: Date): Promise<{ depth: number; oldestDueAt: Date | null }> {
+    const { rows } = await this.pool.query<{ depth: number; oldest: Date | null }>(
+      `SELECT count(*)::int AS depth, min(next_attempt_at) AS oldest FROM registry_checks
+        WHERE status <> 'done' AND next_attempt_at <= $1`,
+      [now],
+    );
+    return { depth: rows[0]?.depth ?? 0, oldestDueAt: rows[0]?.oldest ?? null };
+  }
+
+  /** Milliseconds from `now` until the next open check comes due (negative: due already), null when none. */
+  async nextDueInMs(now: Date): Promise<number | null> {
+    const { rows } = await this.pool.query<{ ms: number | null }>(
+      `SELECT (extract(epoch FROM (min(next_attempt_at) - $1::timestamptz)) * 1000)::float8 AS ms
+         FROM registry_checks WHERE status <> 'done'`,
+      [now],
+    );
+    return rows[0]?.ms ?? null;
   }
 
   /** An attempt without a definite answer: counted, asked again at `next`. Only while still pending. */
   async reschedule(check: RegistryCheckRow, attempts: number, next: Date, outcome: string): Promise<void> {
     await this.pool.query(
-      `UPDATE registry_checks SET attempts = $4, next_attempt_at = $5, last_outcome = $6, updated_at = now()
+      `UPDATE registry_checks SET attempts = $4, next_attempt_at = $5, last_outcome = $6, unfinished_claims = 0, updated_at = now()
         WHERE session_id = $1 AND step_id = $2 AND id = $3 AND status = 'pending'`,
       [check.sessionId, check.stepId, check.id, attempts, next, outcome],
     );
   }
 
-  /** Something outside the runner failed (the sessions service): come back to it at `next`. */
-  async retryAt(check: RegistryCheckRow, next: Date): Promise<void> {
-    await this.pool.query(
-      `UPDATE registry_checks SET next_attempt_at = $4, updated_at = now()
-        WHERE session_id = $1 AND step_id = $2 AND id = $3 AND status <> 'done'`,
-      [check.sessionId, check.stepId, check.id, next],
-    );
-  }
-
   async markDecided(check: RegistryCheckRow): Promise<void> {
     await this.pool.query(
-      `UPDATE registry_checks SET status = 'decided', next_attempt_at = now(), updated_at = now()
+      `UPDATE registry_checks SET status = 'decided', next_attempt_at = now(), unfinished_claims = 0, updated_at = now()
         WHERE session_id = $1 AND step_id = $2 AND id = $3 AND status = 'pending'`,
       [check.sessionId, check.stepId, check.id],
     );
@@ -78,7 +101,8 @@ export class RegistryChecksRepository {
 
   async markDone(check: RegistryCheckRow, outcome?: string): Promise<void> {
     await this.pool.query(
-      `UPDATE registry_checks SET status = 'done', last_outcome = COALESCE($4, last_outcome), updated_at = now()
+      `UPDATE registry_checks SET status = 'done', last_outcome = COALESCE($4, last_outcome), unfinished_claims = 0,
+                                  updated_at = now()
         WHERE session_id = $1 AND step_id = $2 AND id = $3`,
       [check.sessionId, check.stepId, check.id, outcome ?? null],
     );

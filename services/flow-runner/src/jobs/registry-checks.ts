@@ -1,8 +1,11 @@
 import { BackgroundJob, type Logger, type Metrics } from '@idv/kit';
-import type { RegistryChecksRepository } from '../adapters/registry-checks.repository';
+import type { ClaimedRegistryCheck, RegistryChecksRepository } from '../adapters/registry-checks.repository';
 import type { RegistryPort, SessionsPort } from '../domain/ports';
 import type { FlowService } from '../use-cases/flow-service';
 import { REGISTRY_CHECK_BATCH, RegistryCheckWork, type RegistryCheckWorkOptions } from '../use-cases/registry-check-work';
+
+/** Claims of one check that ended without an outcome, once its session no longer waits, before it is set aside. */
+const MAX_UNFINISHED_CLAIMS = 5;
 
 export interface RegistryCheckRunnerOptions extends RegistryCheckWorkOptions {
   intervalMs?: number;
@@ -14,12 +17,14 @@ export function defaultRegistryPollInterval(timeScale: number): number {
 }
 
 /**
- * The registry checks on every replica, as the kit's background job `flow-registry-checks`: each pass
- * works one batch (`RegistryCheckWork`); it wakes at once when this replica schedules a check, otherwise
- * polls.
+ * The registry checks on every replica, as the kit's background job `flow-registry-checks` (claimed work):
+ * up to REGISTRY_CHECK_BATCH checks in flight per replica, each leased; it wakes at once when this
+ * replica schedules a check, at the next check's due time, or at the poll. A check whose claims keep
+ * ending without an outcome is set aside (done, `dead_lettered`, in `job_items_total`) once its session
+ * no longer waits for it: the session has been abandoned by then, and nothing is decided silently.
  */
 export class RegistryCheckRunner {
-  private readonly job: BackgroundJob;
+  private readonly job: BackgroundJob<ClaimedRegistryCheck>;
   private readonly checksWork: RegistryCheckWork;
 
   constructor(
@@ -33,27 +38,34 @@ export class RegistryCheckRunner {
     },
     options: RegistryCheckRunnerOptions,
   ) {
-    this.checksWork = new RegistryCheckWork(deps, options);
+    const checksWork = new RegistryCheckWork(deps, options);
+    this.checksWork = checksWork;
     const intervalMs = options.intervalMs ?? defaultRegistryPollInterval(options.timeScale);
     const checks = deps.checks;
     deps.metrics.gauge('flow_registry_checks_open', 'Registry checks not finished yet (all replicas)', [], async function () {
       this.set(await checks.countOpen());
     });
-    this.job = new BackgroundJob({
+    this.job = new BackgroundJob<ClaimedRegistryCheck>({
       name: 'flow-registry-checks',
       logger: deps.logger,
       metrics: deps.metrics,
       idleMs: intervalMs,
-      // A failed pass is retried after one interval, as the checks it leased come due again by themselves.
-      backoff: { minMs: intervalMs, maxMs: intervalMs },
-      // Open checks, due or waiting for their next attempt; the age of the oldest is not read here.
-      backlog: async () => ({ depth: await checks.countOpen(), oldestDueAt: null }),
+      backoff: { minMs: intervalMs, maxMs: Math.max(intervalMs, 5_000) },
+      backlog: () => checksWork.backlog(),
       work: {
-        kind: 'periodic',
-        pass: async () => {
-          const claimed = await this.runOnce();
-          return { done: claimed, more: claimed >= REGISTRY_CHECK_BATCH };
+        kind: 'claimed',
+        concurrency: REGISTRY_CHECK_BATCH,
+        batch: REGISTRY_CHECK_BATCH,
+        claim: (limit) => checksWork.claim(limit),
+        handle: (check) => checksWork.work(check),
+        keyOf: (check) => check.id,
+        dueAt: (check) => check.dueAt,
+        deadLetter: {
+          after: (check) => (checksWork.heldForSession(check) ? Infinity : MAX_UNFINISHED_CLAIMS),
+          earlierFailures: (check) => check.earlierFailures,
+          move: (check) => checks.markDone(check, 'dead_lettered'),
         },
+        nextDueInMs: () => checksWork.nextDueInMs(),
       },
     });
   }
@@ -67,12 +79,12 @@ export class RegistryCheckRunner {
     this.job.wake();
   }
 
-  /** Claims and works one batch of due checks; returns how many were claimed. */
+  /** Claims and works one batch of due checks now, outside the job; returns how many were claimed. */
   runOnce(): Promise<number> {
     return this.checksWork.runOnce();
   }
 
-  /** Stops claiming; the batch being worked finishes first. */
+  /** Stops claiming; the checks in flight finish first. */
   stop(): Promise<void> {
     return this.job.stop();
   }

@@ -3,9 +3,8 @@ import {
   DAY,
   HOUR,
   MINUTE,
-  retentionJob,
+  RetentionJob,
   scaled,
-  sweepRetention,
   withTransaction,
   type Logger,
   type Metrics,
@@ -46,26 +45,21 @@ export function defaultSweepInterval(timeScale: number): number {
  * Fires the session timers whose deadline (a column) has passed: link expiry and abandonment, as the
  * kit's background job `session-timers`. Deadlines live in PostgreSQL, so they survive restarts; each
  * pass locks due rows with `FOR UPDATE SKIP LOCKED` and transitions them in the same transaction, so
- * with several replicas a timer fires exactly once. Beside it, the kit's retention sweep (job
+ * with several replicas a timer fires exactly once. Beside it, the kit's retention job (
  * `session-retention`, every 10 minutes) deletes idempotency records past their retention and removes
  * the document data of sessions past theirs.
  */
 export class TimerSweeper {
   private readonly timers: BackgroundJob;
-  private readonly cleanup: BackgroundJob;
+  private readonly cleanup: RetentionJob;
   private readonly sweeps;
   private readonly fired;
-  private readonly documentsRemoved;
 
   constructor(private readonly options: TimerSweeperOptions) {
     const { logger, metrics, pool } = options;
     const intervalMs = options.intervalMs ?? defaultSweepInterval(options.timeScale);
     this.sweeps = metrics.counter('session_timer_sweeps_total', 'Timer sweeper passes');
     this.fired = metrics.counter('session_timers_fired_total', 'Session timers fired, by kind', ['kind']);
-    this.documentsRemoved = metrics.counter(
-      'session_documents_removed_total',
-      'result.document of sessions removed after the retention period',
-    );
     this.timers = new BackgroundJob({
       name: 'session-timers',
       logger,
@@ -89,21 +83,12 @@ export class TimerSweeper {
         },
       },
     });
-    this.cleanup = retentionJob({
+    this.cleanup = new RetentionJob({
       name: 'session-retention',
       logger,
       metrics,
       intervalMs: CLEANUP_EVERY_MS,
-      sweep: async (now) => {
-        const sweep = await sweepRetention(this.retentionRules(), now, (what, count) => {
-          if (what === SESSION_DOCUMENT) this.documentsRemoved.inc(count);
-        });
-        const deleted = sweep.removed[IDEMPOTENCY_RECORD] ?? 0;
-        if (deleted > 0) logger.info({ deleted }, 'idempotency records past retention deleted');
-        const removed = sweep.removed[SESSION_DOCUMENT] ?? 0;
-        if (removed > 0) logger.info({ removed }, 'document data of sessions past retention removed');
-        return sweep;
-      },
+      rules: this.retentionRules(),
     });
   }
 
@@ -155,13 +140,8 @@ export class TimerSweeper {
    * returns how many sessions. The log line carries the count only.
    */
   async removeDocuments(now: Date): Promise<number> {
-    const rules = this.retentionRules().filter((rule) => rule.what === SESSION_DOCUMENT);
-    const sweep = await sweepRetention(rules, now, (_, count) => this.documentsRemoved.inc(count));
-    if (sweep.error !== undefined)
-      throw sweep.error instanceof Error ? sweep.error : new Error('document retention failed', { cause: sweep.error });
-    const total = sweep.removed[SESSION_DOCUMENT] ?? 0;
-    if (total > 0) this.options.logger.info({ removed: total }, 'document data of sessions past retention removed');
-    return total;
+    const removed = await this.cleanup.sweep(now, (rule) => rule.what === SESSION_DOCUMENT);
+    return removed[SESSION_DOCUMENT] ?? 0;
   }
 
   async stop(): Promise<void> {

@@ -26,7 +26,7 @@ export interface DispatcherOptions {
   handle: (message: ClaimedMessage) => Promise<void>;
 }
 
-/** Bookkeeping of one message that failed this many times in a row sets it aside as dead. */
+/** A message whose claims ended this many times in a row without an outcome (its bookkeeping failed, or the replica died holding it) is set aside as dead. */
 const MAX_BOOKKEEPING_FAILURES = 5;
 const MAX_CLAIM = 100;
 
@@ -61,8 +61,11 @@ export class Dispatcher {
         handle: (message) => this.deliver(message),
         keyOf: (message) => message.id,
         dueAt: (message) => message.dueAt,
-        maxFailures: MAX_BOOKKEEPING_FAILURES,
-        deadLetter: (message) => deadLetterMessage(pool, message.id, this.token),
+        deadLetter: {
+          after: MAX_BOOKKEEPING_FAILURES,
+          earlierFailures: (message) => message.earlierFailures,
+          move: (message) => deadLetterMessage(pool, message.id, this.token),
+        },
         nextDueInMs: () => nextDueInMs(pool),
       },
     });

@@ -108,14 +108,17 @@ interface ClaimedRow {
  * next_attempt_at forward by the lease, tagged with this claim's token. If the replica dies, the
  * message comes due again when the lease ends.
  */
-/** A claimed message and when it had come due (for the job's lag). */
-export type DueMessage = ClaimedMessage & { dueAt: Date };
+/**
+ * A claimed message, when it had come due (for the job's lag), and how many claims before this one ended
+ * without an outcome (a failure or a replica that died holding it: the job's dead-letter count).
+ */
+export type DueMessage = ClaimedMessage & { dueAt: Date; earlierFailures: number };
 
 export async function claimDue(
   db: Queryable,
   claim: { limit: number; excludeEndpoints: string[]; leaseMs: number; token: string },
 ): Promise<DueMessage[]> {
-  const { rows } = await db.query<ClaimedRow & { due_at: Date }>(
+  const { rows } = await db.query<ClaimedRow & { due_at: Date; earlier_failures: number }>(
     `WITH due AS (
        SELECT id, next_attempt_at AS due_at FROM messages
        WHERE status = 'pending' AND next_attempt_at <= clock_timestamp() AND NOT (endpoint_id = ANY ($2::text[]))
@@ -123,7 +126,8 @@ export async function claimDue(
        LIMIT $1
        FOR UPDATE SKIP LOCKED
      ), claimed AS (
-       UPDATE messages m SET next_attempt_at = clock_timestamp() + ${msInterval('$3')}, claim_token = $4, updated_at = clock_timestamp()
+       UPDATE messages m SET next_attempt_at = clock_timestamp() + ${msInterval('$3')}, claim_token = $4,
+                             unfinished_claims = m.unfinished_claims + 1, updated_at = clock_timestamp()
        FROM due WHERE m.id = due.id
        RETURNING m.*
      )
@@ -134,7 +138,7 @@ export async function claimDue(
             e.secret_enc,
             CASE WHEN e.previous_secret_expires_at > clock_timestamp() THEN e.previous_secret_enc END AS previous_secret_enc,
             COALESCE(e.circuit_open_until > clock_timestamp(), false) AS circuit_open,
-            e.consecutive_failures, d.due_at
+            e.consecutive_failures, d.due_at, c.unfinished_claims - 1 AS earlier_failures
      FROM claimed c
      JOIN due d ON d.id = c.id
      JOIN endpoints e ON e.id = c.endpoint_id
@@ -143,6 +147,7 @@ export async function claimDue(
   );
   return rows.map((row) => ({
     dueAt: row.due_at,
+    earlierFailures: row.earlier_failures,
     id: row.id,
     accountId: row.account_id,
     endpointId: row.endpoint_id,
@@ -168,7 +173,8 @@ export async function claimDue(
 export async function releaseClaims(db: Queryable, ids: MessageId[], token: string): Promise<void> {
   if (ids.length === 0) return;
   await db.query(
-    `UPDATE messages SET next_attempt_at = clock_timestamp(), claim_token = NULL
+    `UPDATE messages SET next_attempt_at = clock_timestamp(), claim_token = NULL,
+                         unfinished_claims = greatest(unfinished_claims - 1, 0)
      WHERE id = ANY ($1::text[]) AND claim_token = $2 AND status = 'pending'`,
     [ids, token],
   );
@@ -199,7 +205,7 @@ export async function recordAttempt(db: Queryable, r: AttemptRecord): Promise<bo
          status = $3, attempts = $4,
          last_wait_ms = COALESCE($5::int, last_wait_ms),
          next_attempt_at = CASE WHEN $5::int IS NULL THEN next_attempt_at ELSE clock_timestamp() + ${msInterval('$5')} END,
-         claim_token = NULL, updated_at = clock_timestamp()
+         claim_token = NULL, unfinished_claims = 0, updated_at = clock_timestamp()
        WHERE id = $1 AND claim_token = $2
        RETURNING id, account_id, endpoint_id, event_id
      )
@@ -233,7 +239,8 @@ export async function recordSuccesses(db: Queryable, records: readonly SuccessRe
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[])
          AS t (message_id, token, delivery_id, event_type, attempt, http_status, duration_ms)
      ), m AS (
-       UPDATE messages SET status = 'succeeded', attempts = input.attempt, claim_token = NULL, updated_at = clock_timestamp()
+       UPDATE messages SET status = 'succeeded', attempts = input.attempt, claim_token = NULL, unfinished_claims = 0,
+                           updated_at = clock_timestamp()
        FROM input WHERE messages.id = input.message_id AND messages.claim_token = input.token
        RETURNING messages.id, messages.account_id, messages.endpoint_id, messages.event_id
      )

@@ -1,4 +1,4 @@
-import { sweepRetention, type Pool, type RetentionRule, type RetentionSweep } from '@idv/kit';
+import type { Pool, RetentionRule } from '@idv/kit';
 import { removeDocumentsOccurredBefore } from '../adapters/messages.repository';
 
 const BATCH = 200;
@@ -21,9 +21,4 @@ export function eventRetentionRules(deps: { pool: Pool }, retentionMs: number): 
       remove: (cutoff, batch, now) => removeDocumentsOccurredBefore(deps.pool, cutoff, now, batch),
     },
   ];
-}
-
-/** One sweep at `now`; it may stop part-way (the database went away): what it removed by then still counts. */
-export function removeExpiredEventDocuments(deps: { pool: Pool }, retentionMs: number, now: Date): Promise<RetentionSweep> {
-  return sweepRetention(eventRetentionRules(deps, retentionMs), now);
 }
