@@ -25,6 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { machineReference } from '../machine-reference.mjs';
+import { loadVerification } from './verification-build.mjs';
 
 const require = createRequire(import.meta.url);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -47,7 +48,7 @@ const { values: args } = parseArgs({
     verification: { type: 'string', default: path.join(ROOT, 'packages/verification') },
   },
 });
-const verification = require(path.join(path.resolve(args.verification), 'dist/index.js'));
+const verification = loadVerification(path.resolve(args.verification));
 const SEED = Number(args.seed);
 const COUNT = Number(args.count);
 const ATTEMPTS = 1 + Number(args.retakes);

@@ -8,10 +8,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import { parentPort } from 'node:worker_threads';
+import { loadVerification } from './verification-build.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const verification = require(path.join(ROOT, 'packages/verification/dist/index.js'));
+const verification = loadVerification(path.join(ROOT, 'packages/verification'));
 const runVerificationTask = require(path.join(ROOT, 'packages/verification/dist/worker.js')).default;
 
 let peakHeap = 0;

@@ -25,13 +25,14 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { machineReference } from '../machine-reference.mjs';
+import { loadVerification } from './verification-build.mjs';
 
 const require = createRequire(import.meta.url);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
 const RESULTS = path.join(ROOT, 'bench', 'results');
 const corpus = require(path.join(ROOT, 'packages/corpus/dist/index.js'));
-const verification = require(path.join(ROOT, 'packages/verification/dist/index.js'));
+const verification = loadVerification(path.join(ROOT, 'packages/verification'));
 
 const { values: args } = parseArgs({
   options: {

@@ -6,7 +6,7 @@ import {
   perceptualHash,
   perceptualSignature,
   signatureDistance,
-} from '@idv/verification';
+} from '@idv/verification/tooling';
 import type { DocumentVariant } from './documents';
 import { DEFAULT_GENERATE_OPTIONS, generateDocumentImages, type DegradationProfile, type GenerateOptions } from './generate';
 

@@ -8,7 +8,7 @@ import {
   type ScreenFeatureName,
   type ScreenFeatures,
   type ScreenModel,
-} from '@idv/verification';
+} from '@idv/verification/tooling';
 
 // The fit's loops call these millions of times: aliased once, because a global lookup per call is slow
 // wherever the global object is not the realm's own (jest runs tests in such a context).

@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { assessImageQuality, readSide, stopEngines } from '@idv/verification';
+import { assessImageQuality, readSide, stopEngines } from '@idv/verification/tooling';
 import { cachedDocumentImages } from './cache';
 import type { GenerateOptions, SampleLabel } from './generate';
 

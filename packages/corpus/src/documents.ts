@@ -1,4 +1,4 @@
-import { emptyDocumentFields, type DocumentFields, type DocumentReasonCode } from '@idv/verification';
+import { emptyDocumentFields, type DocumentFields, type DocumentReasonCode } from '@idv/verification/tooling';
 import { addDays, addYears, toPrintedBilingual, toPrintedSpanish } from './dates';
 import { generatePerson, issueDateFor, settleSexForIssueDate, type Sex } from './identity';
 import {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import type { DocumentFields, DocumentReasonCode } from '@idv/verification';
+import type { DocumentFields, DocumentReasonCode } from '@idv/verification/tooling';
 import {
   DOCUMENT_VARIANTS,
   generateDocument,

@@ -1,4 +1,4 @@
-import { SCREEN_FEATURE_NAMES, type ScreenFeatureName, type ScreenModel } from '@idv/verification';
+import { SCREEN_FEATURE_NAMES, type ScreenFeatureName, type ScreenModel } from '@idv/verification/tooling';
 import {
   chooseLimit,
   detectionAtFalseAlarms,

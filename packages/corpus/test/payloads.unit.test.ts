@@ -7,7 +7,7 @@ import {
   parseMrz,
   type ComparableFields,
   type FieldName,
-} from '@idv/verification';
+} from '@idv/verification/tooling';
 import {
   DEFAULT_GENERATE_OPTIONS,
   DOCUMENT_VARIANTS,

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { assessQuality, prepareUpload, readSide, stopEngines } from '@idv/verification';
+import { assessQuality, prepareUpload, readSide, stopEngines } from '@idv/verification/tooling';
 import { corpusPage } from './pages';
 
 afterAll(async () => {

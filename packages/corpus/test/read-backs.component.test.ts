@@ -1,4 +1,4 @@
-import { readDocument, readSide, stopEngines } from '@idv/verification';
+import { readDocument, readSide, stopEngines } from '@idv/verification/tooling';
 import { DEFAULT_GENERATE_OPTIONS, generateDocumentImages } from '../src';
 
 afterAll(async () => {

@@ -1,4 +1,4 @@
-import { readSide, stopEngines } from '@idv/verification';
+import { readSide, stopEngines } from '@idv/verification/tooling';
 import { corpusPage } from './pages';
 
 afterAll(async () => {

@@ -24,6 +24,18 @@ describe('the entries of @idv/faces and @idv/verification', () => {
     expect(require.resolve('@idv/verification/worker')).toMatch(/worker\.js$/);
   });
 
+  test("the verification's main entry names what the services use; the tooling entry has the rest", () => {
+    const main = Object.keys(require('@idv/verification') as object);
+    const tooling = Object.keys(require('@idv/verification/tooling') as object);
+    expect(main).toEqual(expect.arrayContaining(['prepareUpload', 'combineSides', 'judgeAngledFront', 'blankSideReading']));
+    // Run one side at a time and calibrate: the corpus, the CLI and the benchmarks, never a service.
+    for (const name of ['readSide', 'readDocument', 'screenScore', 'parseMrz']) {
+      expect(main).not.toContain(name);
+      expect(tooling).toContain(name);
+    }
+    expect(tooling).toEqual(expect.arrayContaining(main));
+  });
+
   test('a deep import into dist is refused by the exports map', () => {
     expect(() => require.resolve('@idv/faces/dist/limits')).toThrow(/not defined by "exports"|Cannot find module/);
   });

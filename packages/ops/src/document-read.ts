@@ -9,7 +9,7 @@ import {
   type DocumentType,
   type Side,
   type SideReading,
-} from '@idv/verification';
+} from '@idv/verification/tooling';
 
 /**
  * `document:read`: the service's own pipeline on image files, offline, with no stack running (it never

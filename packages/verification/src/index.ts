@@ -1,37 +1,25 @@
-// The verification engine's public surface (docs/design.md "Verification engine"): the document model, the
-// parsers of what a document carries (DNI PDF417 payload, MRZ, CUIL) and the pure document checks.
-// Everything of `@idv/verification/pure` (src/pure.ts), then the image side.
-export * from './pure';
-// The image side (docs/design.md "Verification engine"): uploads made safe, the readers, and the one pipeline
-// the service's workers, the CLI and the benchmark run.
-export * from './image/prepare-upload';
-export { sniffImageType, type SniffedType } from './image/sniff';
-export * from './pipeline/quality-port';
-export * from './pipeline/read-side';
-export { startEngines, stopEngines } from './engines';
-export * from './pipeline/read-document';
-export { perceptualHash, hashDistance } from './pipeline/perceptual-hash';
-export type { VerificationTask, VerificationResult } from './worker';
-// Image quality and recapture detection (src/quality), the measures behind the pipeline's quality port.
+// `@idv/verification`: what the services use (docs/design.md "Verification engine"). The flow-runner sends
+// each side to the worker (`@idv/verification/worker`: `VerificationTask` in, `VerificationResult` out),
+// makes uploads safe before storing them, combines the sides' readings into the document's checks and
+// judges the angled front; the faces package asks for the quality of a frame. The document model, the
+// parsers and the checks without images are `@idv/verification/pure`; what the corpus, the ops CLI and
+// the benchmarks need besides is `@idv/verification/tooling`.
+export type { DocumentFields, DocumentReasonCode, DocumentType, FieldName, Side } from './model';
 export {
-  assessQuality as assessImageQuality,
-  assessPixels as assessImagePixels,
-  QUALITY_LIMITS,
-  SCREEN_MODEL,
-  SCREEN_FEATURE_NAMES,
-  screenScore,
-  screenVerdict,
-  type QualityReport,
-  type QualityOptions,
-  type ScreenFeatureName,
-  type ScreenFeatures,
-  type ScreenModel,
-  type ScreenVerdict,
-  type RawImage as QualityRawImage,
-  type Region as QualityRegion,
-} from './quality';
-// The angled front's checks: the card's outline in a photo and how its shape changed between two photos.
-export { findCardOutline, type CardOutline } from './pipeline/card-outline';
-export { outlineChange } from './checks/outline-change';
-export { judgeAngledFront, ANGLED_FRONT_LIMITS, type AngledFrontJudgement, type AngledFrontVerdict } from './checks/angled-front';
+  DEFAULT_UPLOAD_LIMITS,
+  isUploadRefusal,
+  prepareUpload,
+  type PreparedImage,
+  type UploadLimits,
+  type UploadRefusal,
+  type UploadRefusalReason,
+} from './image/prepare-upload';
+export { sniffImageType, type SniffedType } from './image/sniff';
+export { blankSideReading, type SideReading, type SideProblem } from './pipeline/read-side';
+export { combineSides, type DocumentCheck, type DocumentReading, type ReadDocumentOptions } from './pipeline/read-document';
+export { startEngines, stopEngines } from './engines';
+export type { VerificationTask, VerificationResult } from './worker';
+export { assessQuality as assessImageQuality, type QualityReport, type ScreenVerdict } from './quality';
+export type { CardOutline } from './pipeline/card-outline';
+export { judgeAngledFront, type AngledFrontJudgement, type AngledFrontVerdict } from './checks/angled-front';
 export { perceptualSignature, signatureDistance } from './pipeline/perceptual-hash';

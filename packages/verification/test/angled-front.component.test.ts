@@ -8,7 +8,7 @@ import {
   outlineChange,
   perceptualSignature,
   signatureDistance,
-} from '../src';
+} from '../src/tooling';
 import type { Point } from '../src/image/geometry';
 import { corpusFile, generateCorpus } from './corpus-data';
 

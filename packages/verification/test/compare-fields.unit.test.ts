@@ -11,7 +11,7 @@ import {
   parseDniBarcode,
   parseMrz,
   type ComparableFields,
-} from '../src';
+} from '../src/tooling';
 import { readReferenceJson, type DniBarcodeReferenceEntry, type MrzReferenceEntry } from './reference-data';
 
 const today = '2026-11-23';

@@ -1,4 +1,4 @@
-import { checkCuil, computeCuilCheckDigit, cuilHolderProblems, defaultCuilFor, parseCuil } from '../src';
+import { checkCuil, computeCuilCheckDigit, cuilHolderProblems, defaultCuilFor, parseCuil } from '../src/tooling';
 import { readReferenceJson, type CuilReferenceEntry } from './reference-data';
 
 const referenceEntries = readReferenceJson<CuilReferenceEntry[]>('cuil.json');

@@ -1,4 +1,4 @@
-import { expandTwoDigitYearDate, normaliseDate, parseDayMonthYear, parseMrzDate, toIsoDate } from '../src';
+import { expandTwoDigitYearDate, normaliseDate, parseDayMonthYear, parseMrzDate, toIsoDate } from '../src/tooling';
 
 describe('toIsoDate', () => {
   test('when the day does not exist in that month, then there is no date', () => {

@@ -1,6 +1,6 @@
 import bwipjs from 'bwip-js';
 import sharp from 'sharp';
-import { stopEngines } from '../src';
+import { stopEngines } from '../src/tooling';
 import { edgeBlurSigma, wienerDeblur } from '../src/image/deconvolve';
 import { decodeGrey, type GreyRaster } from '../src/image/raster';
 import { locateBarcodes } from '../src/readers/barcode-locator';

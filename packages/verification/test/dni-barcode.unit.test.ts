@@ -1,4 +1,4 @@
-import { parseDniBarcode, type DniBarcodeData, type DniBarcodeParseResult } from '../src';
+import { parseDniBarcode, type DniBarcodeData, type DniBarcodeParseResult } from '../src/tooling';
 import { readReferenceJson, type DniBarcodeReferenceEntry } from './reference-data';
 
 const today = '2026-11-23';

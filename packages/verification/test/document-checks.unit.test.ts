@@ -7,7 +7,7 @@ import {
   checkReadable,
   computeMrzCheckDigit,
   parseMrz,
-} from '../src';
+} from '../src/tooling';
 import { readReferenceJson, type MrzReferenceEntry } from './reference-data';
 
 const mrzEntries = readReferenceJson<MrzReferenceEntry[]>('mrz.json');

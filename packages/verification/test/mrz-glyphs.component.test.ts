@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { readDocument, stopEngines } from '../src';
+import { readDocument, stopEngines } from '../src/tooling';
 import { decodeGrey } from '../src/image/raster';
 import { parseMrz } from '../src/parsers/mrz.parser';
 import { readMrzGlyphs } from '../src/readers/mrz-glyphs';

@@ -6,7 +6,7 @@ import {
   mrzToDocumentFields,
   parseMrz,
   type MrzData,
-} from '../src';
+} from '../src/tooling';
 import { readReferenceJson, type MrzReferenceEntry } from './reference-data';
 
 const referenceEntries = readReferenceJson<MrzReferenceEntry[]>('mrz.json');

@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import sharp from 'sharp';
-import { prepareUpload, sniffImageType } from '../src';
+import { prepareUpload, sniffImageType } from '../src/tooling';
 
 /** A PNG whose header claims `width`×`height` with one tiny compressed IDAT: nothing near that size is allocated. */
 function pngClaiming(width: number, height: number): Buffer {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { readDocument, stopEngines } from '../src';
+import { readDocument, stopEngines } from '../src/tooling';
 import type { GreyRaster } from '../src/image/raster';
 import { cardFrame, readPrintedFields, snapToTextRow } from '../src/readers/printed.reader';
 import { corpusFile, generateCorpus } from './corpus-data';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { combineSides, readSide, stopEngines, type SideReading } from '../src';
+import { combineSides, readSide, stopEngines, type SideReading } from '../src/tooling';
 import { darkestInkThreshold, labelDistance, otsuThreshold, readsAsLabel } from '../src/readers/printed-labels';
 import { expiryFifteenYearsAfterIssue, parsePrintedDate } from '../src/readers/printed.reader';
 import { generateCorpus } from './corpus-data';

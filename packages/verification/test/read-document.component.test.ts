@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { blankSideReading, combineSides, perceptualSignature, readDocument, stopEngines, type SideReading } from '../src';
+import { blankSideReading, combineSides, perceptualSignature, readDocument, stopEngines, type SideReading } from '../src/tooling';
 import { REFERENCE_DOCUMENTS_DIR } from './reference-data';
 
 const TODAY = '2026-11-23';

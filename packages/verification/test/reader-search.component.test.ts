@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import bwipjs from 'bwip-js';
 import sharp from 'sharp';
-import { readSide, stopEngines } from '../src';
+import { readSide, stopEngines } from '../src/tooling';
 import { mrzAngles } from '../src/pipeline/read-side';
 import type { GreyRaster } from '../src/image/raster';
 import { erasedCharacters } from '../src/readers/mrz-erasure';

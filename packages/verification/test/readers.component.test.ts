@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import bwipjs from 'bwip-js';
 import sharp from 'sharp';
-import { readSide, startEngines, stopEngines } from '../src';
+import { readSide, startEngines, stopEngines } from '../src/tooling';
 import { decodeGrey, rotateRaster } from '../src/image/raster';
 import { searchMrzZone } from '../src/readers/mrz.reader';
 import { SafetyClock, WorkBudget } from '../src/readers/work-budget';

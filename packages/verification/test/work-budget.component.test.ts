@@ -1,6 +1,6 @@
 import bwipjs from 'bwip-js';
 import sharp from 'sharp';
-import { readSide, stopEngines } from '../src';
+import { readSide, stopEngines } from '../src/tooling';
 import { decodeGrey, type GreyRaster } from '../src/image/raster';
 import { locateBarcodes } from '../src/readers/barcode-locator';
 import { barcodePlan, searchBarcode } from '../src/readers/barcode.reader';
