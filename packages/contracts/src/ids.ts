@@ -79,6 +79,19 @@ export function idSchema<K extends IdKind>(kind: K) {
 }
 
 /**
+ * An id schema whose output has the kind's prefixed type (`typedIdSchema('account')` gives an
+ * `AccountId`), for what a service parses at its edge and passes on as is, such as the gateway's signed
+ * identity. The contract's request and response schemas keep `idSchema`: their output is built from
+ * plain strings in many places, and the OpenAPI document describes them.
+ */
+export function typedIdSchema<K extends IdKind>(kind: K) {
+  return z
+    .string()
+    .regex(idPattern(kind))
+    .transform((value) => asId(kind, value));
+}
+
+/**
  * Artefacts (the person's captures and what is derived from them) have ids of one shape, written by the
  * flow-runner when it stores them and checked wherever one comes back (evidence links, jobs):
  * `art_<ULID>` for a capture, `art_<ULID>_<derived>` for what a job derives from it (the face step's best

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { idPattern, newId, type SessionResult } from '@idv/contracts';
+import { idPattern, newId, type SessionId, type SessionResult } from '@idv/contracts';
 import { createLogger, createMetrics, createPool, cursorCodec, type Logger } from '@idv/kit';
 import { ROOT_DIR, dropDatabase, ensureDatabase, infraFromEnv } from '@idv/testkit';
 import type pg from 'pg';
@@ -69,7 +69,7 @@ afterAll(async () => {
 });
 
 /** An approved live session that completed at `completedAt`, with the document the flow read. */
-async function completedSession(completedAt: Date, withDocument = true): Promise<string> {
+async function completedSession(completedAt: Date, withDocument = true): Promise<SessionId> {
   const id = newId('session');
   const result: SessionResult = {
     outcome: 'approved',
@@ -101,7 +101,7 @@ function sweeper(on: pg.Pool = pool) {
   return new TimerSweeper({ pool: on, service, logger, metrics, timeScale: 1, documentRetentionMs: 30 * DAY });
 }
 
-const publicView = async (id: string) => toPublicSession((await findSession(pool, id))!, BASES, MONTH_LATER);
+const publicView = async (id: SessionId) => toPublicSession((await findSession(pool, id))!, BASES, MONTH_LATER);
 
 describe('retention of result.document', () => {
   test('when a session completed before the retention period, then GET says its document was removed, and the rest stays', async () => {
