@@ -1,4 +1,4 @@
-import { idPattern } from './ids';
+import { typedIdSchema } from './ids';
 import { ScopeSchema } from './scopes';
 import { ModeSchema } from './sessions';
 import { z } from './zod';
@@ -8,12 +8,13 @@ import { z } from './zod';
  * internal headers. Upstream services accept it only with a valid signature (docs/design.md "Services and what each owns").
  */
 export const IdentitySchema = z.strictObject({
-  account_id: z.string().regex(idPattern('account')),
-  key_id: z.string().regex(idPattern('apiKey')),
+  account_id: typedIdSchema('account'),
+  key_id: typedIdSchema('apiKey'),
   mode: ModeSchema,
   scopes: z.array(ScopeSchema),
 });
-export type Identity = z.infer<typeof IdentitySchema>;
+/** The identity as a service reads it: `account_id` an `AccountId`, `key_id` an `ApiKeyId`. */
+export type Identity = z.output<typeof IdentitySchema>;
 
 export const INTERNAL_HEADERS = {
   context: 'x-idv-context',

@@ -11,6 +11,7 @@ export const ID_PREFIXES = {
   event: 'evt_',
   apiKey: 'key_',
   linkToken: 'lt_',
+  registryCheck: 'rgc_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
@@ -22,6 +23,8 @@ export type WebhookDeliveryId = `whd_${string}`;
 export type EventId = `evt_${string}`;
 export type ApiKeyId = `key_${string}`;
 export type ConfigVersionId = `cfg_${string}`;
+/** One registry check of a session's step, the same for each of its attempts (the registry's idempotency key). */
+export type RegistryCheckId = `rgc_${string}`;
 
 /** The prefixed id type of a kind: `IdOf<'session'>` is `SessionId`. */
 export type IdOf<K extends IdKind> = `${(typeof ID_PREFIXES)[K]}${string}`;
@@ -66,7 +69,8 @@ export function idPattern(kind: IdKind): RegExp {
   return new RegExp(`^${ID_PREFIXES[kind]}${ULID_PATTERN}$`);
 }
 
-export function isId(kind: IdKind, value: unknown): boolean {
+/** Whether a value is an id of this kind; where it is, it has the kind's prefixed type. */
+export function isId<K extends IdKind>(kind: K, value: unknown): value is IdOf<K> {
   return typeof value === 'string' && idPattern(kind).test(value);
 }
 
@@ -76,6 +80,16 @@ export function idSchema<K extends IdKind>(kind: K) {
     .string()
     .regex(idPattern(kind), `must be an id of shape ${ID_PREFIXES[kind]}<ULID>`)
     .openapi({ example: `${ID_PREFIXES[kind]}01JD3Z8Q5X8R0VQ1T7W9Y2K4M6` });
+}
+
+/**
+ * An id schema whose output has the kind's prefixed type (`typedIdSchema('account')` gives an
+ * `AccountId`), for what a service parses at its edge and passes on as is, such as the gateway's signed
+ * identity. The contract's request and response schemas keep `idSchema`: their output is built from
+ * plain strings in many places, and the OpenAPI document describes them.
+ */
+export function typedIdSchema<K extends IdKind>(kind: K) {
+  return z.string().refine((value): value is IdOf<K> => isId(kind, value), `must be an id of shape ${ID_PREFIXES[kind]}<ULID>`);
 }
 
 /**
@@ -106,11 +120,11 @@ export function isArtefactId(value: unknown): value is ArtefactId {
   return typeof value === 'string' && ARTEFACT_ID_PATTERN.test(value);
 }
 
-/** Zod schema of an artefact id (a capture's or a derived one). */
+/** Zod schema of an artefact id (a capture's or a derived one); its output is an `ArtefactId`. */
 export function artefactIdSchema() {
   return z
     .string()
-    .regex(ARTEFACT_ID_PATTERN, `must be an artefact id of shape ${ARTEFACT_PREFIX}<ULID>[_${DERIVED_ARTEFACTS.join('|_')}]`)
+    .refine(isArtefactId, `must be an artefact id of shape ${ARTEFACT_PREFIX}<ULID>[_${DERIVED_ARTEFACTS.join('|_')}]`)
     .openapi({ example: `${ARTEFACT_PREFIX}01JD3Z8Q5X8R0VQ1T7W9Y2K4M6` });
 }
 

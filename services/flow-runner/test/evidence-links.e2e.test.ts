@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { EvidenceArtifact } from '@idv/contracts';
+import { asId, type EvidenceArtifact } from '@idv/contracts';
 import { createPool } from '@idv/kit';
 import { ROOT_DIR, api, buildTenant, testEnv, waitFor } from '@idv/testkit';
 import type pg from 'pg';
@@ -119,7 +119,7 @@ describe('evidence links', () => {
       // Each link gives the stored image, byte for byte, never cached.
       const store = new PgArtefactStore(pool, artefactKeyring({ INTERNAL_TOKEN: testEnv().internalToken }));
       for (const link of [...links, ...hooked]) {
-        const stored = await store.latest(session.id, link.artifact as (typeof ARTIFACTS)[number]);
+        const stored = await store.latest(asId('session', session.id), link.artifact as (typeof ARTIFACTS)[number]);
         const answer = await download(link.url);
         expect(answer.status).toBe(200);
         expect(answer.headers['content-type']).toBe('image/jpeg');
@@ -234,7 +234,7 @@ describe('evidence links', () => {
       links.map((link) => [link.artifact, 200, 'image/jpeg']),
     );
     for (const answer of answers) {
-      const stored = await store.latest(session.id, answer.artifact as EvidenceArtifact);
+      const stored = await store.latest(asId('session', session.id), answer.artifact as EvidenceArtifact);
       expect(answer.bytes.equals(stored!.bytes)).toBe(true);
     }
     // Judging a face is seconds of model time on a shared machine.

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { newArtefactId, newId } from '@idv/contracts';
+import { newArtefactId, newId, type ArtefactId, type SessionId } from '@idv/contracts';
 import {
   AddressThrottle,
   ClientAddresses,
@@ -37,7 +37,7 @@ export interface EvidenceRoute {
   pool: pg.Pool;
   metrics: Metrics;
   /** A flow with one stored capture of `kind` (under `id` when given); its session id and a fresh signed path to it. */
-  captured(kind: ArtefactKind, id?: string): Promise<{ sessionId: string; artefactId: string; path: string }>;
+  captured(kind: ArtefactKind, id?: ArtefactId): Promise<{ sessionId: SessionId; artefactId: ArtefactId; path: string }>;
   download(path: string, address: string): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>;
   /** The value of a counter in the route's registry, 0 when never counted. */
   counted(name: string, labels: Record<string, string>): Promise<number>;

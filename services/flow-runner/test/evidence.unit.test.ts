@@ -1,4 +1,4 @@
-import { newArtefactId, newId } from '@idv/contracts';
+import { isArtefactId, isId, newArtefactId, newId } from '@idv/contracts';
 import { EvidenceSigner, parseExpires } from '../src/domain/evidence';
 import { EvidenceLinks } from '../src/use-cases/evidence';
 import { type DownloadRecord, type EvidenceArtefact, type EvidencePort } from '../src/domain/ports';
@@ -28,12 +28,14 @@ function buildLinks(artefacts: EvidenceArtefact[], clock: { now: number }) {
   return { links, recorded };
 }
 
+/** A download of a link, its ids checked as the route checks them. */
 const request = (url: string) => {
   const parsed = new URL(url);
   const [, , sessionId, id] = parsed.pathname.split('/');
+  if (!isId('session', sessionId) || !isArtefactId(id)) throw new Error(`not an evidence link: ${parsed.pathname}`);
   return {
-    sessionId: sessionId!,
-    artefactId: id!,
+    sessionId,
+    artefactId: id,
     expires: parsed.searchParams.get('expires') ?? undefined,
     signature: parsed.searchParams.get('signature') ?? undefined,
     clientAddress: '203.0.113.9',

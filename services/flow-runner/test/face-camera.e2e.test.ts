@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { asId } from '@idv/contracts';
 import { createPool } from '@idv/kit';
 import { buildTenant, testEnv } from '@idv/testkit';
 import type { Browser, Page } from 'playwright-core';
@@ -202,7 +203,7 @@ describe('the face step with a camera', () => {
       const pool = createPool({ url: testEnv().databaseUrl, schema: 'flow', max: 1 });
       try {
         const store = new PgArtefactStore(pool, artefactKeyring({ INTERNAL_TOKEN: testEnv().internalToken }));
-        const set = decodeFaceFrames((await store.latest(session.id, 'face_frames'))!.bytes);
+        const set = decodeFaceFrames((await store.latest(asId('session', session.id), 'face_frames'))!.bytes);
         const times = set.frames.map((frame) => frame.atMs);
         expect(times[0]).toBeGreaterThanOrEqual(0);
         expect(times.at(-1)!).toBeLessThanOrEqual(set.receivedAt - set.challenge.issuedAt);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { asId } from '@idv/contracts';
 import { createPool } from '@idv/kit';
 import { api, buildTenant, testEnv } from '@idv/testkit';
 import type pg from 'pg';
@@ -152,7 +153,7 @@ describe('the face step', () => {
     const resolved = await getSession(tenant.testKey, session.id);
     expect(resolved.result.steps).toContainEqual({ id: 'face', type: 'face_liveness', verdict: 'approved' });
     const store = new PgArtefactStore(pool, artefactKeyring({ INTERNAL_TOKEN: testEnv().internalToken }));
-    const selfie = await store.latest(session.id, 'selfie');
+    const selfie = await store.latest(asId('session', session.id), 'selfie');
     expect((await sharp(selfie!.bytes).metadata()).format).toBe('jpeg');
     const { rows } = await pool.query<{ kind: string; ciphertext: Buffer; reading: unknown }>(
       `SELECT a.kind, a.ciphertext, r.reading FROM artefacts a LEFT JOIN artefact_readings r ON r.artefact_id = a.id

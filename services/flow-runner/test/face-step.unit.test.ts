@@ -1,8 +1,8 @@
-import { FlowConfigSchema, FaceStepSchema } from '@idv/contracts';
+import { FlowConfigSchema, FaceStepSchema, type ArtefactId } from '@idv/contracts';
 import { documentFrontBefore, initialState } from '../src/domain/engine';
 import { decodeFaceFrames, encodeFaceFrames } from '../src/domain/face-frames';
 import { applyFaceJudgement, FACE_TIMINGS, newChallenge, parseFrameTimes } from '../src/domain/steps/face';
-import { type FaceJudgement, type StoredChallenge } from '../src/domain/steps/face-state';
+import { type FaceFrameSet, type FaceJudgement, type StoredChallenge } from '../src/domain/steps/face-state';
 import type { StepState } from '../src/domain/steps/types';
 
 const STEP = FaceStepSchema.parse({ id: 'face', type: 'face_liveness', compareWithDocument: true });
@@ -36,7 +36,7 @@ const failedLiveness = (reason: 'face_not_found' | 'liveness_challenge_failed') 
   });
 
 /** A step state judging the given artefact after `attempts` attempts. */
-const judging = (attempts: number, artefactId = 'art_1'): StepState => ({
+const judging = (attempts: number, artefactId: ArtefactId = 'art_1'): StepState => ({
   status: 'pending',
   face: { attempts, judging: { artefactId, method: 'camera' } },
 });
@@ -156,7 +156,7 @@ describe('the frames artefact', () => {
     const challenge: StoredChallenge = {
       ...newChallenge({ sessionId: 'vs_1', timeScale: 1, now: NOW }, 'face', 1, 'camera'),
     };
-    const set = {
+    const set: FaceFrameSet = {
       challenge,
       nonce: challenge.nonce,
       receivedAt: NOW.getTime() + 5000,

@@ -1,4 +1,4 @@
-import { fastUlid } from '@idv/contracts';
+import { newArtefactId, type ArtefactId } from '@idv/contracts';
 import { createLogger, createMetrics, createPool, type Logger } from '@idv/kit';
 import type pg from 'pg';
 import sharp from 'sharp';
@@ -63,7 +63,7 @@ const DOCUMENT = {
   expiry_date: '2031-05-02',
 };
 
-const CAPTURED = `art_${fastUlid()}`;
+const CAPTURED = newArtefactId();
 
 /** A flow that passed a DNI with a registry check: every place the read document lives in its state. */
 function readState(): FlowState {
@@ -104,9 +104,9 @@ const buildFlow = (state: FlowState = readState()): FlowRecord => buildFlowRecor
 async function seedFlow(at: Date, registryStatus: 'done' | 'pending' = 'done'): Promise<FlowRecord> {
   const flow = buildFlow();
   await flows.insert(flow);
-  const ids: string[] = [];
+  const ids: ArtefactId[] = [];
   for (const kind of ARTEFACT_KINDS) {
-    const id = `art_${fastUlid()}`;
+    const id = newArtefactId();
     ids.push(id);
     await artefacts.put(pool, { id, sessionId: flow.sessionId, kind, bytes: image, contentType: 'image/jpeg' });
     await artefacts.saveReading(id, { fields: { number: DOCUMENT.number, surname: DOCUMENT.surname } });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { idPattern, newId, type SessionResult } from '@idv/contracts';
+import { idPattern, newId, type SessionId, type SessionResult } from '@idv/contracts';
 import { createLogger, createMetrics, createPool, cursorCodec, type Logger } from '@idv/kit';
 import { privateServiceDatabase } from '@idv/testkit';
 import type pg from 'pg';
@@ -63,7 +63,7 @@ afterAll(async () => {
 });
 
 /** An approved live session that completed at `completedAt`, with the document the flow read. */
-async function completedSession(completedAt: Date, withDocument = true): Promise<string> {
+async function completedSession(completedAt: Date, withDocument = true): Promise<SessionId> {
   const id = newId('session');
   const result: SessionResult = {
     outcome: 'approved',
@@ -95,7 +95,7 @@ function sweeper(on: pg.Pool = pool) {
   return new TimerSweeper({ pool: on, service, logger, metrics, timeScale: 1, documentRetentionMs: 30 * DAY });
 }
 
-const publicView = async (id: string) => toPublicSession((await findSession(pool, id))!, BASES, MONTH_LATER);
+const publicView = async (id: SessionId) => toPublicSession((await findSession(pool, id))!, BASES, MONTH_LATER);
 
 describe('retention of result.document', () => {
   test('when a session completed before the retention period, then GET says its document was removed, and the rest stays', async () => {

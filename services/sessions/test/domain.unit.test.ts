@@ -1,5 +1,5 @@
 import { SESSION_STATUSES, type FlowConfig, type SessionStatus } from '@idv/contracts';
-import { canonicalJson, decide, idempotencyLockKey, requestHash } from '../src/domain/idempotency';
+import { canonicalJson, decide, idempotencyLockKey, requestHash, type IdempotencyScope } from '../src/domain/idempotency';
 import { filterResult, toPublicSession, unreachedSteps, type SessionRecord } from '../src/domain/session';
 import { IllegalTransitionError, canTransition, isTerminal, transition, type SessionAction } from '../src/domain/session-state';
 import { monthRange, usageCounts, csvLine } from '../src/domain/usage';
@@ -97,11 +97,12 @@ describe('idempotency hashing', () => {
   });
 
   test('when scopes differ in any part, then their advisory lock ids differ; the same scope gives the same id', () => {
-    const scope = { accountId: 'acc_1', mode: 'test', apiKeyId: 'key_1', key: 'k' };
+    const scope: IdempotencyScope = { accountId: 'acc_1', mode: 'test', apiKeyId: 'key_1', key: 'k' };
     const id = idempotencyLockKey(scope);
     expect(idempotencyLockKey({ ...scope })).toBe(id);
     expect(BigInt(id) >= -(2n ** 63n) && BigInt(id) < 2n ** 63n).toBe(true);
-    for (const change of [{ accountId: 'acc_2' }, { mode: 'live' }, { apiKeyId: 'key_2' }, { key: 'k2' }]) {
+    const changes: Partial<IdempotencyScope>[] = [{ accountId: 'acc_2' }, { mode: 'live' }, { apiKeyId: 'key_2' }, { key: 'k2' }];
+    for (const change of changes) {
       expect(idempotencyLockKey({ ...scope, ...change })).not.toBe(id);
     }
   });

@@ -1,3 +1,4 @@
+import { asId } from '@idv/contracts';
 import jsQR from 'jsqr';
 import pg from 'pg';
 import { PNG } from 'pngjs';
@@ -144,7 +145,12 @@ describe('Idempotency-Key', () => {
     try {
       await holder.query('BEGIN');
       await holder.query('SELECT pg_advisory_xact_lock($1::bigint)', [
-        idempotencyLockKey({ accountId: account.id, mode: 'test', apiKeyId: testKeyId, key: 'in-flight' }),
+        idempotencyLockKey({
+          accountId: asId('account', account.id),
+          mode: 'test',
+          apiKeyId: asId('apiKey', testKeyId),
+          key: 'in-flight',
+        }),
       ]);
       const res = await createSession(testKey, project.id, {}, { 'idempotency-key': 'in-flight' });
       expect(res.status).toBe(409);

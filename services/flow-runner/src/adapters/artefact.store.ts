@@ -1,10 +1,11 @@
+import type { ArtefactId, SessionId } from '@idv/contracts';
 import { withTransaction, type Keyring, type Pool, type Queryable } from '@idv/kit';
 import type { ArtefactKind } from '../domain/artefacts';
-import type { ArtefactStore, StoredArtefact } from '../domain/ports';
+import type { ArtefactStore, NewArtefact, StoredArtefact } from '../domain/ports';
 
 interface ArtefactRow {
-  id: string;
-  session_id: string;
+  id: ArtefactId;
+  session_id: SessionId;
   kind: ArtefactKind;
   key_id: string;
   iv: Buffer;
@@ -15,7 +16,7 @@ interface ArtefactRow {
 }
 
 /** What a sealing is bound to: a ciphertext copied onto another row or session does not open. */
-const associatedData = (id: string, sessionId: string, kind: ArtefactKind) => `artefact:${id}:${sessionId}:${kind}`;
+const associatedData = (id: ArtefactId, sessionId: SessionId, kind: ArtefactKind) => `artefact:${id}:${sessionId}:${kind}`;
 
 /**
  * Artefacts in PostgreSQL (the flow schema), encrypted at rest with AES-256-GCM under the ring's active
@@ -27,10 +28,7 @@ export class PgArtefactStore implements ArtefactStore {
     private readonly keyring: Keyring,
   ) {}
 
-  async put(
-    db: Queryable,
-    input: { id: string; sessionId: string; kind: ArtefactKind; bytes: Buffer; contentType: string },
-  ): Promise<void> {
+  async put(db: Queryable, input: NewArtefact): Promise<void> {
     const { id } = input;
     const sealed = this.keyring.seal(input.bytes, associatedData(id, input.sessionId, input.kind));
     await db.query('DELETE FROM artefacts WHERE session_id = $1 AND kind = $2', [input.sessionId, input.kind]);
@@ -51,11 +49,11 @@ export class PgArtefactStore implements ArtefactStore {
     );
   }
 
-  async store(input: { id: string; sessionId: string; kind: ArtefactKind; bytes: Buffer; contentType: string }): Promise<void> {
+  async store(input: NewArtefact): Promise<void> {
     await withTransaction(this.pool, (tx) => this.put(tx, input));
   }
 
-  async get(id: string): Promise<StoredArtefact | null> {
+  async get(id: ArtefactId): Promise<StoredArtefact | null> {
     const { rows } = await this.pool.query<ArtefactRow>(
       'SELECT id, session_id, kind, key_id, iv, tag, ciphertext, content_type, created_at FROM artefacts WHERE id = $1',
       [id],
@@ -63,7 +61,7 @@ export class PgArtefactStore implements ArtefactStore {
     return rows[0] ? this.open(rows[0]) : null;
   }
 
-  async latest(sessionId: string, kind: ArtefactKind): Promise<StoredArtefact | null> {
+  async latest(sessionId: SessionId, kind: ArtefactKind): Promise<StoredArtefact | null> {
     const { rows } = await this.pool.query<ArtefactRow>(
       `SELECT id, session_id, kind, key_id, iv, tag, ciphertext, content_type, created_at
          FROM artefacts WHERE session_id = $1 AND kind = $2`,
@@ -72,7 +70,7 @@ export class PgArtefactStore implements ArtefactStore {
     return rows[0] ? this.open(rows[0]) : null;
   }
 
-  async saveReading(artefactId: string, reading: unknown): Promise<void> {
+  async saveReading(artefactId: ArtefactId, reading: unknown): Promise<void> {
     await this.pool.query(
       `INSERT INTO artefact_readings (artefact_id, reading)
        SELECT $1, $2::jsonb WHERE EXISTS (SELECT 1 FROM artefacts WHERE id = $1)
@@ -81,7 +79,7 @@ export class PgArtefactStore implements ArtefactStore {
     );
   }
 
-  async reading(artefactId: string): Promise<unknown> {
+  async reading(artefactId: ArtefactId): Promise<unknown> {
     const { rows } = await this.pool.query<{ reading: unknown }>('SELECT reading FROM artefact_readings WHERE artefact_id = $1', [
       artefactId,
     ]);

@@ -1,10 +1,10 @@
-import { EVIDENCE_ARTIFACTS } from '@idv/contracts';
+import { EVIDENCE_ARTIFACTS, type ArtefactId, type SessionId } from '@idv/contracts';
 import type { Pool } from '@idv/kit';
 import type { ArtefactStore, DownloadRecord, EvidenceArtefact, EvidencePort } from '../domain/ports';
 
 interface MetaRow {
-  id: string;
-  session_id: string;
+  id: ArtefactId;
+  session_id: SessionId;
   kind: EvidenceArtefact['kind'];
   content_type: string;
 }
@@ -26,7 +26,7 @@ export class PgEvidenceRepository implements EvidencePort {
     private readonly artefacts: ArtefactStore,
   ) {}
 
-  async latestOf(sessionIds: readonly string[]): Promise<EvidenceArtefact[]> {
+  async latestOf(sessionIds: readonly SessionId[]): Promise<EvidenceArtefact[]> {
     if (sessionIds.length === 0) return [];
     // One row per session and kind (the store replaces older captures), so every row is the latest.
     const { rows } = await this.pool.query<MetaRow>(
@@ -37,7 +37,7 @@ export class PgEvidenceRepository implements EvidencePort {
     return rows.map(toArtefact);
   }
 
-  async find(sessionId: string, artefactId: string): Promise<EvidenceArtefact | null> {
+  async find(sessionId: SessionId, artefactId: ArtefactId): Promise<EvidenceArtefact | null> {
     const { rows } = await this.pool.query<MetaRow>(
       `SELECT id, session_id, kind, content_type FROM artefacts
         WHERE session_id = $1 AND id = $2 AND kind = ANY ($3::text[])`,
@@ -46,7 +46,7 @@ export class PgEvidenceRepository implements EvidencePort {
     return rows[0] ? toArtefact(rows[0]) : null;
   }
 
-  async bytes(artefactId: string): Promise<Buffer | null> {
+  async bytes(artefactId: ArtefactId): Promise<Buffer | null> {
     return (await this.artefacts.get(artefactId))?.bytes ?? null;
   }
 

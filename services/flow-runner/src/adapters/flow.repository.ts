@@ -3,8 +3,10 @@ import {
   type CaptureStoredData,
   type DomainEvent,
   type FaceFramesStoredData,
+  type AccountId,
   type FlowConfig,
   type Mode,
+  type SessionId,
 } from '@idv/contracts';
 import { enqueueEvents, withTransaction, type Pool, type Queryable } from '@idv/kit';
 import type { FlowState } from '../domain/engine';
@@ -13,8 +15,8 @@ import type { Locale } from '../domain/i18n';
 import { Batcher, ItemFailure } from './batcher';
 
 interface FlowRow {
-  session_id: string;
-  account_id: string;
+  session_id: SessionId;
+  account_id: AccountId;
   mode: Mode;
   token_hash: string;
   binding_hash: string;
@@ -38,7 +40,7 @@ const IN_FLIGHT = 1;
 const BATCH_MAX = 200;
 
 interface FlowWrite {
-  sessionId: string;
+  sessionId: SessionId;
   version: number;
   state: string;
   status: FlowStatus;
@@ -63,7 +65,7 @@ const toRecord = (row: FlowRow): FlowRecord => ({
  * `registry-checks.repository.ts` for the runner's side). Scheduling over an older row of the step
  * starts it afresh: the flow's versioned write in the same transaction says this is the current one.
  */
-async function changeRegistryCheck(tx: Queryable, sessionId: string, change: RegistryCheckChange): Promise<void> {
+async function changeRegistryCheck(tx: Queryable, sessionId: SessionId, change: RegistryCheckChange): Promise<void> {
   if (change.kind === 'schedule') {
     await tx.query(
       `INSERT INTO registry_checks (session_id, step_id, id, status, attempts, next_attempt_at, give_up_at)
@@ -85,7 +87,7 @@ async function changeRegistryCheck(tx: Queryable, sessionId: string, change: Reg
 
 /** The flow schema's repository: one row per flow, its progress (with only hashes of codes) as JSON. */
 export class PgFlowStore implements FlowStore {
-  private readonly reads: Batcher<string, FlowRow | null>;
+  private readonly reads: Batcher<SessionId, FlowRow | null>;
   private readonly writes: Batcher<FlowWrite, boolean>;
 
   constructor(
@@ -101,7 +103,7 @@ export class PgFlowStore implements FlowStore {
     });
   }
 
-  private async readMany(sessionIds: string[]): Promise<(FlowRow | null)[]> {
+  private async readMany(sessionIds: SessionId[]): Promise<(FlowRow | null)[]> {
     const { rows } = await this.pool.query<FlowRow>(`SELECT ${COLUMNS} FROM flows WHERE session_id = ANY($1)`, [sessionIds]);
     const found = new Map(rows.map((row) => [row.session_id, row]));
     return sessionIds.map((id) => found.get(id) ?? null);
@@ -113,7 +115,7 @@ export class PgFlowStore implements FlowStore {
   }
 
   /** Every page and submission reads its flow first: under load, many of these reads are one query. */
-  async find(sessionId: string): Promise<FlowRecord | null> {
+  async find(sessionId: SessionId): Promise<FlowRecord | null> {
     const row = await this.reads.submit(sessionId);
     return row ? toRecord(row) : null;
   }
@@ -252,7 +254,7 @@ export class PgFlowStore implements FlowStore {
   }
 
   private async writeTogether(writes: FlowWrite[]): Promise<boolean[]> {
-    const { rows } = await this.pool.query<{ session_id: string }>(
+    const { rows } = await this.pool.query<{ session_id: SessionId }>(
       `UPDATE flows f
           SET state = w.state::jsonb, status = w.status, version = f.version + 1,
               updated_at = now(),

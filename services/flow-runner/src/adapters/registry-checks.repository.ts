@@ -1,10 +1,11 @@
+import type { RegistryCheckId, SessionId } from '@idv/contracts';
 import type { Pool } from '@idv/kit';
 
 /** One registry check as the runner sees it (the query itself is in the flow's state). */
 export interface RegistryCheckRow {
-  sessionId: string;
+  sessionId: SessionId;
   stepId: string;
-  id: string;
+  id: RegistryCheckId;
   status: 'pending' | 'decided';
   attempts: number;
   giveUpAt: Date;
@@ -17,9 +18,9 @@ export interface RegistryCheckRow {
 export type ClaimedRegistryCheck = RegistryCheckRow & { dueAt: Date; earlierFailures: number };
 
 interface Row {
-  session_id: string;
+  session_id: SessionId;
   step_id: string;
-  id: string;
+  id: RegistryCheckId;
   status: 'pending' | 'decided';
   attempts: number;
   give_up_at: Date;

@@ -1,3 +1,4 @@
+import type { RegistryCheckId } from '@idv/contracts';
 import { Agent, request } from 'undici';
 import { z } from 'zod';
 import { REGISTRY_FIELDS, type RegistryAnswer, type RegistryField, type RegistryQuery } from '../domain/registry';
@@ -64,7 +65,7 @@ export class RegistryClient implements RegistryPort {
     this.endpoint = `${options.url.replace(/\/+$/, '')}/v1/identities/verify`;
   }
 
-  async verify(query: RegistryQuery, checkId: string): Promise<RegistryAnswer> {
+  async verify(query: RegistryQuery, checkId: RegistryCheckId): Promise<RegistryAnswer> {
     try {
       const response = await request(this.endpoint, {
         method: 'POST',

@@ -1,3 +1,4 @@
+import type { SessionId } from '@idv/contracts';
 import { withTransaction, type Pool } from '@idv/kit';
 import type { FlowState } from '../domain/engine';
 import { withoutDocumentData } from '../domain/retention';
@@ -17,7 +18,7 @@ export class RetentionRepository {
    */
   async removeFlowDataBefore(cutoff: Date, batch: number): Promise<number> {
     return withTransaction(this.pool, async (tx) => {
-      const { rows } = await tx.query<{ session_id: string; state: FlowState }>(
+      const { rows } = await tx.query<{ session_id: SessionId; state: FlowState }>(
         `SELECT session_id, state FROM flows f
           WHERE data_removed_at IS NULL AND created_at < $1 AND updated_at < $1
             AND NOT EXISTS (SELECT 1 FROM registry_checks r WHERE r.session_id = f.session_id AND r.status <> 'done')

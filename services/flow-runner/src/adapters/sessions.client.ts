@@ -8,6 +8,7 @@ import {
   type InternalRoute,
   type InternalSession,
   type ResolveSessionBody,
+  type SessionId,
 } from '@idv/contracts';
 import { Agent, request } from 'undici';
 import { Batcher } from './batcher';
@@ -46,7 +47,7 @@ function internalSession(text: string): InternalSession {
 /** The sessions service's internal API, exactly as its owner publishes it (keep-alive pool, timeouts). */
 export class SessionsClient implements SessionsPort {
   private readonly agent: Agent;
-  private readonly activityReports = new Batcher<string, ActivityState>((ids) => this.sendActivity(ids), {
+  private readonly activityReports = new Batcher<SessionId, ActivityState>((ids) => this.sendActivity(ids), {
     keyOf: (id) => id,
     sameKey: 'share',
     maxBatch: ACTIVITY_REPORT_MAX,
@@ -96,7 +97,7 @@ export class SessionsClient implements SessionsPort {
     throw new SessionsClientError(status, text);
   }
 
-  async get(sessionId: string): Promise<InternalSession | null> {
+  async get(sessionId: SessionId): Promise<InternalSession | null> {
     const { status, text } = await this.call(GET, { id: sessionId });
     if (status === 200) return internalSession(text);
     if (status === 404) return null;
@@ -108,27 +109,27 @@ export class SessionsClient implements SessionsPort {
    * of them to come back and then go together in one call: under load a call carries many, and each
    * answer is still the sessions service's word given after the submission arrived.
    */
-  activity(sessionId: string): Promise<'ok' | 'terminal'> {
+  activity(sessionId: SessionId): Promise<'ok' | 'terminal'> {
     return this.activityReports.submit(sessionId).then((state) => {
       if (state === 'not_found') throw new SessionsClientError(404, `no session ${sessionId}`);
       return state === 'active' ? 'ok' : 'terminal';
     });
   }
 
-  private async sendActivity(sessionIds: string[]): Promise<(ActivityState | undefined)[]> {
+  private async sendActivity(sessionIds: SessionId[]): Promise<(ActivityState | undefined)[]> {
     const { status, text } = await this.call(ACTIVITY, {}, { session_ids: sessionIds });
     if (status !== 200) throw new SessionsClientError(status, text);
     const { sessions } = ACTIVITY.responses[200].schema.parse(JSON.parse(text));
     return sessionIds.map((id) => sessions[id]);
   }
 
-  async hold(sessionId: string, until: Date | null): Promise<'ok' | 'terminal'> {
+  async hold(sessionId: SessionId, until: Date | null): Promise<'ok' | 'terminal'> {
     const { status, text } = await this.call(HOLD, { id: sessionId }, { until: until === null ? null : until.toISOString() });
     if (status !== 200) throw new SessionsClientError(status, text);
     return HOLD.responses[200].schema.parse(JSON.parse(text)).state === 'active' ? 'ok' : 'terminal';
   }
 
-  async resolve(sessionId: string, body: ResolveSessionBody): Promise<'ok' | 'terminal'> {
+  async resolve(sessionId: SessionId, body: ResolveSessionBody): Promise<'ok' | 'terminal'> {
     const { status, text } = await this.call(RESOLVE, { id: sessionId }, body);
     if (status >= 200 && status < 300) return 'ok';
     // Only `session_terminal` means the session ended; a `conflict` (it was changing at that moment)

@@ -1,4 +1,4 @@
-import type { DocumentData, FlowConfig, ResolveSessionBody, Step, StepResult } from '@idv/contracts';
+import type { ArtefactId, DocumentData, FlowConfig, ResolveSessionBody, Step, StepResult } from '@idv/contracts';
 import type { HandoverState } from './handover';
 import { REASON_CODES, type ReasonCode } from './reason-codes';
 import type { ConsentStep, RunnableStep, StepOutcome, StepState } from './steps/types';
@@ -153,8 +153,8 @@ export function resolution(config: FlowConfig, state: FlowState, outcome: 'appro
  * The accepted front of the last passed `document_ar` step before `stepId` (top-level steps, and the
  * options of choices, in order): its portrait is what a face step compares with. Null when none passed.
  */
-export function documentFrontBefore(record: { config: FlowConfig; state: FlowState }, stepId: string): string | null {
-  let front: string | null = null;
+export function documentFrontBefore(record: { config: FlowConfig; state: FlowState }, stepId: string): ArtefactId | null {
+  let front: ArtefactId | null = null;
   const consider = (step: { id: string; type: string }) => {
     const state = record.state.steps[step.id];
     const capture = state?.document?.captures.front;

@@ -1,4 +1,14 @@
-import type { EvidenceArtifact, FlowConfig, InternalSession, Mode, ResolveSessionBody } from '@idv/contracts';
+import type {
+  AccountId,
+  ArtefactId,
+  EvidenceArtifact,
+  FlowConfig,
+  InternalSession,
+  Mode,
+  RegistryCheckId,
+  ResolveSessionBody,
+  SessionId,
+} from '@idv/contracts';
 import type { FaceComparisonOutcome, LivenessChallenge, LivenessVerdict, SerialisedFaceError } from '@idv/faces';
 import type { Queryable } from '@idv/kit';
 import type { DocumentType, Side, SideReading } from '@idv/verification';
@@ -20,8 +30,8 @@ import type { OtpChannel, PreparedCapture, SendResult } from './steps/types';
 export type FlowStatus = 'active' | 'approved' | 'rejected';
 
 export interface FlowRecord {
-  sessionId: string;
-  accountId: string;
+  sessionId: SessionId;
+  accountId: AccountId;
   mode: Mode;
   tokenHash: string;
   bindingHash: string;
@@ -36,7 +46,7 @@ export interface FlowRecord {
 
 export interface FlowStore {
   findByTokenHash(tokenHash: string): Promise<FlowRecord | null>;
-  find(sessionId: string): Promise<FlowRecord | null>;
+  find(sessionId: SessionId): Promise<FlowRecord | null>;
   /** False when a record for the session already exists. */
   insert(record: FlowRecord): Promise<boolean>;
   /**
@@ -55,7 +65,7 @@ export interface FlowStore {
 
 /** What a flow change does to its registry check, in the same transaction. */
 export type RegistryCheckChange =
-  | { kind: 'schedule'; stepId: string; checkId: string; giveUpAt: Date }
+  | { kind: 'schedule'; stepId: string; checkId: RegistryCheckId; giveUpAt: Date }
   | { kind: 'decide'; stepId: string; attempts: number; outcome: RegistryAnswer['kind'] };
 
 /** Where a registry check stands, from the flow as stored. */
@@ -68,15 +78,15 @@ export type RegistryCheckState =
 /** A capture a submission sends: stored, with its reading job, only together with the flow's change. */
 export type StagedCapture =
   | {
-      artefactId: string;
-      sessionId: string;
+      artefactId: ArtefactId;
+      sessionId: SessionId;
       stepId: string;
       kind: CaptureKind;
       jpeg: Buffer;
       document: { type: DocumentKind; acceptedTypes: DocumentKind[] };
     }
   /** A face attempt's frames (`encodeFaceFrames`), with its judging job. */
-  | { artefactId: string; sessionId: string; stepId: string; kind: 'face_frames'; bytes: Buffer; contentType: string };
+  | { artefactId: ArtefactId; sessionId: SessionId; stepId: string; kind: 'face_frames'; bytes: Buffer; contentType: string };
 
 /** The files of a multipart submission: a document photo, or a face attempt's frames. */
 export interface SubmittedFiles {
@@ -87,12 +97,21 @@ export interface SubmittedFiles {
 // ---- captures -----------------------------------------------------------------------------------
 
 export interface StoredArtefact {
-  id: string;
-  sessionId: string;
+  id: ArtefactId;
+  sessionId: SessionId;
   kind: ArtefactKind;
   contentType: string;
   bytes: Buffer;
   createdAt: Date;
+}
+
+/** A capture (or what a job derives from one) to store. */
+export interface NewArtefact {
+  id: ArtefactId;
+  sessionId: SessionId;
+  kind: ArtefactKind;
+  bytes: Buffer;
+  contentType: string;
 }
 
 /**
@@ -101,17 +120,14 @@ export interface StoredArtefact {
  */
 export interface ArtefactStore {
   /** Stores a capture in the caller's transaction, replacing the session's previous one of that kind. */
-  put(
-    db: Queryable,
-    input: { id: string; sessionId: string; kind: ArtefactKind; bytes: Buffer; contentType: string },
-  ): Promise<void>;
+  put(db: Queryable, input: NewArtefact): Promise<void>;
   /** Stores a capture on its own (not with a flow change), replacing the session's previous one of that kind. */
-  store(input: { id: string; sessionId: string; kind: ArtefactKind; bytes: Buffer; contentType: string }): Promise<void>;
-  get(id: string): Promise<StoredArtefact | null>;
-  latest(sessionId: string, kind: ArtefactKind): Promise<StoredArtefact | null>;
+  store(input: NewArtefact): Promise<void>;
+  get(id: ArtefactId): Promise<StoredArtefact | null>;
+  latest(sessionId: SessionId, kind: ArtefactKind): Promise<StoredArtefact | null>;
   /** Keeps what the readers made of an artefact; a second reading of the same artefact is ignored. */
-  saveReading(artefactId: string, reading: unknown): Promise<void>;
-  reading(artefactId: string): Promise<unknown>;
+  saveReading(artefactId: ArtefactId, reading: unknown): Promise<void>;
+  reading(artefactId: ArtefactId): Promise<unknown>;
   deleteCapturedBefore(cutoff: Date, batch: number): Promise<number>;
 }
 
@@ -178,15 +194,15 @@ export type RedeemResult =
 
 export interface SessionsPort {
   redeem(token: string): Promise<RedeemResult>;
-  get(sessionId: string): Promise<InternalSession | null>;
+  get(sessionId: SessionId): Promise<InternalSession | null>;
   /** `terminal` when the session already ended (canceled, expired, abandoned, resolved). */
-  activity(sessionId: string): Promise<'ok' | 'terminal'>;
-  resolve(sessionId: string, body: ResolveSessionBody): Promise<'ok' | 'terminal'>;
+  activity(sessionId: SessionId): Promise<'ok' | 'terminal'>;
+  resolve(sessionId: SessionId, body: ResolveSessionBody): Promise<'ok' | 'terminal'>;
   /**
    * Holds off abandonment until `until` while a background check decides (null: releases the hold).
    * `terminal` when the session already ended.
    */
-  hold(sessionId: string, until: Date | null): Promise<'ok' | 'terminal'>;
+  hold(sessionId: SessionId, until: Date | null): Promise<'ok' | 'terminal'>;
 }
 
 export interface CodeSender {
@@ -195,15 +211,15 @@ export interface CodeSender {
 
 export interface RegistryPort {
   /** `checkId` is the same for every attempt of one check (the registry's idempotency key). */
-  verify(query: RegistryQuery, checkId: string): Promise<RegistryAnswer>;
+  verify(query: RegistryQuery, checkId: RegistryCheckId): Promise<RegistryAnswer>;
 }
 
 // ---- evidence -------------------------------------------------------------------------------------
 
 /** What the link builder and the download need of a capture, without its bytes. */
 export interface EvidenceArtefact {
-  id: string;
-  sessionId: string;
+  id: ArtefactId;
+  sessionId: SessionId;
   kind: EvidenceArtifact;
   contentType: string;
 }
@@ -211,8 +227,8 @@ export interface EvidenceArtefact {
 export type DownloadOutcome = 'served' | 'expired' | 'bad_signature';
 
 export interface DownloadRecord {
-  sessionId: string;
-  artefactId: string;
+  sessionId: SessionId;
+  artefactId: ArtefactId;
   kind: EvidenceArtifact;
   clientAddress: string;
   userAgent: string | null;
@@ -223,10 +239,10 @@ export interface DownloadRecord {
 /** Where evidence comes from and where downloads are recorded (PostgreSQL by default). */
 export interface EvidencePort {
   /** The latest capture of each evidence kind of each session. */
-  latestOf(sessionIds: readonly string[]): Promise<EvidenceArtefact[]>;
+  latestOf(sessionIds: readonly SessionId[]): Promise<EvidenceArtefact[]>;
   /** The artefact, only when it belongs to that session and is still the latest of its kind. */
-  find(sessionId: string, artefactId: string): Promise<EvidenceArtefact | null>;
+  find(sessionId: SessionId, artefactId: ArtefactId): Promise<EvidenceArtefact | null>;
   /** The decrypted image; null when it was deleted meanwhile (retention). */
-  bytes(artefactId: string): Promise<Buffer | null>;
+  bytes(artefactId: ArtefactId): Promise<Buffer | null>;
   record(download: DownloadRecord): Promise<void>;
 }

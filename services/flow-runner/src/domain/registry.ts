@@ -4,6 +4,8 @@
  * is asked again. No HTTP here: the client is an adapter behind `RegistryPort`.
  */
 
+import type { RegistryCheckId } from '@idv/contracts';
+
 /** What the registry is asked: the document as read, once the document's own checks passed. Personal data. */
 export interface RegistryQuery {
   document_type: 'dni' | 'passport' | 'licence';
@@ -40,7 +42,7 @@ export type RegistryAnswer =
  * the window runs out, then `document_registry_unavailable`), anything else a match.
  */
 /** (A `RegistryPort` of `ports.ts`, typed here by its shape: the ports import this module's types.) */
-export const testModeRegistry: { verify(query: RegistryQuery, checkId: string): Promise<RegistryAnswer> } = {
+export const testModeRegistry: { verify(query: RegistryQuery, checkId: RegistryCheckId): Promise<RegistryAnswer> } = {
   verify(query: RegistryQuery): Promise<RegistryAnswer> {
     const last = query.number.slice(-2);
     if (last === '97') return Promise.resolve({ kind: 'mismatch', fields: ['surname'] });

@@ -1,10 +1,10 @@
-import { EVIDENCE_ARTIFACTS, type EvidenceArtifact, type EvidenceLink } from '@idv/contracts';
+import { EVIDENCE_ARTIFACTS, type ArtefactId, type EvidenceArtifact, type EvidenceLink, type SessionId } from '@idv/contracts';
 import { EVIDENCE_LINK_LIFETIME_MS, EVIDENCE_PATH_PREFIX, parseExpires, type EvidenceSigner } from '../domain/evidence';
 import type { DownloadOutcome, EvidenceArtefact, EvidencePort } from '../domain/ports';
 
 export interface DownloadRequest {
-  sessionId: string;
-  artefactId: string;
+  sessionId: SessionId;
+  artefactId: ArtefactId;
   /** The raw `expires` and `signature` query values (absent when the link was cut). */
   expires: string | undefined;
   signature: string | undefined;
@@ -38,7 +38,7 @@ export class EvidenceLinks {
   }
 
   /** Fresh links of each session, in the spec's artifact order; an unknown session gets an empty list. */
-  async linksFor(sessionIds: readonly string[]): Promise<Record<string, EvidenceLink[]>> {
+  async linksFor(sessionIds: readonly SessionId[]): Promise<Record<string, EvidenceLink[]>> {
     const unique = [...new Set(sessionIds)];
     const found = await this.deps.port.latestOf(unique);
     const expiresAt = this.now().getTime() + this.lifetimeMs;

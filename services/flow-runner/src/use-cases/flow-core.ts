@@ -1,4 +1,4 @@
-import { newArtefactId, type InternalSession } from '@idv/contracts';
+import { newArtefactId, type InternalSession, type SessionId } from '@idv/contracts';
 import { hasCodeStep, documentFrontBefore, position, resolution } from '../domain/engine';
 import { encodeFaceFrames, FACE_FRAMES_CONTENT_TYPE } from '../domain/face-frames';
 import { movedAwayFrom, offerHandover, HANDOVER_VALIDITY_MS } from '../domain/handover';
@@ -39,7 +39,7 @@ class ConfirmedForNextView {
 
   constructor(private readonly clock: () => number) {}
 
-  add(sessionId: string, confirmedAt: Date): void {
+  add(sessionId: SessionId, confirmedAt: Date): void {
     const now = this.clock();
     this.confirmedAt.delete(sessionId); // re-inserted last: the map stays (about) in order of confirmation
     this.confirmedAt.set(sessionId, confirmedAt.getTime());
@@ -50,7 +50,7 @@ class ConfirmedForNextView {
   }
 
   /** True once per confirmation, if it is recent enough. */
-  take(sessionId: string): boolean {
+  take(sessionId: SessionId): boolean {
     const at = this.confirmedAt.get(sessionId);
     if (at === undefined) return false;
     this.confirmedAt.delete(sessionId);
@@ -178,7 +178,7 @@ export class FlowCore {
     await this.options.store.update(record);
   }
 
-  async deliverStored(sessionId: string): Promise<ShowResult> {
+  async deliverStored(sessionId: SessionId): Promise<ShowResult> {
     const record = await this.options.store.find(sessionId);
     if (!record) return { kind: 'status', page: 'not_found', testMode: false };
     const testMode = record.mode === 'test';

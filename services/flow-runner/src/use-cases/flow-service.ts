@@ -1,3 +1,4 @@
+import type { ArtefactId, SessionId } from '@idv/contracts';
 import type { Locale } from '../domain/i18n';
 import type { HandOverResult, OpenResult, ShowResult, SubmissionAdmission, SubmitResult } from '../domain/pages';
 import type { RegistryCheckState, SubmittedFiles } from '../domain/ports';
@@ -25,28 +26,28 @@ export class FlowService {
     this.core = new FlowCore(deps);
   }
 
-  openLink(token: string, bindingSecret: (sessionId: string) => string | undefined, locale: Locale): Promise<OpenResult> {
+  openLink(token: string, bindingSecret: (sessionId: SessionId) => string | undefined, locale: Locale): Promise<OpenResult> {
     return openLink(this.core, token, bindingSecret, locale);
   }
 
-  version(sessionId: string, bindingSecret: string | undefined): Promise<number | null> {
+  version(sessionId: SessionId, bindingSecret: string | undefined): Promise<number | null> {
     return flowVersion(this.core, sessionId, bindingSecret);
   }
 
-  show(sessionId: string, bindingSecret: string | undefined, locale: Locale, handoverToken?: string): Promise<ShowResult> {
+  show(sessionId: SessionId, bindingSecret: string | undefined, locale: Locale, handoverToken?: string): Promise<ShowResult> {
     return showPage(this.core, sessionId, bindingSecret, locale, handoverToken);
   }
 
-  handOver(sessionId: string, token: string): Promise<HandOverResult> {
+  handOver(sessionId: SessionId, token: string): Promise<HandOverResult> {
     return handOver(this.core, sessionId, token);
   }
 
-  admitSubmission(sessionId: string, bindingSecret: string | undefined): Promise<SubmissionAdmission> {
+  admitSubmission(sessionId: SessionId, bindingSecret: string | undefined): Promise<SubmissionAdmission> {
     return admitSubmission(this.core, sessionId, bindingSecret);
   }
 
   submit(
-    sessionId: string,
+    sessionId: SessionId,
     bindingSecret: string | undefined,
     input: Record<string, string>,
     locale: Locale,
@@ -56,20 +57,20 @@ export class FlowService {
     return submitStep(this.core, sessionId, bindingSecret, input, locale, files, handoverToken);
   }
 
-  applyReading(sessionId: string, stepId: string, artefactId: string, verdict: CaptureVerdict): Promise<void> {
+  applyReading(sessionId: SessionId, stepId: string, artefactId: ArtefactId, verdict: CaptureVerdict): Promise<void> {
     return applyReading(this.core, sessionId, stepId, artefactId, verdict);
   }
 
-  applyFaceJudgement(sessionId: string, stepId: string, artefactId: string, judgement: FaceJudgement): Promise<void> {
+  applyFaceJudgement(sessionId: SessionId, stepId: string, artefactId: ArtefactId, judgement: FaceJudgement): Promise<void> {
     return applyFaceJudgement(this.core, sessionId, stepId, artefactId, judgement);
   }
 
-  registryCheckState(sessionId: string, stepId: string): Promise<RegistryCheckState> {
+  registryCheckState(sessionId: SessionId, stepId: string): Promise<RegistryCheckState> {
     return registryCheckState(this.core, sessionId, stepId);
   }
 
   applyRegistryAnswer(
-    sessionId: string,
+    sessionId: SessionId,
     stepId: string,
     answer: RegistryAnswer,
     attempts: number,
@@ -78,7 +79,7 @@ export class FlowService {
     return applyRegistryAnswer(this.core, sessionId, stepId, answer, attempts, retryLeft);
   }
 
-  settleRegistryCheck(sessionId: string): Promise<void> {
+  settleRegistryCheck(sessionId: SessionId): Promise<void> {
     return settleRegistryCheck(this.core, sessionId);
   }
 }

@@ -1,3 +1,4 @@
+import type { SessionId } from '@idv/contracts';
 import { takeHandover } from '../domain/handover';
 import type { HandOverResult } from '../domain/pages';
 import { randomToken, sha256 } from '../domain/secrets';
@@ -9,7 +10,7 @@ import { SUBMISSION_ATTEMPTS, type FlowCore } from './flow-core';
  * versioned write, so of devices racing with one token exactly one gets the flow. The session's
  * status and timers are not touched: the redirect's page view reports like any view.
  */
-export async function handOver(core: FlowCore, sessionId: string, token: string): Promise<HandOverResult> {
+export async function handOver(core: FlowCore, sessionId: SessionId, token: string): Promise<HandOverResult> {
   return core.submissionsOfFlow.run(sessionId, async () => {
     for (let attempt = 1; attempt <= SUBMISSION_ATTEMPTS; attempt++) {
       const record = await core.options.store.find(sessionId);

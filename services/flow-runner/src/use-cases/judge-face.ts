@@ -1,4 +1,4 @@
-import { derivedArtefactId, type FaceFramesStoredData } from '@idv/contracts';
+import { asId, derivedArtefactId, type ArtefactId, type FaceFramesStoredData, type SessionId } from '@idv/contracts';
 import type { Logger } from '@idv/kit';
 import { portraitIdOf, type StoredSideReading } from '../domain/capture-rules';
 import { applyOutcome, position } from '../domain/engine';
@@ -15,9 +15,9 @@ import { SUBMISSION_ATTEMPTS, type FlowCore } from './flow-core';
  */
 export async function applyFaceJudgement(
   core: FlowCore,
-  sessionId: string,
+  sessionId: SessionId,
   stepId: string,
-  artefactId: string,
+  artefactId: ArtefactId,
   judgement: FaceJudgement,
 ): Promise<void> {
   await core.submissionsOfFlow.run(sessionId, async () => {
@@ -74,6 +74,7 @@ function outcomeOf(judgement: FaceJudgement): string {
  */
 export async function judgeFace(deps: FaceJudgingDeps, job: FaceFramesStoredData): Promise<void> {
   const { artefacts, core } = deps;
+  const sessionId = asId('session', job.session_id);
   const artefact = await artefacts.get(job.artefact_id);
   if (!artefact || artefact.kind !== 'face_frames') return;
   let judgement = (await artefacts.reading(job.artefact_id)) as FaceJudgement | null;
@@ -87,10 +88,15 @@ export async function judgeFace(deps: FaceJudgingDeps, job: FaceFramesStoredData
     // Two deliveries racing: the first stored judgement is the one.
     judgement = ((await artefacts.reading(job.artefact_id)) as FaceJudgement | null) ?? judgement;
   }
-  await applyFaceJudgement(core, job.session_id, job.step_id, job.artefact_id, judgement);
+  await applyFaceJudgement(core, sessionId, job.step_id, job.artefact_id, judgement);
 }
 
-async function judge(deps: FaceJudgingDeps, sessionId: string, artefactId: string, set: FaceFrameSet): Promise<FaceJudgement> {
+async function judge(
+  deps: FaceJudgingDeps,
+  sessionId: SessionId,
+  artefactId: ArtefactId,
+  set: FaceFrameSet,
+): Promise<FaceJudgement> {
   const { models, logger } = deps;
   const started = performance.now();
   try {
@@ -158,7 +164,7 @@ async function judge(deps: FaceJudgingDeps, sessionId: string, artefactId: strin
 }
 
 /** The best live frame, encrypted like every capture; a later attempt's replaces it. */
-async function keepSelfie(deps: FaceJudgingDeps, sessionId: string, framesId: string, jpeg: Buffer): Promise<string> {
+async function keepSelfie(deps: FaceJudgingDeps, sessionId: SessionId, framesId: ArtefactId, jpeg: Buffer): Promise<ArtefactId> {
   // Derived from the frames' id: a redelivered job replaces the same row instead of adding one.
   const id = derivedArtefactId(framesId, 'selfie');
   await deps.artefacts.store({ id, sessionId, kind: 'selfie', bytes: jpeg, contentType: 'image/jpeg' });
@@ -166,7 +172,7 @@ async function keepSelfie(deps: FaceJudgingDeps, sessionId: string, framesId: st
 }
 
 /** The portrait cropped from the document's accepted front when it was read, if one was found. */
-async function portraitOf(deps: FaceJudgingDeps, frontArtefactId: string): Promise<Buffer | null> {
+async function portraitOf(deps: FaceJudgingDeps, frontArtefactId: ArtefactId): Promise<Buffer | null> {
   const reading = (await deps.artefacts.reading(frontArtefactId)) as StoredSideReading | null;
   if (!reading?.has_face_crop) return null;
   return (await deps.artefacts.get(portraitIdOf(frontArtefactId)))?.bytes ?? null;

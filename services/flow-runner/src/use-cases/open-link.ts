@@ -1,4 +1,4 @@
-import { FlowConfigSchema } from '@idv/contracts';
+import { FlowConfigSchema, asId, type SessionId } from '@idv/contracts';
 import { initialState } from '../domain/engine';
 import type { Locale } from '../domain/i18n';
 import type { OpenResult } from '../domain/pages';
@@ -9,7 +9,7 @@ import { notBoundPage, type FlowCore } from './flow-core';
 export async function openLink(
   core: FlowCore,
   token: string,
-  bindingSecret: (sessionId: string) => string | undefined,
+  bindingSecret: (sessionId: SessionId) => string | undefined,
   locale: Locale,
 ): Promise<OpenResult> {
   const tokenHash = sha256(token);
@@ -35,11 +35,12 @@ export async function openLink(
     }
   }
   const session = redeemed.session;
+  const sessionId = asId('session', session.id);
   const config = FlowConfigSchema.parse(session.config);
   const secret = randomToken();
   await core.options.store.insert({
-    sessionId: session.id,
-    accountId: session.account_id,
+    sessionId,
+    accountId: asId('account', session.account_id),
     mode: session.mode,
     tokenHash,
     bindingHash: sha256(secret),
@@ -50,6 +51,6 @@ export async function openLink(
     locale,
     version: 0,
   });
-  core.confirmedForNextView.add(session.id, asked);
-  return { kind: 'redirect', sessionId: session.id, bindingSecret: secret };
+  core.confirmedForNextView.add(sessionId, asked);
+  return { kind: 'redirect', sessionId, bindingSecret: secret };
 }

@@ -1,4 +1,4 @@
-import { fastUlid, type CaptureStoredData, type DocumentData } from '@idv/contracts';
+import { asId, newId, type ArtefactId, type CaptureStoredData, type DocumentData, type SessionId } from '@idv/contracts';
 import type { Logger } from '@idv/kit';
 import type { SideReading } from '@idv/verification';
 import {
@@ -27,9 +27,9 @@ import { SUBMISSION_ATTEMPTS, type FlowCore } from './flow-core';
  */
 export async function applyReading(
   core: FlowCore,
-  sessionId: string,
+  sessionId: SessionId,
   stepId: string,
-  artefactId: string,
+  artefactId: ArtefactId,
   verdict: CaptureVerdict,
 ): Promise<void> {
   await core.submissionsOfFlow.run(sessionId, async () => {
@@ -47,7 +47,13 @@ export async function applyReading(
   });
 }
 
-async function applyReadingTo(core: FlowCore, record: FlowRecord, stepId: string, artefactId: string, verdict: CaptureVerdict) {
+async function applyReadingTo(
+  core: FlowCore,
+  record: FlowRecord,
+  stepId: string,
+  artefactId: ArtefactId,
+  verdict: CaptureVerdict,
+) {
   const at = position(record.config, record.state);
   const step = at.kind === 'step' && at.step.id === stepId && at.step.type === 'document_ar' ? at.step : null;
   const state = record.state.steps[stepId];
@@ -88,7 +94,7 @@ async function problemsOfSide(
   step: Parameters<typeof applyCaptureReading>[0],
   progress: DocumentProgress,
   side: CaptureKind,
-  artefactId: string,
+  artefactId: ArtefactId,
   verdict: CaptureVerdict,
 ): Promise<readonly CaptureProblem[]> {
   const ofType = problemOfType(step, progress, verdict.detectedType);
@@ -129,7 +135,7 @@ async function scheduleRegistryCheck(
   const schedule: RegistryCheckChange = {
     kind: 'schedule',
     stepId,
-    checkId: `rgc_${fastUlid()}`,
+    checkId: newId('registryCheck'),
     giveUpAt: new Date(core.now().getTime() + window),
   };
   if (!(await core.options.store.update(record, [], schedule))) throw new ConcurrentSubmission();
@@ -150,8 +156,8 @@ async function scheduleRegistryCheck(
  */
 async function againstFront(
   core: FlowCore,
-  frontId: string,
-  captureId: string,
+  frontId: ArtefactId,
+  captureId: ArtefactId,
   side: 'back' | 'front_angle',
 ): Promise<CaptureProblem[]> {
   const front = (await core.options.readings.reading(frontId)) as StoredSideReading | null;
@@ -189,6 +195,7 @@ export interface CaptureReadingDeps {
  */
 export async function readCapture(deps: CaptureReadingDeps, job: CaptureStoredData): Promise<void> {
   const { artefacts, reader, core, logger } = deps;
+  const sessionId = asId('session', job.session_id);
   const artefact = await artefacts.get(job.artefact_id);
   if (!artefact) return;
   let reading = (await artefacts.reading(job.artefact_id)) as StoredSideReading | null;
@@ -206,7 +213,7 @@ export async function readCapture(deps: CaptureReadingDeps, job: CaptureStoredDa
       stopTimer();
       deps.metrics.sidesRead.inc({ side: artefact.kind, outcome: 'engine_failed' });
       logger.error({ err: error, artefact_id: job.artefact_id }, 'the verification engine failed on a capture');
-      await applyReading(core, job.session_id, job.step_id, job.artefact_id, {
+      await applyReading(core, sessionId, job.step_id, job.artefact_id, {
         problems: ['unreadable_image'],
         detectedType: null,
       });
@@ -228,5 +235,5 @@ export async function readCapture(deps: CaptureReadingDeps, job: CaptureStoredDa
     }
     await artefacts.saveReading(job.artefact_id, reading);
   }
-  await applyReading(core, job.session_id, job.step_id, job.artefact_id, captureVerdict(reading));
+  await applyReading(core, sessionId, job.step_id, job.artefact_id, captureVerdict(reading));
 }

@@ -1,3 +1,4 @@
+import type { SessionId } from '@idv/contracts';
 import { applyOutcome, position } from '../domain/engine';
 import type { RegistryCheckChange, RegistryCheckState } from '../domain/ports';
 import { REASON_CODES } from '../domain/reason-codes';
@@ -7,7 +8,7 @@ import { registryPending } from '../domain/steps/document';
 import { SUBMISSION_ATTEMPTS, type FlowCore } from './flow-core';
 
 /** What a registry check of this flow should do now, from the flow as stored. */
-export async function registryCheckState(core: FlowCore, sessionId: string, stepId: string): Promise<RegistryCheckState> {
+export async function registryCheckState(core: FlowCore, sessionId: SessionId, stepId: string): Promise<RegistryCheckState> {
   const record = await core.options.store.find(sessionId);
   if (!record || record.status !== 'active') return { kind: 'gone' };
   const registry = record.state.steps[stepId]?.document?.registry;
@@ -24,7 +25,7 @@ export async function registryCheckState(core: FlowCore, sessionId: string, step
  */
 export async function applyRegistryAnswer(
   core: FlowCore,
-  sessionId: string,
+  sessionId: SessionId,
   stepId: string,
   answer: RegistryAnswer,
   attempts: number,
@@ -72,7 +73,7 @@ export async function applyRegistryAnswer(
  * goes on releases its hold on abandonment (the person has the next step to do). Throws when the
  * sessions service cannot be told; the runner comes back to it.
  */
-export async function settleRegistryCheck(core: FlowCore, sessionId: string): Promise<void> {
+export async function settleRegistryCheck(core: FlowCore, sessionId: SessionId): Promise<void> {
   await core.submissionsOfFlow.run(sessionId, async () => {
     const record = await core.options.store.find(sessionId);
     if (!record || record.status !== 'active') return;

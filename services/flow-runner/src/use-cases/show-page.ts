@@ -1,3 +1,4 @@
+import type { SessionId } from '@idv/contracts';
 import { position } from '../domain/engine';
 import type { Locale } from '../domain/i18n';
 import type { ShowResult } from '../domain/pages';
@@ -9,7 +10,11 @@ import { notBoundPage, STATUS_PAGE_OF, verdictPage, type FlowCore } from './flow
  * a verdict arrived) instead of reloading itself on a timer; null for an unknown session or another
  * browser, which learn nothing here.
  */
-export async function flowVersion(core: FlowCore, sessionId: string, bindingSecret: string | undefined): Promise<number | null> {
+export async function flowVersion(
+  core: FlowCore,
+  sessionId: SessionId,
+  bindingSecret: string | undefined,
+): Promise<number | null> {
   const record = await core.options.store.find(sessionId);
   if (!record || !sameSecret(bindingSecret, record.bindingHash)) return null;
   return record.version;
@@ -18,7 +23,7 @@ export async function flowVersion(core: FlowCore, sessionId: string, bindingSecr
 /** `handoverToken`: the hand-over token this browser was last shown (a camera page shows it again while alive). */
 export async function showPage(
   core: FlowCore,
-  sessionId: string,
+  sessionId: SessionId,
   bindingSecret: string | undefined,
   locale: Locale,
   handoverToken?: string,

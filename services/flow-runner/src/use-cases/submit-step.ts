@@ -1,3 +1,4 @@
+import type { SessionId } from '@idv/contracts';
 import { applyOutcome, chooseOption, leaveOption, position } from '../domain/engine';
 import type { Locale } from '../domain/i18n';
 import type { SubmissionAdmission, SubmitResult } from '../domain/pages';
@@ -14,7 +15,7 @@ import { notBoundPage, SUBMISSION_ATTEMPTS, type FlowCore } from './flow-core';
  */
 export async function admitSubmission(
   core: FlowCore,
-  sessionId: string,
+  sessionId: SessionId,
   bindingSecret: string | undefined,
 ): Promise<SubmissionAdmission> {
   const record = await core.options.store.find(sessionId);
@@ -34,7 +35,7 @@ export async function admitSubmission(
  */
 export async function submitStep(
   core: FlowCore,
-  sessionId: string,
+  sessionId: SessionId,
   bindingSecret: string | undefined,
   input: Record<string, string>,
   locale: Locale,

@@ -1,7 +1,8 @@
+import type { AccountId, SessionId } from '@idv/contracts';
 import type { Queryable } from '@idv/kit';
 
 /** Adds a credit to the ledger and the running balance; run inside a transaction. */
-export async function credit(db: Queryable, accountId: string, tokens: number): Promise<number> {
+export async function credit(db: Queryable, accountId: AccountId, tokens: number): Promise<number> {
   await db.query("INSERT INTO balance_ledger (account_id, kind, tokens) VALUES ($1, 'credit', $2)", [accountId, tokens]);
   const { rows } = await db.query<{ balance: number }>(
     `INSERT INTO balances (account_id, balance) VALUES ($1, $2)
@@ -17,7 +18,7 @@ export async function credit(db: Queryable, accountId: string, tokens: number): 
  * UPDATE takes the balance row lock, so concurrent debits serialise and the total never goes
  * below zero. Run inside the transaction that creates the session.
  */
-export async function debitForSession(db: Queryable, accountId: string, sessionId: string): Promise<boolean> {
+export async function debitForSession(db: Queryable, accountId: AccountId, sessionId: SessionId): Promise<boolean> {
   const { rowCount } = await db.query(
     `WITH debited AS (
        UPDATE balances SET balance = balance - 1, updated_at = now()
@@ -29,13 +30,13 @@ export async function debitForSession(db: Queryable, accountId: string, sessionI
   return rowCount === 1;
 }
 
-export async function balanceOf(db: Queryable, accountId: string): Promise<number> {
+export async function balanceOf(db: Queryable, accountId: AccountId): Promise<number> {
   const { rows } = await db.query<{ balance: number }>('SELECT balance FROM balances WHERE account_id = $1', [accountId]);
   return rows[0]?.balance ?? 0;
 }
 
 /** Tokens debited for sessions created in [from, to). */
-export async function tokensDebited(db: Queryable, accountId: string, from: Date, to: Date): Promise<number> {
+export async function tokensDebited(db: Queryable, accountId: AccountId, from: Date, to: Date): Promise<number> {
   const { rows } = await db.query<{ tokens: number }>(
     `SELECT COALESCE(SUM(l.tokens), 0)::bigint AS tokens
        FROM balance_ledger l JOIN sessions s ON s.id = l.session_id

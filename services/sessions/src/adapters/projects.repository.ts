@@ -1,9 +1,9 @@
-import type { FlowConfig, Mode, Project } from '@idv/contracts';
+import type { AccountId, FlowConfig, Mode, Project, ProjectId } from '@idv/contracts';
 import type { Queryable } from '@idv/kit';
 
 interface ProjectRow {
-  id: string;
-  account_id: string;
+  id: ProjectId;
+  account_id: AccountId;
   name: string;
   created_at: Date;
 }
@@ -12,7 +12,10 @@ function toProject(row: ProjectRow): Project {
   return { id: row.id, object: 'project', account_id: row.account_id, name: row.name, created_at: row.created_at.toISOString() };
 }
 
-export async function insertProject(db: Queryable, project: { id: string; accountId: string; name: string }): Promise<Project> {
+export async function insertProject(
+  db: Queryable,
+  project: { id: ProjectId; accountId: AccountId; name: string },
+): Promise<Project> {
   const { rows } = await db.query<ProjectRow>(
     'INSERT INTO projects (id, account_id, name) VALUES ($1, $2, $3) RETURNING id, account_id, name, created_at',
     [project.id, project.accountId, project.name],
@@ -25,7 +28,7 @@ export async function insertProject(db: Queryable, project: { id: string; accoun
  * lock, so concurrent publications of one project get consecutive numbers, never the same one.
  * Returns null when the project does not exist. Run inside a transaction.
  */
-export async function publishConfig(db: Queryable, projectId: string, mode: Mode, config: FlowConfig): Promise<number | null> {
+export async function publishConfig(db: Queryable, projectId: ProjectId, mode: Mode, config: FlowConfig): Promise<number | null> {
   const { rows } = await db.query<{ version: number }>(
     `UPDATE projects
         SET last_version = last_version + 1,
@@ -49,19 +52,19 @@ export async function publishConfig(db: Queryable, projectId: string, mode: Mode
 /** The project of this account and the version current in `mode` (null when none is published). */
 export async function findActiveVersion(
   db: Queryable,
-  projectId: string,
-  accountId: string,
+  accountId: AccountId,
+  projectId: ProjectId,
   mode: Mode,
 ): Promise<{ version: number | null } | null> {
   const { rows } = await db.query<{ version: number | null }>(
     `SELECT CASE WHEN $3 = 'test' THEN test_version ELSE live_version END AS version
-       FROM projects WHERE id = $1 AND account_id = $2`,
-    [projectId, accountId, mode],
+       FROM projects WHERE account_id = $1 AND id = $2`,
+    [accountId, projectId, mode],
   );
   return rows[0] ?? null;
 }
 
-export async function findConfig(db: Queryable, projectId: string, version: number): Promise<FlowConfig | null> {
+export async function findConfig(db: Queryable, projectId: ProjectId, version: number): Promise<FlowConfig | null> {
   const { rows } = await db.query<{ config: FlowConfig }>(
     'SELECT config FROM config_versions WHERE project_id = $1 AND version = $2',
     [projectId, version],

@@ -1,8 +1,12 @@
 import {
   TERMINAL_STATUSES,
+  type AccountId,
   type ActivityState,
+  type ApiKeyId,
   type DomainEvent,
   type Mode,
+  type ProjectId,
+  type SessionId,
   type SessionResult,
   type SessionStatus,
 } from '@idv/contracts';
@@ -11,15 +15,15 @@ import type { SessionRecord } from '../domain/session';
 import type { Transition } from '../domain/session-state';
 
 interface SessionRow {
-  id: string;
-  account_id: string;
+  id: SessionId;
+  account_id: AccountId;
   mode: Mode;
-  project_id: string;
+  project_id: ProjectId;
   config_version: number;
   status: SessionStatus;
   external_ref: string | null;
   link_token: string;
-  api_key_id: string;
+  api_key_id: ApiKeyId;
   expires_at: Date;
   redeemed_at: Date | null;
   idle_deadline: Date | null;
@@ -67,19 +71,23 @@ export async function insertSession(db: Queryable, s: Omit<SessionRecord, 'confi
   return rows[0]?.config_version ?? null;
 }
 
-/** One session of this account and mode (another account's or mode's id is simply not found). */
 /**
  * The session by primary key, if it belongs to that account and mode. Ownership is checked on the row
  * rather than in the WHERE clause: with stale statistics the planner could otherwise pick the
  * (account, mode, created_at) index and scan an account's whole history (seen at 40k sessions).
  */
-export async function findOwnedSession(db: Queryable, accountId: string, mode: Mode, id: string): Promise<SessionRecord | null> {
+export async function findOwnedSession(
+  db: Queryable,
+  accountId: AccountId,
+  mode: Mode,
+  id: SessionId,
+): Promise<SessionRecord | null> {
   const { rows } = await db.query<SessionRow>('SELECT * FROM sessions WHERE id = $1', [id]);
   const row = rows[0];
   return row && row.account_id === accountId && row.mode === mode ? toRecord(row) : null;
 }
 
-export async function findSession(db: Queryable, id: string): Promise<SessionRecord | null> {
+export async function findSession(db: Queryable, id: SessionId): Promise<SessionRecord | null> {
   const { rows } = await db.query<SessionRow>('SELECT * FROM sessions WHERE id = $1', [id]);
   return rows[0] ? toRecord(rows[0]) : null;
 }
@@ -96,7 +104,7 @@ export async function findByToken(db: Queryable, linkToken: string): Promise<Ses
  */
 export async function applyTransition(
   db: Queryable,
-  id: string,
+  id: SessionId,
   t: Transition,
   extra: { redeemedAt?: Date; idleDeadline?: Date },
   events: readonly DomainEvent[],
@@ -133,10 +141,10 @@ export async function applyTransition(
  */
 export async function pushIdleDeadlines(
   db: Queryable,
-  ids: readonly string[],
+  ids: readonly SessionId[],
   deadline: Date,
-): Promise<Map<string, Exclude<ActivityState, 'not_found'>>> {
-  const { rows } = await db.query<{ id: string; pushed: boolean }>(
+): Promise<Map<SessionId, Exclude<ActivityState, 'not_found'>>> {
+  const { rows } = await db.query<{ id: SessionId; pushed: boolean }>(
     `WITH pushed AS (
        UPDATE sessions SET idle_deadline = GREATEST(idle_deadline, $2) WHERE id = ANY($1) AND NOT (status = ANY($3))
        RETURNING id)
@@ -152,7 +160,7 @@ export async function pushIdleDeadlines(
  * instant, or a hold released (the deadline brought back to one idle period from now). Null when the
  * session is unknown; `terminal` when it already ended.
  */
-export async function setIdleDeadline(db: Queryable, id: string, deadline: Date): Promise<'active' | 'terminal' | null> {
+export async function setIdleDeadline(db: Queryable, id: SessionId, deadline: Date): Promise<'active' | 'terminal' | null> {
   const { rows } = await db.query<{ pushed: boolean }>(
     `WITH pushed AS (
        UPDATE sessions SET idle_deadline = $2 WHERE id = $1 AND NOT (status = ANY($3)) RETURNING id)
@@ -166,7 +174,7 @@ export async function setIdleDeadline(db: Queryable, id: string, deadline: Date)
 /** Newest first, strictly after the cursor's (created_at, id): stable under concurrent inserts. */
 export async function listSessions(
   db: Queryable,
-  accountId: string,
+  accountId: AccountId,
   mode: Mode,
   limit: number,
   after: Cursor | null,
@@ -234,7 +242,7 @@ export async function removeDocumentsCompletedBefore(
 
 export async function countByModeAndStatus(
   db: Queryable,
-  accountId: string,
+  accountId: AccountId,
   from: Date,
   to: Date,
 ): Promise<{ mode: Mode; status: SessionStatus; count: number }[]> {
@@ -247,10 +255,23 @@ export async function countByModeAndStatus(
   return rows;
 }
 
-export interface UsageRow {
-  id: string;
+/** A session as the usage export lists it: ids, states and billing only. */
+export interface UsageRecord {
+  id: SessionId;
   mode: Mode;
-  project_id: string;
+  projectId: ProjectId;
+  configVersion: number;
+  status: SessionStatus;
+  outcome: string | null;
+  createdAt: Date;
+  completedAt: Date | null;
+  tokensDebited: number;
+}
+
+interface UsageRow {
+  id: SessionId;
+  mode: Mode;
+  project_id: ProjectId;
   config_version: number;
   status: SessionStatus;
   outcome: string | null;
@@ -262,12 +283,12 @@ export interface UsageRow {
 /** One batch of the month's sessions for the CSV export, oldest first, after (created_at, id). */
 export async function usageBatch(
   db: Queryable,
-  accountId: string,
+  accountId: AccountId,
   from: Date,
   to: Date,
-  after: { createdAt: Date; id: string } | null,
+  after: { createdAt: Date; id: SessionId } | null,
   limit: number,
-): Promise<UsageRow[]> {
+): Promise<UsageRecord[]> {
   const { rows } = await db.query<UsageRow>(
     `SELECT s.id, s.mode, s.project_id, s.config_version, s.status, s.result->>'outcome' AS outcome,
             s.created_at, s.completed_at, COALESCE(l.tokens, 0) AS tokens_debited
@@ -277,5 +298,15 @@ export async function usageBatch(
       ORDER BY s.created_at, s.id LIMIT $6`,
     [accountId, from, to, after?.createdAt ?? null, after?.id ?? '', limit],
   );
-  return rows;
+  return rows.map((row) => ({
+    id: row.id,
+    mode: row.mode,
+    projectId: row.project_id,
+    configVersion: row.config_version,
+    status: row.status,
+    outcome: row.outcome,
+    createdAt: row.created_at,
+    completedAt: row.completed_at,
+    tokensDebited: row.tokens_debited,
+  }));
 }

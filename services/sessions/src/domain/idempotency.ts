@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
+import type { AccountId, ApiKeyId, Mode } from '@idv/contracts';
 
 /** Records are kept at least this long (the issue asks for 24 hours). */
 export const IDEMPOTENCY_RETENTION_HOURS = 24;
 
 export interface IdempotencyScope {
-  accountId: string;
-  mode: string;
-  apiKeyId: string;
+  accountId: AccountId;
+  mode: Mode;
+  apiKeyId: ApiKeyId;
   key: string;
 }
 

@@ -3,13 +3,17 @@ import {
   configVersionId,
   eventId,
   newId,
+  type AccountId,
+  type ApiKeyId,
   type DomainEvent,
   type FlowConfig,
   type InternalSession,
   type Mode,
+  type ProjectId,
   type ResolveSessionBody,
   type SessionEventData,
   type SessionEventType,
+  type SessionId,
   type SessionResult,
   type SessionStatus,
   type VerificationSession,
@@ -17,15 +21,15 @@ import {
 
 /** A session as the service stores it (what the repository returns). */
 export interface SessionRecord {
-  id: string;
-  accountId: string;
+  id: SessionId;
+  accountId: AccountId;
   mode: Mode;
-  projectId: string;
+  projectId: ProjectId;
   configVersion: number;
   status: SessionStatus;
   externalRef: string | null;
   linkToken: string;
-  apiKeyId: string;
+  apiKeyId: ApiKeyId;
   expiresAt: Date;
   redeemedAt: Date | null;
   idleDeadline: Date | null;
@@ -124,7 +128,7 @@ export function unreachedSteps(config: FlowConfig): SessionResult['steps'] {
 export function sessionEvent(
   type: SessionEventType,
   session: VerificationSession,
-  accountId: string,
+  accountId: AccountId,
   config: FlowConfig,
   occurredAt: Date,
 ): DomainEvent<SessionEventData> {

@@ -1,4 +1,4 @@
-import type { EvidenceLink, FlowConfig, VerificationSession } from '@idv/contracts';
+import { asId, type EvidenceLink, type FlowConfig, type ProjectId, type VerificationSession } from '@idv/contracts';
 import { AppError, type Logger } from '@idv/kit';
 
 export interface EvidenceLinksSource {
@@ -12,7 +12,7 @@ export interface EvidenceLinksSource {
 export class SessionEvidence {
   constructor(
     private readonly deps: {
-      config: (projectId: string, version: number) => Promise<FlowConfig>;
+      config: (projectId: ProjectId, version: number) => Promise<FlowConfig>;
       source: EvidenceLinksSource;
       logger: Logger;
     },
@@ -21,7 +21,10 @@ export class SessionEvidence {
   async attach<T extends VerificationSession>(sessions: readonly T[]): Promise<T[]> {
     const opted = new Set<string>();
     for (const session of sessions) {
-      const config = await this.deps.config(session.project_id, Number(session.config_version.slice('cfg_'.length)));
+      const config = await this.deps.config(
+        asId('project', session.project_id),
+        Number(session.config_version.slice('cfg_'.length)),
+      );
       if (config.options.evidenceLinks) opted.add(session.id);
     }
     if (opted.size === 0) return [...sessions];

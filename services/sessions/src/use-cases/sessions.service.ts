@@ -1,5 +1,7 @@
 import {
+  asId,
   newId,
+  type AccountId,
   type ActivityState,
   type CreateSessionBody,
   type DomainEvent,
@@ -8,7 +10,9 @@ import {
   type InternalSession,
   type Mode,
   type PaginationQuery,
+  type ProjectId,
   type ResolveSessionBody,
+  type SessionId,
   type VerificationSession,
 } from '@idv/contracts';
 import {
@@ -110,7 +114,7 @@ export class SessionsService {
   }
 
   /** A frozen configuration; versions never change, so they are cached forever (bounded). */
-  async config(db: Queryable, projectId: string, version: number): Promise<FlowConfig> {
+  async config(db: Queryable, projectId: ProjectId, version: number): Promise<FlowConfig> {
     const key = `${projectId}:${version}`;
     const cached = this.configCache.get(key);
     if (cached) return cached;
@@ -123,22 +127,22 @@ export class SessionsService {
 
   // ── Projects, configurations, balance (internal) ────────────────────────────────────────────
 
-  createProject(accountId: string, name: string) {
+  createProject(accountId: AccountId, name: string) {
     return projects.insertProject(this.pool, { id: newId('project'), accountId, name });
   }
 
-  async publishConfig(projectId: string, mode: Mode, config: FlowConfig): Promise<number> {
+  async publishConfig(projectId: ProjectId, mode: Mode, config: FlowConfig): Promise<number> {
     const version = await withTransaction(this.pool, (tx) => projects.publishConfig(tx, projectId, mode, config));
     if (version === null) throw notFound('project');
     this.configCache.set(`${projectId}:${version}`, config);
     return version;
   }
 
-  credit(accountId: string, tokens: number): Promise<number> {
+  credit(accountId: AccountId, tokens: number): Promise<number> {
     return withTransaction(this.pool, (tx) => ledger.credit(tx, accountId, tokens));
   }
 
-  balance(accountId: string): Promise<number> {
+  balance(accountId: AccountId): Promise<number> {
     return ledger.balanceOf(this.pool, accountId);
   }
 
@@ -185,11 +189,12 @@ export class SessionsService {
    */
   private async insertSession(db: Queryable, identity: Identity, body: CreateSessionBody): Promise<VerificationSession> {
     const now = this.now();
+    const projectId = asId('project', body.project_id);
     const record: Omit<SessionRecord, 'configVersion'> = {
       id: newId('session'),
       accountId: identity.account_id,
       mode: identity.mode,
-      projectId: body.project_id,
+      projectId,
       status: 'pending',
       externalRef: body.external_ref ?? null,
       linkToken: newLinkToken(),
@@ -203,7 +208,7 @@ export class SessionsService {
     };
     const configVersion = await sessions.insertSession(db, record);
     if (configVersion === null) {
-      const project = await projects.findActiveVersion(db, body.project_id, identity.account_id, identity.mode);
+      const project = await projects.findActiveVersion(db, identity.account_id, projectId, identity.mode);
       if (!project) {
         throw new AppError('validation_failed', 'project_id does not refer to a project of this account.', {
           errors: [{ path: 'project_id', message: 'no such project' }],
@@ -232,13 +237,13 @@ export class SessionsService {
     );
   }
 
-  async get(identity: Identity, id: string): Promise<VerificationSession> {
+  async get(identity: Identity, id: SessionId): Promise<VerificationSession> {
     const session = await sessions.findOwnedSession(this.pool, identity.account_id, identity.mode, id);
     if (!session) throw notFound('verification session');
     return toPublicSession(session, this.bases, this.now());
   }
 
-  async cancel(identity: Identity, id: string): Promise<VerificationSession> {
+  async cancel(identity: Identity, id: SessionId): Promise<VerificationSession> {
     return this.withoutLock(async () => {
       const session = await sessions.findSession(this.pool, id);
       if (!session || session.accountId !== identity.account_id || session.mode !== identity.mode) {
@@ -282,7 +287,7 @@ export class SessionsService {
     });
   }
 
-  async getInternal(id: string): Promise<InternalSession> {
+  async getInternal(id: SessionId): Promise<InternalSession> {
     const session = await sessions.findSession(this.pool, id);
     if (!session) throw notFound('verification session');
     const config = await this.config(this.pool, session.projectId, session.configVersion);
@@ -293,7 +298,7 @@ export class SessionsService {
    * The flow-runner's activity report: pushes the abandonment deadline of each named session that is
    * still going, in one statement (reports of concurrent submissions come together).
    */
-  async reportActivity(ids: readonly string[]): Promise<Record<string, ActivityState>> {
+  async reportActivity(ids: readonly SessionId[]): Promise<Record<SessionId, ActivityState>> {
     const unique = [...new Set(ids)];
     const pushed = await sessions.pushIdleDeadlines(this.pool, unique, new Date(this.now().getTime() + this.abandonAfterMs));
     return Object.fromEntries(unique.map((id) => [id, pushed.get(id) ?? 'not_found']));
@@ -304,7 +309,7 @@ export class SessionsService {
    * not idle): the idle deadline becomes `until` (never earlier than one idle period from now), and
    * activity reports meanwhile never bring it closer. `null` releases the hold.
    */
-  async hold(id: string, until: Date | null): Promise<'active' | 'terminal'> {
+  async hold(id: SessionId, until: Date | null): Promise<'active' | 'terminal'> {
     const idle = new Date(this.now().getTime() + this.abandonAfterMs);
     const deadline = until && until > idle ? until : idle;
     const state = await sessions.setIdleDeadline(this.pool, id, deadline);
@@ -312,7 +317,7 @@ export class SessionsService {
     return state;
   }
 
-  async resolve(id: string, body: ResolveSessionBody): Promise<VerificationSession> {
+  async resolve(id: SessionId, body: ResolveSessionBody): Promise<VerificationSession> {
     return this.withoutLock(async () => {
       const session = await sessions.findSession(this.pool, id);
       if (!session) throw notFound('verification session');

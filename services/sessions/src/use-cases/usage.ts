@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { configVersionId } from '@idv/contracts';
+import { configVersionId, type AccountId, type SessionId } from '@idv/contracts';
 import type { Pool } from '@idv/kit';
 import * as ledger from '../adapters/ledger.repository';
 import * as sessions from '../adapters/sessions.repository';
@@ -8,7 +8,7 @@ import { CSV_COLUMNS, csvLine, monthRange, usageCounts } from '../domain/usage';
 
 const CSV_BATCH = 500;
 
-export async function monthlyUsage(pool: Pool, accountId: string, month: string) {
+export async function monthlyUsage(pool: Pool, accountId: AccountId, month: string) {
   const { from, to } = monthRange(month);
   const [counts, debited] = await Promise.all([
     sessions.countByModeAndStatus(pool, accountId, from, to),
@@ -23,13 +23,13 @@ export async function monthlyUsage(pool: Pool, accountId: string, month: string)
  */
 export async function streamUsageCsv(
   pool: Pool,
-  accountId: string,
+  accountId: AccountId,
   month: string,
   out: Writable,
   onStart: () => void = () => undefined,
 ): Promise<void> {
   const { from, to } = monthRange(month);
-  let after: { createdAt: Date; id: string } | null = null;
+  let after: { createdAt: Date; id: SessionId } | null = null;
   // The first batch is read before anything is written: a failure then is still a clean problem+json.
   let rows = await sessions.usageBatch(pool, accountId, from, to, after, CSV_BATCH);
   onStart();
@@ -39,20 +39,20 @@ export async function streamUsageCsv(
       chunk += csvLine([
         row.id,
         row.mode,
-        row.project_id,
-        configVersionId(row.config_version),
+        row.projectId,
+        configVersionId(row.configVersion),
         row.status,
         row.outcome ?? '',
-        row.created_at.toISOString(),
-        row.completed_at ? row.completed_at.toISOString() : '',
-        String(row.tokens_debited),
+        row.createdAt.toISOString(),
+        row.completedAt ? row.completedAt.toISOString() : '',
+        String(row.tokensDebited),
       ]);
     }
     if (!out.write(chunk)) await once(out, 'drain');
     chunk = '';
     const last = rows[rows.length - 1];
     if (rows.length < CSV_BATCH || !last) break;
-    after = { createdAt: last.created_at, id: last.id };
+    after = { createdAt: last.createdAt, id: last.id };
     rows = await sessions.usageBatch(pool, accountId, from, to, after, CSV_BATCH);
   }
 }

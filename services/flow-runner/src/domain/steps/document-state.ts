@@ -1,4 +1,4 @@
-import type { DocumentData } from '@idv/contracts';
+import type { ArtefactId, DocumentData } from '@idv/contracts';
 import type { ReasonCode } from '../reason-codes';
 import type { RegistryField, RegistryQuery } from '../registry';
 
@@ -38,7 +38,7 @@ export interface CaptureVerdict {
 }
 
 export interface CaptureState {
-  artefactId: string;
+  artefactId: ArtefactId;
   status: 'reading' | 'accepted' | 'refused';
   /** Captures of this side so far (each refused one counts against `maxAttempts`). */
   attempts: number;

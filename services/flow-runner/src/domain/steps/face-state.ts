@@ -1,3 +1,4 @@
+import type { ArtefactId } from '@idv/contracts';
 import type { LivenessChallenge, LivenessDetail, LivenessReason, PoseStep } from '@idv/faces/pure';
 
 /** The face step's state and judgement types, apart from its logic so `types.ts` can name them without a circle. */
@@ -37,7 +38,7 @@ export interface FaceProgress {
   attempts: number;
   challenge?: StoredChallenge;
   /** The frames of the current attempt are in the job queue. */
-  judging?: { artefactId: string; method: FaceMethod };
+  judging?: { artefactId: ArtefactId; method: FaceMethod };
   /**
    * Why the previous attempt failed, for the page's advice; `retry` when it could not be judged at all;
    * `expired`, `expired_again` when its frames came too late.
@@ -81,7 +82,7 @@ export interface FaceFrameSet {
   frames: { image: Buffer; atMs: number }[];
   compareWithDocument: boolean;
   /** The accepted front of the document step before this one (its portrait is kept beside it), or null. */
-  documentFront: string | null;
+  documentFront: ArtefactId | null;
 }
 
 /** Why a frame set was refused before judging: costs no attempt, the page says what to do. */

@@ -1,4 +1,4 @@
-import type { DocumentData, FlowConfig, FormField, LeafStep, Mode } from '@idv/contracts';
+import type { ArtefactId, DocumentData, FlowConfig, FormField, LeafStep, Mode } from '@idv/contracts';
 import type { Messages, Locale } from '../i18n';
 import type { ReasonCode } from '../reason-codes';
 import type { CaptureKind, DocumentKind, DocumentProgress } from './document-state';
@@ -55,7 +55,7 @@ export interface StepPorts {
    * Stages a capture: it is stored, encrypted, and its reading queued in the same transaction as the
    * flow's next store, or not at all. Returns the artefact id it will have.
    */
-  stageCapture(kind: CaptureKind, jpeg: Buffer, document: { type: DocumentKind; acceptedTypes: DocumentKind[] }): string;
+  stageCapture(kind: CaptureKind, jpeg: Buffer, document: { type: DocumentKind; acceptedTypes: DocumentKind[] }): ArtefactId;
   /** Whether any of these (prepared) images is one of the public test-mode samples, or a copy of one. */
   isTestSample(images: readonly Buffer[]): Promise<boolean>;
   /** Test mode: a sample document's image for a side (the same bytes a camera would send), or null. */
@@ -69,7 +69,7 @@ export interface StepPorts {
    * Stages a face attempt's frames like a capture: stored encrypted with what judging them needs, and
    * the job queued, in the same transaction as the flow's next store. Returns the artefact id.
    */
-  stageFaceFrames(set: FaceFrameSet): string;
+  stageFaceFrames(set: FaceFrameSet): ArtefactId;
   /** Test mode: a sample face sequence's frames laid out for this challenge (its poses, in its order), or null. */
   faceSample(sampleId: string, challenge: StoredChallenge, now: number): Promise<{ image: Buffer; atMs: number }[] | null>;
 }
@@ -116,7 +116,7 @@ export interface StepContext<S extends RunnableStep = RunnableStep> {
   /** Test mode: the sample face sequences offered. */
   faceSamples(): readonly { id: string; label: string }[];
   /** The accepted front capture of the last passed `document_ar` step before this one, or null. */
-  documentFront(): string | null;
+  documentFront(): ArtefactId | null;
   /** Test mode: the sample documents offered for a side. */
   samples(type: DocumentKind, side: CaptureKind): readonly { id: string; label: string }[];
 }
