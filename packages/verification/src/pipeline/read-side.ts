@@ -3,7 +3,7 @@ import { prepareUpload, type PreparedImage, type UploadRefusalReason } from '../
 import { decodeGrey, decodeInkLevel, greyVariant, type GreyRaster } from '../image/raster';
 import { comparable, type ComparableFields } from '../checks/compare-fields';
 import type { DocumentFields, DocumentType, Side } from '../model';
-import { parseDniBarcode, type DniBarcodeLayout } from '../parsers/dni-barcode.parser';
+import { parseDniBarcode, type DniBarcodeLayout, type DniBarcodeParseResult } from '../parsers/dni-barcode.parser';
 import {
   documentTypeOfMrz,
   mrzToDocumentFields,
@@ -20,11 +20,11 @@ import {
   type BarcodeSearch,
   type BarcodeStep,
 } from '../readers/barcode.reader';
-import { locateBarcodes } from '../readers/barcode-locator';
-import { MIN_NAME_CONFIDENCE, searchMrzZone, type MrzReading, type MrzSearch } from '../readers/mrz.reader';
+import { locateBarcodes, type LocatedBarcode } from '../readers/barcode-locator';
+import { MIN_NAME_CONFIDENCE, searchMrzZone, type MrzReading, type MrzSearch, type MrzZoneSearch } from '../readers/mrz.reader';
 import type { NamesSecondRead } from '../readers/names-check';
 import { SafetyClock, WorkBudget } from '../readers/work-budget';
-import { estimatePageSkew } from '../readers/skew';
+import { estimatePageSkew, type SkewEstimate } from '../readers/skew';
 import {
   PRINT_NEEDED,
   cardFrame,
@@ -377,12 +377,80 @@ export function printUnsettled(printed: SideReading['printed']): PrintedFieldNam
   return needed.filter((field) => (printed.status[field] ?? 'unread') === 'unread');
 }
 
-/** Reads one side. Never throws for a bad image: an upload that cannot be prepared is a typed problem. */
-export async function readSide(image: PreparedImage | Buffer, options: ReadSideOptions): Promise<SideReading> {
-  const started = Date.now();
-  const prepared = Buffer.isBuffer(image) ? await prepareUpload(image) : image;
-  if (!prepared.ok) return emptyReading(options.side, started, prepared.reason);
+/**
+ * The state `readSide`'s stages share (`READ_SIDE_STAGES` runs them in order): what `startSide` decoded
+ * and measured, and what each stage after it found, for the stages after that. A field a stage sets is
+ * null (or none) until it ran.
+ */
+export interface SideContext {
+  readonly options: ReadSideOptions;
+  readonly prepared: PreparedImage;
+  readonly started: number;
+  readonly limits: SideWorkLimits;
+  readonly clock: SafetyClock;
+  /** The milliseconds since the last lap: each stage's share of `timings`. */
+  readonly lap: () => number;
+  readonly timings: SideReading['timings'];
+  /** On a helper thread beside the first stages (quality-thread.ts); the MRZ search is the first to wait for it. */
+  readonly qualityPending: Promise<QualityAssessment>;
+  readonly raster: GreyRaster;
+  readonly skewEstimate: SkewEstimate;
+  /** The page's skew, where it is beyond zxing's and tesseract's own tolerance. */
+  readonly skew: number | null;
+  /** A symbol whose payload is no DNI's and no PDF417 does not end a barcode search. */
+  readonly accept: (symbol: { format: string; text: string }) => boolean;
+  /** The PDF417 candidates the locator found. */
+  readonly located: LocatedBarcode[];
+  /** What the barcode searches found and spent, over all their stages. */
+  readonly symbols: { found: BarcodeReading | null; refused: BarcodeReading | null; attempts: number; megapixels: number };
+  deblurAttempts: number;
+  /** Set by `readFirstBarcode`. */
+  quality: QualityAssessment | null;
+  /** Set by `searchZone`: the zone as read, its names still being judged (`zoneSearch.namesJudged`). */
+  zoneSearch: MrzZoneSearch | null;
+  zone: MrzReading | null;
+  mrzType: ReturnType<typeof documentTypeOfMrz> | null;
+  /** Set by `parseBarcode`. */
+  barcode: BarcodeReading | null;
+  parsed: DniBarcodeParseResult | null;
+  barcodeFields: DocumentFields | null;
+  layout: DniBarcodeLayout | null;
+  /** The zone's number: what the names' judging cannot change. */
+  zoneNumber: string | null;
+  /** Set by `readPrint`. */
+  print: SidePrint;
+  /** Set by `awaitNames`: the zone with its names judged. */
+  mrzSearch: MrzSearch | null;
+  namesWithheld: boolean;
+  mrzFields: DocumentFields | null;
+  work: SideReading['work'] | null;
+  /** Set by `measureLikeness`. */
+  likeness: Pick<SideReading, 'image_hash' | 'image_signature' | 'card_outline'>;
+}
 
+/** What `readPrint` read of the side's print, and what it says of which face this is. */
+export interface SidePrint {
+  printed: SideReading['printed'];
+  passes: number;
+  /**
+   * Labels of the 2009 front's layout found on a TD1 side: two or more make it that front; a 2012+ back's
+   * CUIL read there makes it that back.
+   */
+  frontLabelsFound: number;
+  backCuilRead: boolean;
+  frontPrintUnread: boolean;
+  faceCrop: Buffer | null;
+}
+
+export type SideStage = (side: SideContext) => Promise<void> | void;
+
+function stageRan<T>(value: T | null, stage: string): T {
+  if (value === null) throw new Error(`this stage of readSide runs after ${stage}`);
+  return value;
+}
+
+/** Decodes the photo, starts its quality assessment beside, and estimates the page's skew. */
+export async function startSide(prepared: PreparedImage, options: ReadSideOptions, started: number): Promise<SideContext> {
   const limits: SideWorkLimits = { ...DEFAULT_SIDE_WORK, ...options.work };
   const clock = new SafetyClock(options.safetyCapMs ?? DEFAULT_SIDE_SAFETY_CAP_MS);
   let mark = Date.now();
@@ -403,27 +471,64 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   const skewEstimate = estimatePageSkew(analysis);
   const skew = Math.abs(skewEstimate.degrees) >= MIN_SKEW_DEGREES ? skewEstimate.degrees : null;
   const skewMs = lap();
-
-  // 1. The barcode, quickly: around the PDF417 candidates the locator finds (a tight crop turned to the
-  //    symbol's own angle and upscaled: where dim, noisy and tilted symbols read, in 0.8–1 MP), then the
-  //    whole photo as taken and deskewed (a QR, which the locator does not look for). A symbol whose
-  //    payload is no DNI's and no PDF417 (a licence's QR, a URL beside the PDF417 with the data) does
-  //    not end the search. The whole photo stays before the MRZ even when nothing was located: a
-  //    symbol read there gives the MRZ search its one turn, where a barcode side's MRZ search over every
-  //    turn cost 2–13 s (a synthetic card at 12°, the 2012 specimen).
-  const accept = ({ format, text }: { format: string; text: string }) =>
-    format === 'PDF417' || parseDniBarcode(text, { today: options.today }).ok;
-  const located = locateBarcodes(raster);
-  // What the barcode searches found and spent, over all their stages.
-  const symbols = { found: null as BarcodeReading | null, refused: null as BarcodeReading | null, attempts: 0, megapixels: 0 };
-  let deblurAttempts = 0;
-  const tally = (search: BarcodeSearch) => {
-    symbols.attempts += search.attempts;
-    symbols.megapixels += search.megapixels;
-    symbols.found ??= search.found;
-    symbols.refused ??= search.refused;
+  return {
+    options,
+    prepared,
+    started,
+    limits,
+    clock,
+    lap,
+    timings: { decode_ms: decodeMs, skew_ms: skewMs, quality_ms: 0, barcode_ms: 0, mrz_ms: 0, printed_ms: 0, hash_ms: 0 },
+    qualityPending,
+    raster,
+    skewEstimate,
+    skew,
+    accept: ({ format, text }) => format === 'PDF417' || parseDniBarcode(text, { today: options.today }).ok,
+    located: [],
+    symbols: { found: null, refused: null, attempts: 0, megapixels: 0 },
+    deblurAttempts: 0,
+    quality: null,
+    zoneSearch: null,
+    zone: null,
+    mrzType: null,
+    barcode: null,
+    parsed: null,
+    barcodeFields: null,
+    layout: null,
+    zoneNumber: null,
+    print: { printed: null, passes: 0, frontLabelsFound: 0, backCuilRead: false, frontPrintUnread: false, faceCrop: null },
+    mrzSearch: null,
+    namesWithheld: false,
+    mrzFields: null,
+    work: null,
+    likeness: { image_hash: null, image_signature: null, card_outline: null },
   };
+}
+
+/** A barcode search's finds and spending added to the side's. */
+function tally(side: SideContext, search: BarcodeSearch): void {
+  const { symbols } = side;
+  symbols.attempts += search.attempts;
+  symbols.megapixels += search.megapixels;
+  symbols.found ??= search.found;
+  symbols.refused ??= search.refused;
+}
+
+/**
+ * 1. The barcode, quickly: around the PDF417 candidates the locator finds (a tight crop turned to the
+ *    symbol's own angle and upscaled: where dim, noisy and tilted symbols read, in 0.8–1 MP), then the
+ *    whole photo as taken and deskewed (a QR, which the locator does not look for). A symbol whose
+ *    payload is no DNI's and no PDF417 (a licence's QR, a URL beside the PDF417 with the data) does
+ *    not end the search. The whole photo stays before the MRZ even when nothing was located: a
+ *    symbol read there gives the MRZ search its one turn, where a barcode side's MRZ search over every
+ *    turn cost 2–13 s (a synthetic card at 12°, the 2012 specimen). Then the quality assessment is awaited.
+ */
+export const readFirstBarcode: SideStage = async (side) => {
+  const { raster, skew, limits, clock, accept, lap } = side;
+  const located = locateBarcodes(raster);
+  side.located.push(...located);
   tally(
+    side,
     await searchBarcode(raster, {
       steps: [
         ...located.map((candidate) => ({ angle: candidate.angle, regions: ['located'] as const, located: candidate })),
@@ -433,15 +538,21 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
       accept,
     }),
   );
-  let barcodeMs = lap();
-  const quality = await qualityPending;
-  const qualityMs = lap();
+  side.timings.barcode_ms = lap();
+  side.quality = await side.qualityPending;
+  side.timings.quality_ms = lap();
+};
 
-  // 2. The MRZ, at the barcode's orientation when there is one. It goes before the barcode's slower
-  //    stages: a side with a valid MRZ carries no PDF417 (passport pages, the 2009 front, the 2012+
-  //    back), and the 2026 back's QR is read from the whole photo at any turn.
-  //    Its names are judged by the second OCR engine while the printed fields are read (`searchMrzZone`):
-  //    until then `zone` is the zone as read, whose names alone may still change.
+/**
+ * 2. The MRZ, at the barcode's orientation when there is one. It goes before the barcode's slower
+ *    stages: a side with a valid MRZ carries no PDF417 (passport pages, the 2009 front, the 2012+
+ *    back), and the 2026 back's QR is read from the whole photo at any turn.
+ *    Its names are judged by the second OCR engine while the printed fields are read (`searchMrzZone`):
+ *    until then `zone` is the zone as read, whose names alone may still change.
+ */
+export const searchZone: SideStage = async (side) => {
+  const { raster, skew, skewEstimate, symbols, limits, clock } = side;
+  const quality = stageRan(side.quality, 'readFirstBarcode');
   const oriented = symbols.found ?? symbols.refused;
   const knownAngle = oriented === null ? null : -quadAngle(oriented.quad);
   const zoneSearch = await searchMrzZone(raster, {
@@ -450,18 +561,24 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
     ocrTimeoutMs: quality.screen.detected ? RECAPTURE_OCR_TIMEOUT_MS : undefined,
     recaptured: quality.screen.evidence !== null,
   });
-  const zone = zoneSearch.found;
-  const mrzType = zone === null ? null : documentTypeOfMrz(zone.data);
-  let mrzMs = lap();
+  side.zoneSearch = zoneSearch;
+  side.zone = zoneSearch.found;
+  side.mrzType = side.zone === null ? null : documentTypeOfMrz(side.zone.data);
+  side.timings.mrz_ms = side.lap();
+};
 
+/**
+ * 3. The barcode again: the located candidates smoothed (sensor noise), the likely regions, turned as
+ *    the MRZ was read, then along the ladder of tilts, as far as the budget goes.
+ *    4. Last, a located symbol that nothing read may be defocused: its crop with the blur undone.
+ */
+export const readBarcodeFurther: SideStage = async (side) => {
+  const { raster, skew, symbols, located, zone, limits, clock, accept } = side;
   // A page its MRZ identifies carries no PDF417 to search further for: a passport's data page (TD3) no
   // barcode at all, a DNI's TD1 side (the 2009 front, the 2012+ back) at most the 2026 back's QR, which
   // the first stage reads from the whole photo at any turn. Only when nothing was located, though: a
   // located symbol that did not read is worth the later stages.
   const pageKnown = located.length === 0 && zone !== null && identifiesPage(zone);
-
-  // 3. The barcode again: the located candidates smoothed (sensor noise), the likely regions, turned as
-  //    the MRZ was read, then along the ladder of tilts, as far as the budget goes.
   if (symbols.found === null && zone?.valid !== true && !pageKnown) {
     // The located angle can be a few degrees off on a sharp symbol (its row boundaries): ±3° on either
     // side brings it within zxing's tolerance.
@@ -478,6 +595,7 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
     steps.push(...barcodePlan('ladder', skew));
     const pending = symbols.refused;
     tally(
+      side,
       await searchBarcode(raster, {
         steps,
         budget: new WorkBudget(limits.barcode_megapixels, clock),
@@ -485,140 +603,191 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
         formats: pending === null ? undefined : (['PDF417', 'QRCode'] as const).filter((format) => format !== pending.format),
       }),
     );
-    // 4. Last, a located symbol that nothing read may be defocused: its crop with the blur undone.
     if (symbols.found === null && located.length > 0) {
       const blurred = await searchBlurredBarcode(raster, located, {
         budget: new WorkBudget(limits.deblur_megapixels, clock),
         accept,
         formats: ['PDF417'],
       });
-      deblurAttempts = blurred.attempts;
-      tally(blurred);
+      side.deblurAttempts = blurred.attempts;
+      tally(side, blurred);
     }
   }
-  barcodeMs += lap();
+  side.timings.barcode_ms += side.lap();
+};
+
+/** The symbol read (or refused), its payload parsed, and the zone's number. */
+export const parseBarcode: SideStage = (side) => {
+  const { symbols, zone, options } = side;
   const barcode = symbols.found ?? symbols.refused;
-
   const parsed = barcode === null ? null : parseDniBarcode(barcode.text, { today: options.today });
-  const barcodeFields = parsed?.ok === true ? parsed.fields : null;
-  const layout = parsed?.ok === true ? parsed.layout : null;
-  // The zone's number: what the names' judging cannot change.
-  const zoneNumber = zone === null ? null : mrzToDocumentFields(zone.data, { today: options.today }).number;
+  side.barcode = barcode;
+  side.parsed = parsed;
+  side.barcodeFields = parsed?.ok === true ? parsed.fields : null;
+  side.layout = parsed?.ok === true ? parsed.layout : null;
+  side.zoneNumber = zone === null ? null : mrzToDocumentFields(zone.data, { today: options.today }).number;
+};
 
-  // 5. Printed fields and the photo, where an anchor gives the card's geometry. The print is read on
-  //    the ink level (`decodeInkLevel`), where the coloured seal and stamps over the text drop out.
-  lap();
-  let printed: SideReading['printed'] = null;
-  let printedPasses = 0;
-  // Labels of the 2009 front's layout found on a TD1 side: two or more make it that front; a 2012+ back's
-  // CUIL read there makes it that back.
-  let frontLabelsFound = 0;
-  let backCuilRead = false;
-  let frontPrintUnread = false;
-  let faceCrop: Buffer | null = null;
+/** The printed fields read, as a side's reading keeps them. */
+function kept(reading: Awaited<ReturnType<typeof readPrintedFields>>, fields = reading.fields): SideReading['printed'] {
+  return { layout: reading.layout, fields, raw: reading.raw, status: reading.status, labels: reading.labels };
+}
+
+/**
+ * 5. Printed fields and the photo, where an anchor gives the card's geometry (the barcode of a 2012+
+ *    front or a 2009 back, the MRZ of a TD1 side or a passport's page). The print is read on the ink
+ *    level (`decodeInkLevel`), where the coloured seal and stamps over the text drop out.
+ */
+export const readPrint: SideStage = async (side) => {
+  const { barcode, layout, zone, mrzType } = side;
+  side.lap();
   let ink: Promise<GreyRaster> | null = null;
   const inkFrame = (anchor: Quad, unitEdge: 'width' | 'height') => {
-    ink ??= decodeInkLevel(prepared.jpeg);
+    ink ??= decodeInkLevel(side.prepared.jpeg);
     return ink.then((level) => cardFrame(level, anchor, unitEdge));
   };
-  const kept = (reading: Awaited<ReturnType<typeof readPrintedFields>>, fields = reading.fields): SideReading['printed'] => ({
-    layout: reading.layout,
-    fields,
-    raw: reading.raw,
-    status: reading.status,
-    labels: reading.labels,
-  });
-  // The angled front is compared with the front by its barcode or MRZ, and the checks take no printed
-  // field from it: its print is not read (the front's, which the checks need, is settled before the
-  // front is taken).
-  const readsPrint = options.side !== 'front_angle';
   if (barcode !== null && layout === 'new_2012') {
-    const frame = await inkFrame(barcode.quad, 'width');
-    if (readsPrint) {
-      const reading = await readPrintedFields(frame, 'dni_2012_front', clock, {
-        expected: barcodeFields === null ? {} : comparable(barcodeFields),
-        needed: PRINT_NEEDED.dni_2012_front,
-      });
-      printed = kept(reading);
-      printedPasses = reading.passes;
-    }
-    faceCrop = await portraitCrop(prepared.jpeg, frame, 'dni_2012_front');
+    await readFront2012(side, await inkFrame(barcode.quad, 'width'));
   } else if (zone !== null && mrzType === 'dni' && zone.data.format === 'TD1') {
-    const frame = await inkFrame(zone.quad, 'height');
-    // A TD1 MRZ is also the 2012+ back's, which has none of the 2009 front's labels (its address's, its
-    // CUIL's): the front's values are read only where at least two of its labels are found.
-    const reading = await readPrintedFields(frame, 'dni_2009_front', clock, {
-      minLabels: 2,
-      expected: zoneExpectation(zone, zoneSearch.namesJudged, options.today),
-      needed: PRINT_NEEDED.dni_2009_front,
-    });
-    printedPasses = reading.passes;
-    frontLabelsFound = reading.labels.length;
-    if (frontLabelsFound >= 2) {
-      printed = kept(reading);
-      faceCrop = await portraitCrop(prepared.jpeg, frame, 'dni_2009_front');
-    } else {
-      const back = await readBackCuil(frame, 'dni_2012_back', zoneNumber, clock);
-      printed = back.printed;
-      printedPasses += back.passes;
-      // Its printed CUIL, the card's number in it, says a 2012+ back; neither it nor the 2009 front's
-      // labels read, the side sent as a front may be a 2009 front whose print (which the checks need)
-      // was not read: it is asked for again, never taken on its MRZ alone (an altered print would pass).
-      backCuilRead = back.printed?.fields.cuil !== undefined;
-      frontPrintUnread = !backCuilRead;
-    }
+    await readTd1Side(side, zone, await inkFrame(zone.quad, 'height'));
   } else if (zone !== null && mrzType === 'passport') {
-    const frame = await inkFrame(zone.quad, 'width');
-    faceCrop = await portraitCrop(prepared.jpeg, frame, 'passport_td3');
-    // The visual zone against the MRZ: a page whose print was altered and its MRZ not. The number is
-    // compared where its check digit makes the MRZ's certain, and with OCR's letter-for-digit slips
-    // allowed (`printedNumberAgainst`).
-    const machineNumber = zone.data.check_digits.document_number === true ? zoneNumber : null;
-    if (readsPrint) {
-      const agrees =
-        machineNumber === null
-          ? undefined
-          : { number: (value: string) => printedNumberAgainst({ number: value }, machineNumber).number === machineNumber };
-      const reading = await readPrintedFields(frame, 'passport_td3', clock, {
-        expected: zoneExpectation(zone, zoneSearch.namesJudged, options.today),
-        ...(agrees === undefined ? {} : { agrees }),
-      });
-      printedPasses = reading.passes;
-      printed = kept(reading, machineNumber === null ? reading.fields : printedNumberAgainst(reading.fields, machineNumber));
-    }
+    await readPassportPage(side, zone, await inkFrame(zone.quad, 'width'));
   } else if (barcode !== null && layout === 'old_2009') {
     const back = await readBackCuil(
-      await cardFrame(raster, barcode.quad, 'width'),
+      await cardFrame(side.raster, barcode.quad, 'width'),
       'dni_2009_back',
-      barcodeFields?.number ?? null,
-      clock,
+      side.barcodeFields?.number ?? null,
+      side.clock,
     );
-    printed = back.printed;
-    printedPasses = back.passes;
+    side.print.printed = back.printed;
+    side.print.passes = back.passes;
   }
-  const printedMs = lap();
-  const mrzSearch = await zoneSearch.namesJudged;
+  side.timings.printed_ms = side.lap();
+};
+
+/**
+ * The angled front is compared with the front by its barcode or MRZ, and the checks take no printed
+ * field from it: its print is not read (the front's, which the checks need, is settled before the
+ * front is taken).
+ */
+function readsPrint(side: SideContext): boolean {
+  return side.options.side !== 'front_angle';
+}
+
+/** A 2012+ front: its print settled against the barcode, and its portrait. */
+async function readFront2012(side: SideContext, frame: CardFrame): Promise<void> {
+  const { barcodeFields, clock, print } = side;
+  if (readsPrint(side)) {
+    const reading = await readPrintedFields(frame, 'dni_2012_front', clock, {
+      expected: barcodeFields === null ? {} : comparable(barcodeFields),
+      needed: PRINT_NEEDED.dni_2012_front,
+    });
+    print.printed = kept(reading);
+    print.passes = reading.passes;
+  }
+  print.faceCrop = await portraitCrop(side.prepared.jpeg, frame, 'dni_2012_front');
+}
+
+/**
+ * A TD1 MRZ is also the 2012+ back's, which has none of the 2009 front's labels (its address's, its
+ * CUIL's): the front's values are read only where at least two of its labels are found.
+ */
+async function readTd1Side(side: SideContext, zone: MrzReading, frame: CardFrame): Promise<void> {
+  const { zoneSearch, clock, options, print } = side;
+  const reading = await readPrintedFields(frame, 'dni_2009_front', clock, {
+    minLabels: 2,
+    expected: zoneExpectation(zone, stageRan(zoneSearch, 'searchZone').namesJudged, options.today),
+    needed: PRINT_NEEDED.dni_2009_front,
+  });
+  print.passes = reading.passes;
+  print.frontLabelsFound = reading.labels.length;
+  if (print.frontLabelsFound >= 2) {
+    print.printed = kept(reading);
+    print.faceCrop = await portraitCrop(side.prepared.jpeg, frame, 'dni_2009_front');
+    return;
+  }
+  const back = await readBackCuil(frame, 'dni_2012_back', side.zoneNumber, clock);
+  print.printed = back.printed;
+  print.passes += back.passes;
+  // Its printed CUIL, the card's number in it, says a 2012+ back; neither it nor the 2009 front's
+  // labels read, the side sent as a front may be a 2009 front whose print (which the checks need)
+  // was not read: it is asked for again, never taken on its MRZ alone (an altered print would pass).
+  print.backCuilRead = back.printed?.fields.cuil !== undefined;
+  print.frontPrintUnread = !print.backCuilRead;
+}
+
+/**
+ * A passport's page: its portrait, and the visual zone against the MRZ (a page whose print was altered
+ * and its MRZ not). The number is compared where its check digit makes the MRZ's certain, and with OCR's
+ * letter-for-digit slips allowed (`printedNumberAgainst`).
+ */
+async function readPassportPage(side: SideContext, zone: MrzReading, frame: CardFrame): Promise<void> {
+  const { zoneSearch, zoneNumber, clock, options, print } = side;
+  print.faceCrop = await portraitCrop(side.prepared.jpeg, frame, 'passport_td3');
+  const machineNumber = zone.data.check_digits.document_number === true ? zoneNumber : null;
+  if (!readsPrint(side)) return;
+  const agrees =
+    machineNumber === null
+      ? undefined
+      : { number: (value: string) => printedNumberAgainst({ number: value }, machineNumber).number === machineNumber };
+  const reading = await readPrintedFields(frame, 'passport_td3', clock, {
+    expected: zoneExpectation(zone, stageRan(zoneSearch, 'searchZone').namesJudged, options.today),
+    ...(agrees === undefined ? {} : { agrees }),
+  });
+  print.passes = reading.passes;
+  print.printed = kept(reading, machineNumber === null ? reading.fields : printedNumberAgainst(reading.fields, machineNumber));
+}
+
+/** The zone once its names were judged, the fields it gives, and what the searches spent. */
+export const awaitNames: SideStage = async (side) => {
+  const { symbols, clock, options } = side;
+  const mrzSearch = await stageRan(side.zoneSearch, 'searchZone').namesJudged;
   const mrz = mrzSearch.found;
-  mrzMs += lap();
-  const namesWithheld = mrz !== null && namesWithheldOf(mrz);
+  side.timings.mrz_ms += side.lap();
+  side.mrzSearch = mrzSearch;
+  side.namesWithheld = mrz !== null && namesWithheldOf(mrz);
   const mrzRead = mrz === null ? null : mrzToDocumentFields(mrz.data, { today: options.today });
-  const mrzFields = mrzRead !== null && namesWithheld ? { ...mrzRead, surname: null, given_names: null } : mrzRead;
-  const work: SideReading['work'] = {
+  side.mrzFields = mrzRead !== null && side.namesWithheld ? { ...mrzRead, surname: null, given_names: null } : mrzRead;
+  side.work = {
     barcode_attempts: symbols.attempts,
     barcode_megapixels: Math.round(symbols.megapixels * 100) / 100,
-    deblur_attempts: deblurAttempts,
+    deblur_attempts: side.deblurAttempts,
     mrz_ocr_passes: mrzSearch.attempts,
-    printed_ocr_passes: printedPasses,
+    printed_ocr_passes: side.print.passes,
     safety_cap_reached: clock.expired,
   };
+};
 
-  const imageHash = await perceptualHash(prepared.jpeg);
-  const imageSignature = await perceptualSignature(prepared.jpeg);
-  const cardOutline = options.side === 'back' ? null : await findCardOutline(prepared.jpeg);
-  const hashMs = lap();
-  const printedCount = printed === null ? 0 : Object.keys(printed.fields).length;
+/** The photo's hash and likeness signature, and (but on a back) the card's outline. */
+export const measureLikeness: SideStage = async (side) => {
+  const { jpeg } = side.prepared;
+  side.likeness = {
+    image_hash: await perceptualHash(jpeg),
+    image_signature: await perceptualSignature(jpeg),
+    card_outline: side.options.side === 'back' ? null : await findCardOutline(jpeg),
+  };
+  side.timings.hash_ms = side.lap();
+};
+
+export const READ_SIDE_STAGES: readonly SideStage[] = [
+  readFirstBarcode,
+  searchZone,
+  readBarcodeFurther,
+  parseBarcode,
+  readPrint,
+  awaitNames,
+  measureLikeness,
+];
+
+/** The document type and face the side shows, and what is wrong with it, from what the stages read. */
+export function judgeSide(side: SideContext): Pick<SideReading, 'detected_type' | 'detected_face' | 'problems'> {
+  const { options, barcode, barcodeFields, layout, mrzType, print } = side;
+  const quality = stageRan(side.quality, 'readFirstBarcode');
+  const mrzSearch = stageRan(side.mrzSearch, 'awaitNames');
+  const mrz = mrzSearch.found;
+  const printedCount = print.printed === null ? 0 : Object.keys(print.printed.fields).length;
   const detectedType: SideReading['detected_type'] = barcodeFields !== null ? 'dni' : mrzType;
-  const detectedFace = faceOf(layout, mrz, frontLabelsFound, backCuilRead);
+  const detectedFace = faceOf(layout, mrz, print.frontLabelsFound, print.backCuilRead);
 
   const problems: SideProblem[] = [...quality.problems];
   // The OCR saw an MRZ's filler runs but read no zone that holds: the photo shows a document, and its
@@ -637,12 +806,19 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
   if (detectedType !== null && (detectedType === 'unsupported' || !options.acceptedTypes.includes(detectedType))) {
     problems.push('wrong_type');
   }
-  if (options.side === 'front' && (printUnsettled(printed).length > 0 || frontPrintUnread)) problems.push('print_unreadable');
+  if (options.side === 'front' && (printUnsettled(print.printed).length > 0 || print.frontPrintUnread))
+    problems.push('print_unreadable');
+  return { detected_type: detectedType, detected_face: detectedFace, problems };
+}
 
+/** The side's reading, from what the stages read and what `judgeSide` made of it. */
+export function sideReadingOf(side: SideContext, judged: ReturnType<typeof judgeSide>): SideReading {
+  const { barcode, parsed, layout } = side;
+  const mrz = stageRan(side.mrzSearch, 'awaitNames').found;
   return {
-    side: options.side,
-    detected_type: detectedType,
-    detected_face: detectedFace,
+    side: side.options.side,
+    detected_type: judged.detected_type,
+    detected_face: judged.detected_face,
     barcode:
       barcode === null
         ? null
@@ -658,7 +834,7 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
             layout,
             parse_failure: parsed === null || parsed.ok ? null : `${parsed.failure}: ${parsed.detail}`,
           },
-    barcode_fields: barcodeFields,
+    barcode_fields: side.barcodeFields,
     mrz:
       mrz === null
         ? null
@@ -674,27 +850,34 @@ export async function readSide(image: PreparedImage | Buffer, options: ReadSideO
             name_confidence: mrz.name_confidence,
             names_corroborated: mrz.names_corroborated,
             names_second_read: mrz.names_second_read,
-            names_withheld: namesWithheld,
+            names_withheld: side.namesWithheld,
           },
-    mrz_fields: mrzFields,
-    printed,
-    quality,
-    problems,
+    mrz_fields: side.mrzFields,
+    printed: side.print.printed,
+    quality: stageRan(side.quality, 'readFirstBarcode'),
+    problems: judged.problems,
     refusal: null,
-    face_crop: faceCrop,
-    image_hash: imageHash,
-    image_signature: imageSignature,
-    card_outline: cardOutline,
-    work,
-    timings: {
-      decode_ms: decodeMs,
-      skew_ms: skewMs,
-      quality_ms: qualityMs,
-      barcode_ms: barcodeMs,
-      mrz_ms: mrzMs,
-      printed_ms: printedMs,
-      hash_ms: hashMs,
-    },
-    ms: Date.now() - started,
+    face_crop: side.print.faceCrop,
+    image_hash: side.likeness.image_hash,
+    image_signature: side.likeness.image_signature,
+    card_outline: side.likeness.card_outline,
+    work: stageRan(side.work, 'awaitNames'),
+    timings: side.timings,
+    ms: Date.now() - side.started,
   };
+}
+
+/**
+ * Reads one side. Never throws for a bad image: an upload that cannot be prepared is a typed problem.
+ * The stages (`READ_SIDE_STAGES`), over one `SideContext` that `startSide` opens: the barcode's quick
+ * stage, the MRZ, the barcode's later stages, the payload parsed, the print, the zone's names judged, the
+ * photo's likeness; then `judgeSide` names the document and its problems.
+ */
+export async function readSide(image: PreparedImage | Buffer, options: ReadSideOptions): Promise<SideReading> {
+  const started = Date.now();
+  const prepared = Buffer.isBuffer(image) ? await prepareUpload(image) : image;
+  if (!prepared.ok) return emptyReading(options.side, started, prepared.reason);
+  const side = await startSide(prepared, options, started);
+  for (const stage of READ_SIDE_STAGES) await stage(side);
+  return sideReadingOf(side, judgeSide(side));
 }
