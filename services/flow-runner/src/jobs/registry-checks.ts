@@ -1,8 +1,11 @@
-import { BackgroundJob, type Logger, type Metrics } from '@idv/kit';
-import type { ClaimedRegistryCheck, RegistryChecksRepository } from '../adapters/registry-checks.repository';
-import type { RegistryPort, SessionsPort } from '../domain/ports';
-import type { FlowService } from '../use-cases/flow-service';
-import { REGISTRY_CHECK_BATCH, RegistryCheckWork, type RegistryCheckWorkOptions } from '../use-cases/registry-check-work';
+import { BackgroundJob } from '@idv/kit';
+import type { ClaimedRegistryCheck } from '../adapters/registry-checks.repository';
+import {
+  REGISTRY_CHECK_BATCH,
+  RegistryCheckWork,
+  type RegistryCheckDeps,
+  type RegistryCheckWorkOptions,
+} from '../use-cases/registry-check-work';
 
 /** Claims of one check that ended without an outcome, once its session no longer waits, before it is set aside. */
 const MAX_UNFINISHED_CLAIMS = 5;
@@ -27,17 +30,7 @@ export class RegistryCheckRunner {
   private readonly job: BackgroundJob<ClaimedRegistryCheck>;
   private readonly checksWork: RegistryCheckWork;
 
-  constructor(
-    deps: {
-      checks: RegistryChecksRepository;
-      flows: FlowService;
-      registry: RegistryPort | null;
-      sessions: Pick<SessionsPort, 'hold'>;
-      logger: Logger;
-      metrics: Metrics;
-    },
-    options: RegistryCheckRunnerOptions,
-  ) {
+  constructor(deps: RegistryCheckDeps, options: RegistryCheckRunnerOptions) {
     const checksWork = new RegistryCheckWork(deps, options);
     this.checksWork = checksWork;
     const intervalMs = options.intervalMs ?? defaultRegistryPollInterval(options.timeScale);

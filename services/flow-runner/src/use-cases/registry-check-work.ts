@@ -7,6 +7,16 @@ import type { FlowService } from './flow-service';
 /** Checks claimed by one pass. */
 export const REGISTRY_CHECK_BATCH = 16;
 
+/** What the registry-check work runs on: its table, the flow, the registry, the sessions service's hold. */
+export interface RegistryCheckDeps {
+  checks: RegistryChecksRepository;
+  flows: FlowService;
+  registry: RegistryPort | null;
+  sessions: Pick<SessionsPort, 'hold'>;
+  logger: Logger;
+  metrics: Metrics;
+}
+
 export interface RegistryCheckWorkOptions {
   timeScale: number;
   /** The registry client's timeout: a claimed check is leased for longer than one call can take. */
@@ -29,14 +39,7 @@ export class RegistryCheckWork {
   private readonly decisions;
 
   constructor(
-    private readonly deps: {
-      checks: RegistryChecksRepository;
-      flows: FlowService;
-      registry: RegistryPort | null;
-      sessions: Pick<SessionsPort, 'hold'>;
-      logger: Logger;
-      metrics: Metrics;
-    },
+    private readonly deps: RegistryCheckDeps,
     private readonly options: RegistryCheckWorkOptions,
   ) {
     this.now = options.now ?? (() => new Date());
