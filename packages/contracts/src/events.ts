@@ -1,4 +1,4 @@
-import { artefactIdSchema } from './ids';
+import { artefactIdSchema, idSchema } from './ids';
 import { z } from './zod';
 
 export const SESSION_EVENT_TYPES = [
@@ -74,7 +74,7 @@ export const AccountStatusChangedDataSchema = z.object({ account_id: z.string(),
 export type AccountStatusChangedData = z.infer<typeof AccountStatusChangedDataSchema>;
 /** A capture waiting to be read; the job is idempotent by `artefact_id`. */
 export const CaptureStoredDataSchema = z.object({
-  session_id: z.string(),
+  session_id: idSchema('session'),
   step_id: z.string(),
   artefact_id: artefactIdSchema(),
   kind: z.enum(['front', 'back', 'front_angle', 'selfie']),
@@ -84,7 +84,7 @@ export const CaptureStoredDataSchema = z.object({
 export type CaptureStoredData = z.infer<typeof CaptureStoredDataSchema>;
 /** A face attempt's frames waiting to be judged; the job is idempotent by `artefact_id`. */
 export const FaceFramesStoredDataSchema = z.object({
-  session_id: z.string(),
+  session_id: idSchema('session'),
   step_id: z.string(),
   artefact_id: artefactIdSchema(),
 });

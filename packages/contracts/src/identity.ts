@@ -1,4 +1,4 @@
-import { typedIdSchema } from './ids';
+import { idSchema } from './ids';
 import { ScopeSchema } from './scopes';
 import { ModeSchema } from './sessions';
 import { z } from './zod';
@@ -8,8 +8,8 @@ import { z } from './zod';
  * internal headers. Upstream services accept it only with a valid signature (docs/design.md "Services and what each owns").
  */
 export const IdentitySchema = z.strictObject({
-  account_id: typedIdSchema('account'),
-  key_id: typedIdSchema('apiKey'),
+  account_id: idSchema('account'),
+  key_id: idSchema('apiKey'),
   mode: ModeSchema,
   scopes: z.array(ScopeSchema),
 });

@@ -69,27 +69,26 @@ export function idPattern(kind: IdKind): RegExp {
   return new RegExp(`^${ID_PREFIXES[kind]}${ULID_PATTERN}$`);
 }
 
+const ID_PATTERNS = Object.fromEntries(Object.keys(ID_PREFIXES).map((kind) => [kind, idPattern(kind as IdKind)])) as Record<
+  IdKind,
+  RegExp
+>;
+
 /** Whether a value is an id of this kind; where it is, it has the kind's prefixed type. */
 export function isId<K extends IdKind>(kind: K, value: unknown): value is IdOf<K> {
-  return typeof value === 'string' && idPattern(kind).test(value);
+  return typeof value === 'string' && ID_PATTERNS[kind].test(value);
 }
 
-/** Zod schema of an id of the given kind, e.g. `idSchema('session')` accepts `vs_<ULID>`. */
+/**
+ * Zod schema of an id of the given kind, e.g. `idSchema('session')` accepts `vs_<ULID>` and gives a
+ * `SessionId`: what a route, a response or an event parses with it is typed from there on. The cast only
+ * names the output type; the schema is the plain pattern the OpenAPI document describes.
+ */
 export function idSchema<K extends IdKind>(kind: K) {
   return z
     .string()
     .regex(idPattern(kind), `must be an id of shape ${ID_PREFIXES[kind]}<ULID>`)
-    .openapi({ example: `${ID_PREFIXES[kind]}01JD3Z8Q5X8R0VQ1T7W9Y2K4M6` });
-}
-
-/**
- * An id schema whose output has the kind's prefixed type (`typedIdSchema('account')` gives an
- * `AccountId`), for what a service parses at its edge and passes on as is, such as the gateway's signed
- * identity. The contract's request and response schemas keep `idSchema`: their output is built from
- * plain strings in many places, and the OpenAPI document describes them.
- */
-export function typedIdSchema<K extends IdKind>(kind: K) {
-  return z.string().refine((value): value is IdOf<K> => isId(kind, value), `must be an id of shape ${ID_PREFIXES[kind]}<ULID>`);
+    .openapi({ example: `${ID_PREFIXES[kind]}01JD3Z8Q5X8R0VQ1T7W9Y2K4M6` }) as unknown as z.ZodType<IdOf<K>, string>;
 }
 
 /**

@@ -30,8 +30,13 @@ describe('ids', () => {
     expect(derived).toEqual([`${capture}_selfie`, `${capture}_portrait`]);
     for (const id of [capture, ...derived]) expect(isArtefactId(id)).toBe(true);
     expect(
-      CaptureStoredDataSchema.safeParse({ session_id: 'vs_1', step_id: 'doc', artefact_id: capture, kind: 'front' }).success,
+      CaptureStoredDataSchema.safeParse({ session_id: newId('session'), step_id: 'doc', artefact_id: capture, kind: 'front' })
+        .success,
     ).toBe(true);
+    // A job names its session by its id: not a session id, not a job.
+    expect(
+      CaptureStoredDataSchema.safeParse({ session_id: 'vs_1', step_id: 'doc', artefact_id: capture, kind: 'front' }).success,
+    ).toBe(false);
   });
 
   it('when an artefact id is altered, then it is not an artefact id, and nothing is derived from a derived one', () => {
@@ -52,7 +57,8 @@ describe('ids', () => {
     }
     expect(() => derivedArtefactId(derivedArtefactId(capture, 'selfie'), 'portrait')).toThrow(RangeError);
     expect(
-      CaptureStoredDataSchema.safeParse({ session_id: 'vs_1', step_id: 'doc', artefact_id: 'art_1', kind: 'front' }).success,
+      CaptureStoredDataSchema.safeParse({ session_id: newId('session'), step_id: 'doc', artefact_id: 'art_1', kind: 'front' })
+        .success,
     ).toBe(false);
   });
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { asId, internalRoute, isArtefactId, isId, type ErrorCode } from '@idv/contracts';
+import { internalRoute, isArtefactId, isId, type ErrorCode } from '@idv/contracts';
 import {
   observeRequest,
   route,
@@ -138,6 +138,6 @@ export function evidenceRoutes(options: EvidenceRoutesOptions): PageHandler {
 export const internalRoutes = [
   route(internalRoute('createEvidenceLinks'), async ({ body, res }, { evidence }: { evidence: EvidenceLinks }) => {
     res.setHeader('Cache-Control', 'no-store');
-    return { status: 200, body: { sessions: await evidence.linksFor(body.session_ids.map((id) => asId('session', id))) } };
+    return { status: 200, body: { sessions: await evidence.linksFor(body.session_ids.map((id) => id)) } };
   }),
 ];

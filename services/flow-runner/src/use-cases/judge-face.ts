@@ -1,4 +1,4 @@
-import { asId, derivedArtefactId, type ArtefactId, type FaceFramesStoredData, type SessionId } from '@idv/contracts';
+import { derivedArtefactId, type ArtefactId, type FaceFramesStoredData, type SessionId } from '@idv/contracts';
 import type { Logger } from '@idv/kit';
 import { portraitIdOf, type StoredSideReading } from '../domain/capture-rules';
 import { applyOutcome, position } from '../domain/engine';
@@ -74,7 +74,7 @@ function outcomeOf(judgement: FaceJudgement): string {
  */
 export async function judgeFace(deps: FaceJudgingDeps, job: FaceFramesStoredData): Promise<void> {
   const { artefacts, core } = deps;
-  const sessionId = asId('session', job.session_id);
+  const sessionId = job.session_id;
   const artefact = await artefacts.get(job.artefact_id);
   if (!artefact || artefact.kind !== 'face_frames') return;
   let judgement = (await artefacts.reading(job.artefact_id)) as FaceJudgement | null;

@@ -1,4 +1,4 @@
-import { FlowConfigSchema, asId, type SessionId } from '@idv/contracts';
+import { FlowConfigSchema, type SessionId } from '@idv/contracts';
 import { initialState } from '../domain/engine';
 import type { Locale } from '../domain/i18n';
 import type { OpenResult } from '../domain/pages';
@@ -35,12 +35,12 @@ export async function openLink(
     }
   }
   const session = redeemed.session;
-  const sessionId = asId('session', session.id);
+  const sessionId = session.id;
   const config = FlowConfigSchema.parse(session.config);
   const secret = randomToken();
   await core.options.store.insert({
     sessionId,
-    accountId: asId('account', session.account_id),
+    accountId: session.account_id,
     mode: session.mode,
     tokenHash,
     bindingHash: sha256(secret),

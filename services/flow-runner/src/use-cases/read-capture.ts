@@ -1,4 +1,4 @@
-import { asId, newId, type ArtefactId, type CaptureStoredData, type DocumentData, type SessionId } from '@idv/contracts';
+import { newId, type ArtefactId, type CaptureStoredData, type DocumentData, type SessionId } from '@idv/contracts';
 import type { Logger } from '@idv/kit';
 import type { SideReading } from '@idv/verification';
 import {
@@ -195,7 +195,7 @@ export interface CaptureReadingDeps {
  */
 export async function readCapture(deps: CaptureReadingDeps, job: CaptureStoredData): Promise<void> {
   const { artefacts, reader, core, logger } = deps;
-  const sessionId = asId('session', job.session_id);
+  const sessionId = job.session_id;
   const artefact = await artefacts.get(job.artefact_id);
   if (!artefact) return;
   let reading = (await artefacts.reading(job.artefact_id)) as StoredSideReading | null;

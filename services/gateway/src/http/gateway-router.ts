@@ -1,6 +1,5 @@
 import {
   FORBIDDEN_BODY,
-  asId,
   buildOpenApiDocument,
   publicRoute,
   scopeSatisfies,
@@ -161,8 +160,8 @@ function contextOf(resolved: ResolvedKey): string {
   let context = contexts.get(resolved);
   if (context === undefined) {
     const identity: Identity = {
-      account_id: asId('account', resolved.account_id),
-      key_id: asId('apiKey', resolved.key_id),
+      account_id: resolved.account_id,
+      key_id: resolved.key_id,
       mode: resolved.mode,
       scopes: resolved.scopes,
     };

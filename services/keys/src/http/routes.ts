@@ -1,4 +1,4 @@
-import { asId, internalRoute } from '@idv/contracts';
+import { internalRoute } from '@idv/contracts';
 import { route, type Pool } from '@idv/kit';
 import { approveAccount, createAccount, getAccount, suspendAccount } from '../use-cases/accounts';
 import { createApiKey, listApiKeys, resolveApiKey, revokeApiKey } from '../use-cases/api-keys';
@@ -16,29 +16,29 @@ export const keysRoutes = [
   })),
   route(internalRoute('getAccount'), async ({ params }, { pool }: RouteDeps) => ({
     status: 200,
-    body: toAccount(await getAccount(pool, asId('account', params.id))),
+    body: toAccount(await getAccount(pool, params.id)),
   })),
   route(internalRoute('approveAccount'), async ({ params }, { pool }: RouteDeps) => ({
     status: 200,
-    body: toAccount(await approveAccount(pool, asId('account', params.id))),
+    body: toAccount(await approveAccount(pool, params.id)),
   })),
   route(internalRoute('suspendAccount'), async ({ params }, { pool }: RouteDeps) => ({
     status: 200,
-    body: toAccount(await suspendAccount(pool, asId('account', params.id))),
+    body: toAccount(await suspendAccount(pool, params.id)),
   })),
   route(internalRoute('listApiKeys'), async ({ params }, { pool }: RouteDeps) => {
-    const keys = await listApiKeys(pool, asId('account', params.id));
+    const keys = await listApiKeys(pool, params.id);
     return { status: 200, body: { object: 'list' as const, data: keys.map(toApiKey), has_more: false } };
   }),
   route(internalRoute('createApiKey'), async ({ body }, { pool }: RouteDeps) => {
     const { account_id, ...rest } = body;
-    const { key, secret } = await createApiKey(pool, { accountId: asId('account', account_id), ...rest });
+    const { key, secret } = await createApiKey(pool, { accountId: account_id, ...rest });
     // The only response that ever carries the secret.
     return { status: 201, body: { ...toApiKey(key), secret } };
   }),
   route(internalRoute('revokeApiKey'), async ({ params }, { pool }: RouteDeps) => ({
     status: 200,
-    body: toApiKey(await revokeApiKey(pool, asId('apiKey', params.id))),
+    body: toApiKey(await revokeApiKey(pool, params.id)),
   })),
   route(internalRoute('resolveApiKey'), async ({ body }, { pool }: RouteDeps) => ({
     status: 200,

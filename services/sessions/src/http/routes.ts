@@ -1,4 +1,4 @@
-import { asId, configVersionId, internalRoute, publicRoute } from '@idv/contracts';
+import { configVersionId, internalRoute, publicRoute } from '@idv/contracts';
 import { identityOf, route, type Pool } from '@idv/kit';
 import QRCode from 'qrcode';
 import { sessionUrl } from '../domain/session';
@@ -16,19 +16,19 @@ export interface RouteDeps {
 export const internalRoutes = [
   route(internalRoute('createProject'), async ({ body }, { service }: RouteDeps) => ({
     status: 201,
-    body: await service.createProject(asId('account', body.account_id), body.name),
+    body: await service.createProject(body.account_id, body.name),
   })),
   route(internalRoute('publishConfig'), async ({ params, body }, { service }: RouteDeps) => {
-    const version = await service.publishConfig(asId('project', params.id), body.mode, body.config);
+    const version = await service.publishConfig(params.id, body.mode, body.config);
     return { status: 201, body: { id: configVersionId(version), project_id: params.id, mode: body.mode } };
   }),
   route(internalRoute('creditBalance'), async ({ params, body }, { service }: RouteDeps) => ({
     status: 200,
-    body: { account_id: params.id, balance: await service.credit(asId('account', params.id), body.tokens) },
+    body: { account_id: params.id, balance: await service.credit(params.id, body.tokens) },
   })),
   route(internalRoute('getBalance'), async ({ params }, { service }: RouteDeps) => ({
     status: 200,
-    body: { account_id: params.id, balance: await service.balance(asId('account', params.id)) },
+    body: { account_id: params.id, balance: await service.balance(params.id) },
   })),
   route(internalRoute('redeemLink'), async ({ params }, { service }: RouteDeps) => ({
     status: 200,
@@ -36,19 +36,19 @@ export const internalRoutes = [
   })),
   route(internalRoute('getInternalSession'), async ({ params }, { service }: RouteDeps) => ({
     status: 200,
-    body: await service.getInternal(asId('session', params.id)),
+    body: await service.getInternal(params.id),
   })),
   route(internalRoute('reportActivity'), async ({ body }, { service }: RouteDeps) => ({
     status: 200,
-    body: { sessions: await service.reportActivity(body.session_ids.map((id) => asId('session', id))) },
+    body: { sessions: await service.reportActivity(body.session_ids.map((id) => id)) },
   })),
   route(internalRoute('holdSession'), async ({ params, body }, { service }: RouteDeps) => ({
     status: 200,
-    body: { state: await service.hold(asId('session', params.id), body.until === null ? null : new Date(body.until)) },
+    body: { state: await service.hold(params.id, body.until === null ? null : new Date(body.until)) },
   })),
   route(internalRoute('resolveSession'), async ({ params, body }, { service }: RouteDeps) => ({
     status: 200,
-    body: await service.resolve(asId('session', params.id), body),
+    body: await service.resolve(params.id, body),
   })),
 ];
 
@@ -66,11 +66,11 @@ export const publicRoutes = [
   }),
   route(publicRoute('getVerificationSession'), async ({ params, res }, { service, evidence }: RouteDeps) => ({
     status: 200,
-    body: await evidence.attachOne(await service.get(identityOf(res), asId('session', params.id))),
+    body: await evidence.attachOne(await service.get(identityOf(res), params.id)),
   })),
   route(publicRoute('cancelVerificationSession'), async ({ params, res }, { service }: RouteDeps) => ({
     status: 200,
-    body: await service.cancel(identityOf(res), asId('session', params.id)),
+    body: await service.cancel(identityOf(res), params.id),
   })),
   route(publicRoute('getUsage'), async ({ query, res }, { pool }: RouteDeps) => ({
     status: 200,

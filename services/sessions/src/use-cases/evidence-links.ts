@@ -1,4 +1,4 @@
-import { asId, type EvidenceLink, type FlowConfig, type ProjectId, type VerificationSession } from '@idv/contracts';
+import { type EvidenceLink, type FlowConfig, type ProjectId, type VerificationSession } from '@idv/contracts';
 import { AppError, type Logger } from '@idv/kit';
 
 export interface EvidenceLinksSource {
@@ -21,10 +21,7 @@ export class SessionEvidence {
   async attach<T extends VerificationSession>(sessions: readonly T[]): Promise<T[]> {
     const opted = new Set<string>();
     for (const session of sessions) {
-      const config = await this.deps.config(
-        asId('project', session.project_id),
-        Number(session.config_version.slice('cfg_'.length)),
-      );
+      const config = await this.deps.config(session.project_id, Number(session.config_version.slice('cfg_'.length)));
       if (config.options.evidenceLinks) opted.add(session.id);
     }
     if (opted.size === 0) return [...sessions];

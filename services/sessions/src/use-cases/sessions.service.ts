@@ -1,5 +1,4 @@
 import {
-  asId,
   newId,
   type AccountId,
   type ActivityState,
@@ -189,7 +188,7 @@ export class SessionsService {
    */
   private async insertSession(db: Queryable, identity: Identity, body: CreateSessionBody): Promise<VerificationSession> {
     const now = this.now();
-    const projectId = asId('project', body.project_id);
+    const projectId = body.project_id;
     const record: Omit<SessionRecord, 'configVersion'> = {
       id: newId('session'),
       accountId: identity.account_id,

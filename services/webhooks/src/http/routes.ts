@@ -1,4 +1,4 @@
-import { asId, idPattern, publicRoute } from '@idv/contracts';
+import { idPattern, publicRoute } from '@idv/contracts';
 import { cursorCodec, identityOf, route, toPage, type CursorCodec, type Pool } from '@idv/kit';
 import type { Response } from 'express';
 import type { SecretSealer } from '../domain/ports';
@@ -35,7 +35,7 @@ export function listCursors(secret: string): RouteDeps['cursors'] {
   };
 }
 
-const accountOf = (res: Response) => asId('account', identityOf(res).account_id);
+const accountOf = (res: Response) => identityOf(res).account_id;
 const cursorOf = (record: { createdAt: Date; id: string }) => ({ createdAt: record.createdAt.toISOString(), id: record.id });
 
 /** Webhook endpoints and the delivery log (PUBLIC_ROUTES), behind the gateway's signed identity. */
@@ -52,29 +52,29 @@ export const webhooksRoutes = [
   }),
   route(publicRoute('getWebhookEndpoint'), async ({ params, res }, deps: RouteDeps) => ({
     status: 200,
-    body: toEndpoint(await getEndpoint(deps, accountOf(res), asId('webhookEndpoint', params.id))),
+    body: toEndpoint(await getEndpoint(deps, accountOf(res), params.id)),
   })),
   route(publicRoute('updateWebhookEndpoint'), async ({ params, body, res }, deps: RouteDeps) => ({
     status: 200,
-    body: toEndpoint(await updateEndpoint(deps, accountOf(res), asId('webhookEndpoint', params.id), body)),
+    body: toEndpoint(await updateEndpoint(deps, accountOf(res), params.id, body)),
   })),
   route(publicRoute('deleteWebhookEndpoint'), async ({ params, res }, deps: RouteDeps) => {
-    await deleteEndpoint(deps, accountOf(res), asId('webhookEndpoint', params.id));
+    await deleteEndpoint(deps, accountOf(res), params.id);
     return { status: 204 };
   }),
   route(publicRoute('rotateWebhookEndpointSecret'), async ({ params, res }, deps: RouteDeps) => {
-    const { endpoint: rotated, secret } = await rotateEndpointSecret(deps, accountOf(res), asId('webhookEndpoint', params.id));
+    const { endpoint: rotated, secret } = await rotateEndpointSecret(deps, accountOf(res), params.id);
     return { status: 200, body: toEndpoint(rotated, secret), headers: SECRET_NOT_CACHED };
   }),
   route(publicRoute('testWebhookEndpoint'), async ({ params, res }, deps: RouteDeps) => {
-    await sendTestEvent(deps, accountOf(res), asId('webhookEndpoint', params.id));
+    await sendTestEvent(deps, accountOf(res), params.id);
     return { status: 202, body: { queued: true as const } };
   }),
   route(publicRoute('listWebhookDeliveries'), async ({ query, res }, deps: RouteDeps) => {
     const { limit, cursor, endpoint: endpointId } = query;
     const after = cursor ? deps.cursors.deliveries.decode(cursor) : null;
     const records = await listDeliveries(deps, accountOf(res), {
-      ...(endpointId ? { endpointId: asId('webhookEndpoint', endpointId) } : {}),
+      ...(endpointId ? { endpointId: endpointId } : {}),
       limit,
       after,
     });
@@ -82,10 +82,10 @@ export const webhooksRoutes = [
   }),
   route(publicRoute('getWebhookDelivery'), async ({ params, res }, deps: RouteDeps) => ({
     status: 200,
-    body: toDelivery(await getDelivery(deps, accountOf(res), asId('webhookDelivery', params.id))),
+    body: toDelivery(await getDelivery(deps, accountOf(res), params.id)),
   })),
   route(publicRoute('redeliverWebhookDelivery'), async ({ params, res }, deps: RouteDeps) => {
-    await redeliver(deps, accountOf(res), asId('webhookDelivery', params.id));
+    await redeliver(deps, accountOf(res), params.id);
     return { status: 202, body: { queued: true as const } };
   }),
 ];

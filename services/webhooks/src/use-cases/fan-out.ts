@@ -1,4 +1,4 @@
-import { DOMAIN_EVENT_DATA_SCHEMAS, asId, eventId, type DomainEvent, type z } from '@idv/contracts';
+import { DOMAIN_EVENT_DATA_SCHEMAS, eventId, type DomainEvent, type z } from '@idv/contracts';
 import type { Pool } from '@idv/kit';
 import { fanOut } from '../adapters/messages.repository';
 import { isSessionEventType } from '../domain/fan-out';
@@ -18,7 +18,7 @@ export async function fanOutSessionEvent(deps: { pool: Pool; onQueued: () => voi
   if (!parsed.success) return { kind: 'malformed', issues: parsed.error.issues };
   const data = parsed.data;
   if (!data.webhook_events.includes(event.type)) return { kind: 'ignored' };
-  const accountId = asId('account', data.account_id);
+  const accountId = data.account_id;
   // The public id is derived here too, so it is the same for every retry and every endpoint whatever
   // the emitter put in the broker envelope.
   const queued = await fanOut(deps.pool, accountId, {

@@ -1,6 +1,15 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { domainEvents, eventId, newId, type SessionEventData, type SessionEventType } from '@idv/contracts';
+import {
+  domainEvents,
+  eventId,
+  newId,
+  type AccountId,
+  type ProjectId,
+  type SessionEventData,
+  type SessionEventType,
+  type SessionId,
+} from '@idv/contracts';
 import { OpsClient } from '@idv/ops';
 import {
   ROOT_DIR,
@@ -62,9 +71,9 @@ export function stackTarget(stack: Stack, amqpUrl = stack.env.AMQP_URL!): Target
 }
 
 export interface Tenant {
-  accountId: string;
+  accountId: AccountId;
   key: string;
-  projectId: string | null;
+  projectId: ProjectId | null;
   webhookEvents: string[];
   target: Target;
 }
@@ -91,7 +100,7 @@ export async function newTenant(
   const account = await target.ops.createAccount({ name: `Private ${unique}`, email: `p-${unique}@example.com` });
   await target.ops.approveAccount(account.id);
   const key = await target.ops.createKey({ account_id: account.id, mode: 'test', name: `k-${unique}` });
-  let projectId: string | null = null;
+  let projectId: ProjectId | null = null;
   if (SESSIONS_AVAILABLE && options.project !== false) {
     const project = await target.ops.createProject({ account_id: account.id, name: `p-${unique}` });
     await target.ops.publishConfig(project.id, 'test', config);
@@ -148,8 +157,8 @@ export class EventPublisher {
   async publish(
     tenant: Tenant,
     type: SessionEventType,
-    options: { sessionId?: string; webhookEvents?: string[] } = {},
-  ): Promise<{ eventId: string; sessionId: string }> {
+    options: { sessionId?: SessionId; webhookEvents?: string[] } = {},
+  ): Promise<{ eventId: string; sessionId: SessionId }> {
     if (!this.channel) {
       this.connection = await amqp.connect(tenant.target.amqpUrl);
       this.channel = await this.connection.createConfirmChannel();
