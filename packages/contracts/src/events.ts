@@ -68,9 +68,13 @@ export type DomainEvent<T = Record<string, unknown>, K extends DomainEventType =
   data: T;
 };
 
-export const ApiKeyRevokedDataSchema = z.object({ key_id: z.string(), account_id: z.string(), secret_hash: z.string() });
+export const ApiKeyRevokedDataSchema = z.object({
+  key_id: idSchema('apiKey'),
+  account_id: idSchema('account'),
+  secret_hash: z.string(),
+});
 export type ApiKeyRevokedData = z.infer<typeof ApiKeyRevokedDataSchema>;
-export const AccountStatusChangedDataSchema = z.object({ account_id: z.string(), status: z.string() });
+export const AccountStatusChangedDataSchema = z.object({ account_id: idSchema('account'), status: z.string() });
 export type AccountStatusChangedData = z.infer<typeof AccountStatusChangedDataSchema>;
 /** A capture waiting to be read; the job is idempotent by `artefact_id`. */
 export const CaptureStoredDataSchema = z.object({

@@ -1,4 +1,4 @@
-import { DOMAIN_EVENTS, RouteTable, type DomainEvent } from '@idv/contracts';
+import { DOMAIN_EVENTS, DOMAIN_EVENT_DATA_SCHEMAS, RouteTable, type DomainEvent } from '@idv/contracts';
 import { AddressThrottle, ClientAddresses, checkRedis, connectBroker, createRedis, runMain, startRuntime } from '@idv/kit';
 import { KeyResolver } from './adapters/key-resolver';
 import { RateLimiter } from './adapters/rate-limiter';
@@ -31,10 +31,18 @@ runMain(SERVICE, async () => {
     bindings: [DOMAIN_EVENTS.apiKeyRevoked, DOMAIN_EVENTS.accountStatusChanged],
     onStart: () => resolver.clear(),
     handler: (event: DomainEvent) => {
-      const data = event.data as { secret_hash?: string; account_id?: string; key_id?: string };
-      if (event.type === DOMAIN_EVENTS.apiKeyRevoked && data.secret_hash) resolver.evictKey(data.secret_hash);
-      if (data.account_id) resolver.evictAccount(data.account_id);
-      logger.info({ event: event.type, account_id: data.account_id, key_id: data.key_id }, 'key cache evicted');
+      if (event.type === DOMAIN_EVENTS.apiKeyRevoked) {
+        const revoked = DOMAIN_EVENT_DATA_SCHEMAS[DOMAIN_EVENTS.apiKeyRevoked].safeParse(event.data);
+        if (!revoked.success) return Promise.resolve('dead');
+        resolver.evictKey(revoked.data.secret_hash);
+        resolver.evictAccount(revoked.data.account_id);
+        logger.info({ event: event.type, account_id: revoked.data.account_id, key_id: revoked.data.key_id }, 'key cache evicted');
+      } else {
+        const changed = DOMAIN_EVENT_DATA_SCHEMAS[DOMAIN_EVENTS.accountStatusChanged].safeParse(event.data);
+        if (!changed.success) return Promise.resolve('dead');
+        resolver.evictAccount(changed.data.account_id);
+        logger.info({ event: event.type, account_id: changed.data.account_id }, 'key cache evicted');
+      }
       return Promise.resolve('ack');
     },
   });

@@ -1,3 +1,4 @@
+import type { ArtefactId, SessionId } from '@idv/contracts';
 import { createHmac } from 'node:crypto';
 import { safeEqual } from '@idv/kit';
 
@@ -31,7 +32,7 @@ export class EvidenceSigner {
     if (key.length < 32) throw new Error('the evidence link key must have at least 32 bytes');
   }
 
-  sign(sessionId: string, artefactId: string, expiresAtMs: number): string {
+  sign(sessionId: SessionId, artefactId: ArtefactId, expiresAtMs: number): string {
     return createHmac('sha256', this.key)
       .update(`idv-evidence-v1\n${sessionId}\n${artefactId}\n${expiresAtMs}`)
       .digest('base64url');
@@ -42,7 +43,7 @@ export class EvidenceSigner {
    * spellings of the same bytes through: the last of the 43 characters has 2 bits a decoder ignores, and
    * Node's decoder also takes `+`, `/` and `=`.
    */
-  verify(sessionId: string, artefactId: string, expiresAtMs: number, signature: string): boolean {
+  verify(sessionId: SessionId, artefactId: ArtefactId, expiresAtMs: number, signature: string): boolean {
     return safeEqual(signature, this.sign(sessionId, artefactId, expiresAtMs));
   }
 }

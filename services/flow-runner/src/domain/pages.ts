@@ -1,3 +1,4 @@
+import type { SessionId } from '@idv/contracts';
 import type { OfferedToken } from './handover';
 import type { ReasonCode } from './reason-codes';
 import type { StepView } from './view';
@@ -23,7 +24,7 @@ export type StatusPage =
 
 export interface FlowPage {
   kind: 'flow';
-  sessionId: string;
+  sessionId: SessionId;
   testMode: boolean;
   /** Test mode with a code step somewhere in the flow: the banner tells the test code. */
   testCode: boolean;
@@ -46,14 +47,15 @@ export type ShowResult =
       kind: 'status';
       page: StatusPage;
       testMode: boolean;
-      sessionId?: string;
+      sessionId?: SessionId;
       /** A rejection's reason codes: the page says what went wrong in the person's words. */
       reasons?: readonly ReasonCode[];
     };
-export type OpenResult = { kind: 'redirect'; sessionId: string; bindingSecret?: string } | { kind: 'status'; page: StatusPage };
-export type SubmitResult = ShowResult | { kind: 'redirect'; sessionId: string };
+export type OpenResult =
+  { kind: 'redirect'; sessionId: SessionId; bindingSecret?: string } | { kind: 'status'; page: StatusPage };
+export type SubmitResult = ShowResult | { kind: 'redirect'; sessionId: SessionId };
 export type SubmissionAdmission =
   | { kind: 'admitted'; acceptsCsrf: (presented: string | undefined) => boolean }
   | { kind: 'status'; page: StatusPage; testMode: boolean };
 export type HandOverResult =
-  { kind: 'moved'; sessionId: string; bindingSecret: string } | { kind: 'status'; page: 'handover_invalid' | 'finished' };
+  { kind: 'moved'; sessionId: SessionId; bindingSecret: string } | { kind: 'status'; page: 'handover_invalid' | 'finished' };

@@ -1,4 +1,4 @@
-import { INTERNAL_HEADERS, contractPath, internalRoute, type ResolvedKey } from '@idv/contracts';
+import { INTERNAL_HEADERS, contractPath, internalRoute, type AccountId, type ResolvedKey } from '@idv/contracts';
 import type { Logger } from '@idv/kit';
 import { Pool } from 'undici';
 
@@ -77,7 +77,7 @@ export class KeyResolver {
     this.cache.delete(secretHash);
   }
 
-  evictAccount(accountId: string): void {
+  evictAccount(accountId: AccountId): void {
     for (const [hash, entry] of this.cache) {
       if (entry.value?.account_id === accountId) this.cache.delete(hash);
     }

@@ -1,3 +1,4 @@
+import type { AccountId } from '@idv/contracts';
 import { TokenBuckets, type Redis } from '@idv/kit';
 import { decide, type RateDecision } from '../domain/rate-limit';
 
@@ -19,7 +20,7 @@ export class RateLimiter {
    * Takes a token for the account. When Redis cannot answer, the request is let through (fail open):
    * an outage of the limiter must not become an outage of the API. It is logged and counted.
    */
-  async take(accountId: string): Promise<RateDecision> {
+  async take(accountId: AccountId): Promise<RateDecision> {
     try {
       const { allowed, tokens } = await this.buckets.take(`${this.prefix}${accountId}`, this.perSecond, this.burst);
       return decide(allowed, tokens, this.perSecond, this.burst);

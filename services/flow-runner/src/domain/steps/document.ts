@@ -1,4 +1,4 @@
-import type { DocumentStepSchema } from '@idv/contracts';
+import type { ArtefactId, DocumentStepSchema } from '@idv/contracts';
 import type { z } from 'zod';
 import { REASON_CODES, type ReasonCode } from '../reason-codes';
 import type { StepModule, StepOutcome, StepState } from './types';
@@ -89,7 +89,7 @@ export function problemOfType(
 }
 
 /** The side a capture was sent for, while it is being read (null: replaced or already decided). */
-export function sideBeingRead(progress: DocumentProgress | undefined, artefactId: string): DocumentSide | null {
+export function sideBeingRead(progress: DocumentProgress | undefined, artefactId: ArtefactId): DocumentSide | null {
   const entry = Object.entries(progress?.captures ?? {}).find(([, capture]) => capture?.artefactId === artefactId);
   return entry && entry[1]?.status === 'reading' ? (entry[0] as DocumentSide) : null;
 }
@@ -111,7 +111,7 @@ function hintFor(type: DocumentKind | null, problem: CaptureProblem): CapturePro
 export function applyCaptureReading(
   step: DocumentStep,
   state: StepState,
-  artefactId: string,
+  artefactId: ArtefactId,
   problems: readonly CaptureProblem[],
 ): StepOutcome | { kind: 'complete' } | { kind: 'stale' } {
   const progress = progressOf(state);

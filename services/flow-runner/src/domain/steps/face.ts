@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { FaceStepSchema } from '@idv/contracts';
+import type { ArtefactId, FaceStepSchema } from '@idv/contracts';
 // The pure parts of @idv/faces only: its index loads tfjs, which belongs in the worker threads.
 import { captureTiming, createChallenge, FRAME_LIMITS } from '@idv/faces/pure';
 import type { z } from 'zod';
@@ -113,7 +113,7 @@ function noteExpiry(progress: FaceProgress): StepOutcome {
 export function applyFaceJudgement(
   step: FaceStep,
   state: StepState,
-  artefactId: string,
+  artefactId: ArtefactId,
   judgement: FaceJudgement,
 ): StepOutcome | { kind: 'stale' } {
   const progress = progressOf(state);

@@ -1,4 +1,4 @@
-import type { ArtefactId, DocumentData, FlowConfig, FormField, LeafStep, Mode } from '@idv/contracts';
+import type { ArtefactId, DocumentData, FlowConfig, FormField, LeafStep, Mode, SessionId } from '@idv/contracts';
 import type { Messages, Locale } from '../i18n';
 import type { ReasonCode } from '../reason-codes';
 import type { CaptureKind, DocumentKind, DocumentProgress } from './document-state';
@@ -96,7 +96,7 @@ export class ConcurrentSubmission extends Error {
 }
 
 export interface StepContext<S extends RunnableStep = RunnableStep> {
-  sessionId: string;
+  sessionId: SessionId;
   step: S;
   /** The flow's frozen configuration. */
   config: FlowConfig;

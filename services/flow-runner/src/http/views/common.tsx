@@ -1,10 +1,11 @@
+import type { SessionId } from '@idv/contracts';
 import type { ComponentChildren } from 'preact';
 import type { Messages } from '../../domain/i18n';
 import type { FormFeedback, SamplesView } from '../../domain/view';
 
 /** Where a step's forms post: the flow, with its CSRF token and the step they were drawn for. */
 export interface FormTarget {
-  sessionId: string;
+  sessionId: SessionId;
   csrfToken: string;
   stepId: string;
 }

@@ -1,7 +1,8 @@
+import type { SessionId } from '@idv/contracts';
 import type { StepBody } from '../../domain/view';
 
 /** A page that waits for the server; it reloads itself (the layout's refresh), or the person looks again. */
-export function WaitingView(props: { sessionId: string; body: Extract<StepBody, { kind: 'waiting' }> }) {
+export function WaitingView(props: { sessionId: SessionId; body: Extract<StepBody, { kind: 'waiting' }> }) {
   const { body } = props;
   return (
     <>
