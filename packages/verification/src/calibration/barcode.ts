@@ -7,8 +7,8 @@
 /**
  * The locator (`locateBarcodes`), 2026-11-23 (commit 60a6cd2, issue 10; bench/documents/README.md
  * "Measured 2026-11-23, counted budgets and the barcode locator": seed 42's barcodes 67.5% → 85.0% read,
- * low-light 1/4 → 4/4, prints 1/4 → 4/4, no false accept). The values were set by hand in that work;
- * only the locator as a whole was measured.
+ * low-light 1/4 → 4/4, prints 1/4 → 4/4, no false accept). Only the locator as a whole was measured: no figure
+ * is recorded for the values one by one.
  *
  * Cells per long side of the image: a cell then holds a few of a DNI's PDF417 modules.
  */
@@ -78,7 +78,8 @@ export const DEBLUR_NOISE = 0.001;
 
 /**
  * The `smoothed` filter's Gaussian σ (px, after upscaling): a dim photo's sensor noise taken out, as
- * zxing's binarizer otherwise splits noisy modules. 2026-11-23 (commit 60a6cd2, with the locator: seed
- * 42's low-light barcodes 1/4 → 4/4 with both), not swept.
+ * zxing's binarizer otherwise splits noisy modules. 2026-11-23 (commit 60a6cd2, the same change as the
+ * locator: seed 42's low-light barcodes 1/4 → 4/4 for the change as a whole), no figure recorded for it
+ * alone.
  */
 export const BARCODE_SMOOTHING_SIGMA = 0.8;

@@ -29,7 +29,7 @@ export interface SideWorkLimits {
  * candidates. Counted budgets since 2026-11-23 (commit 60a6cd2; bench/documents/README.md "Measured
  * 2026-11-23, counted budgets and the barcode locator": seed 42 barcodes 67.5% → 85.0%, MRZ 60.0% →
  * 72.0%, no false accept), the deblur budget since 2026-11-25 (commit 270b3d7). The sizes were worked out
- * from the attempts' costs above, not swept.
+ * from the attempts' costs above; no sweep is recorded.
  */
 export const DEFAULT_SIDE_WORK: SideWorkLimits = {
   first_barcode_megapixels: 12,
@@ -52,7 +52,7 @@ export const DEFAULT_SIDE_SAFETY_CAP_MS = 30_000;
  * with `OcrTimeoutError` (`readers/ocr.ts`). This is a safety cap, not a budget: it is set far above an
  * ordinary pass even on a loaded machine (3 s, the earlier cap, was reached by ordinary passes when the
  * machine was loaded and made the reading depend on the load); the searches count their passes instead.
- * 10 s since 2026-11-23 (commit 1dbf51d).
+ * 10 s since 2026-11-23 (commit 60a6cd2, when the budgets became counted).
  */
 export const DEFAULT_OCR_TIMEOUT_MS = 10_000;
 

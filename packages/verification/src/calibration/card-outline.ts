@@ -3,8 +3,8 @@
  * between a document and what it lies on are found. All chosen together on 2026-11-29 (commit 673bdef,
  * issue 38) on 72 fronts of corpus seed 31 (2012 and 2009 DNIs, passports; clean and in perspective; every
  * surface but the white table): with them every corner lies within 3.1 px of the label's at 1400 × 1000,
- * and no outline is found on the 48 white-table photos. Those are the only figures on record: the
- * individual values were set by hand while reaching them, none was swept on its own. What the outline
+ * and no outline is found on the 48 white-table photos. Those are the only figures on record: no
+ * sweep of the individual values is recorded. What the outline
  * then decides (`ANGLED_FRONT_LIMITS.minOutlineChange`) was calibrated with these values in place: change
  * one, and re-run `node packages/corpus/dist/cli.js calibrate-angle --count 20` (docs/documents.md "The
  * angled front").

@@ -14,6 +14,6 @@ export const MAX_NAME_FORMS = 64;
  * narrow ones merged: FLORENCIA read FLORENOA, NOELIA read NOEUA, IÑAKI read INAM, corpus seed 99).
  * 2026-11-27 (commit c0ccda7, with each printed line's crop moved onto its row: seed 99 at 200 documents,
  * the 2009 fronts' print now read (1 of 33 before), defective documents accepted anyway 7 → 5, no genuine
- * card more rejected); the ratio itself was not swept.
+ * card more rejected); no sweep of the ratio itself is recorded.
  */
 export const LETTERS_PER_OCR_EDIT = 6;

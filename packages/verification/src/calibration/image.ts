@@ -6,13 +6,14 @@
 /**
  * The skew estimate and the barcode locator work on a copy whose long side is this (px). Set 2026-11-23
  * (commit 60a6cd2, with the barcode locator; bench/documents/README.md "Measured 2026-11-23, counted
- * budgets and the barcode locator": seed 42's barcodes 67.5% → 85.0% read with it), no other size measured.
+ * budgets and the barcode locator": seed 42's barcodes 67.5% → 85.0% for that change as a whole), no other
+ * size measured.
  */
 export const ANALYSIS_SIDE = 800;
 
 /**
  * A skew estimate smaller than this (degrees) is within zxing's and tesseract's own tolerance, and the
- * side is read as taken. Chosen by hand 2026-11-23 (commit 0455c31), no figure recorded.
+ * side is read as taken. Set 2026-11-23 (commit 0455c31), no figure recorded.
  */
 export const MIN_SKEW_DEGREES = 2;
 
@@ -30,7 +31,7 @@ export const SKEW_INK_RADIUS_SHARE = 0.012;
  * periods of `DESCREEN_PROTECTED_PERIOD_PX` and more (at the OCR's width an MRZ character's pitch is
  * 25–40 px) are never touched. Chosen together 2026-11-27 (commit b47aee8) on seeds 42, 7 and 99: over
  * their 150 MRZ sides, 138 → 141 read exactly, none lost (bench/documents/README.md "Measured 2026-11-27
- * (sixth session): screens' zones descreened"); the individual values were not swept.
+ * (sixth session): screens' zones descreened"); no figure is recorded for the values one by one.
  */
 export const DESCREEN_TILE = 64;
 /** log10 of magnitude above the ring's mean: 0.5 decades is 3.2 times the ring. */
@@ -45,8 +46,8 @@ export const DESCREEN_RING_INNER = 1;
  * the erasure count. Ink is darker than its surroundings by `INK_DROP` of the contrast (5th to 95th
  * percentile), and never by less than `INK_MIN_DROP_LEVELS` grey levels (sensor noise in a dim photo is
  * σ ≈ 10 levels): both 2026-11-23 (commit 1dbf51d), no figure recorded. Its wider surroundings are paper
- * when their mean reaches `INK_PAPER_SHARE` of the contrast above the 5th percentile, or the mean of their
- * pixels not darker than their own surroundings (the paper between strokes) reaches
+ * when their mean reaches `INK_PAPER_SHARE` of the contrast above the 5th percentile (also 1dbf51d), or
+ * the mean of their pixels not darker than their own surroundings (the paper between strokes) reaches
  * `INK_BACKGROUND_SHARE`: 2026-11-26 (commit 1e74fa5; bench/documents/README.md "Measured 2026-11-26
  * (fourth session)", item 2: s7-000046's zone read exactly; the second test alone at 30% let a dim
  * photo's noisy table in, s99-000007).

@@ -131,7 +131,7 @@ export const FILLER_GLYPH_THRESHOLD = 0.8;
  * `GLYPH_CELL_PX` wide (OCR-B characters then stand 26 px tall); the `GLYPH_CONTENDERS` templates that
  * matched a cell best where the grid put it follow it while it is moved into place (every template at
  * every position cost five times as much, for the same reads); a cell matched at least `TRACKING_SCORE`
- * sets where the next one stands. Those three were set by hand in that work, no sweep recorded.
+ * sets where the next one stands. No sweep of those three is recorded.
  */
 export const GLYPH_CELL_PX = 24;
 export const GLYPH_CONTENDERS = 4;

@@ -17,7 +17,7 @@ export const LABEL_DROP = 0.15;
 /**
  * The stacked pass (`printed-labels.ts`), 2026-11-29 (commit 6160837; bench/documents/README.md "Measured
  * 2026-11-29: the front's print read by its labels", seed 31, 120 documents: every needed field right on
- * the first clean photo 1/20 → 20/20, altered prints caught 3/8 → 8/8). Set by hand in that work, not swept:
+ * the first clean photo 1/20 → 20/20, altered prints caught 3/8 → 8/8). No sweep of these values is recorded:
  * runs of text are scaled so that each stands `STACK_RUN_PX` tall (its letters about 30 px, what the
  * engine reads best), with `RUN_MARGIN` of its height white above and below and `STACK_GAP_PX` between
  * runs so that the engine sees one line per run; more than `MAX_STACKED_RUNS` runs in the label area is
@@ -61,8 +61,9 @@ export const INK_THRESHOLD = 100;
  * A crop darker than this share at `INK_THRESHOLD` is a dim photo whose paper fell under the threshold
  * with its ink: it is stretched first, then thresholded. A block crop still darker is not read: nothing in
  * it can be, and the engine spends 1.5–10 s on the noise (the corpus's low-light passports). Measured on
- * the crop as the engine is given it (2026-11-28, commit 35d92bc): over 200 passports (corpus seed 5001)
- * the zones read measured 0.09 at most and no other crop fell between 0.11 and 0.71.
+ * the crop as the engine is given it (2026-11-27, commit cfe144f; the stretch first since 2026-11-28, commit
+ * 35d92bc): over 200 passports (corpus seed 5001) the zones read measured 0.09 at most and no other crop
+ * fell between 0.11 and 0.71.
  */
 export const MAX_BLOCK_INK_SHARE = 0.5;
 
@@ -78,13 +79,14 @@ export const STRETCHED_BLUR_PX = 2;
 
 /**
  * A value read in its own crop is scaled so that its letters stand this tall: not the stacked pass's 40,
- * so the second read is not the first one's pixels again. 2026-11-29 (commits 6160837, 56ac7f1), not swept.
+ * so the second read is not the first one's pixels again. 2026-11-29 (commits 6160837, 56ac7f1), no sweep
+ * recorded.
  */
 export const VALUE_RUN_PX = 52;
 /**
  * A value's crop, stretched, keeps as ink only what is darker than this (or its own threshold when that
  * is lower): values print black, and what crosses them (the 2012 card's seal, its labels' grey, a
- * guilloche) is lighter. 2026-11-29 (commit 6160837), not swept.
+ * guilloche) is lighter. 2026-11-29 (commit 6160837), no sweep recorded.
  */
 export const VALUE_INK_MAX = 110;
 

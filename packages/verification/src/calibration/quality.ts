@@ -1,6 +1,6 @@
 /**
  * How the quality assessment (`quality/`) measures a photo: the scale it works at and the recapture
- * spectrum's tiles, band, rings and comb test. These were set by hand when the measures were written
+ * spectrum's tiles, band, rings and comb test. These were set when the measures were written
  * (2026-11-23, commit 0455c31, issue 10) and changed on the dates below; the model and limits fitted on
  * what they measure (`SCREEN_MODEL`, `QUALITY_LIMITS` in `thresholds.ts` beside this file) are what the
  * corpus's calibration gave. Change any of these and recalibrate:
@@ -17,8 +17,8 @@ export const QUALITY_MAX_SIDE = 1600;
 
 /**
  * A washed-out pixel: every channel at or above 245 (a specular reflection clips all three; a white card
- * under good light stays below, as cameras expose for it). Glare is the share of such pixels. Chosen by
- * hand 2026-11-23 (commit 0455c31), no figure recorded; `QUALITY_LIMITS.glareAbove` was fitted on it.
+ * under good light stays below, as cameras expose for it). Glare is the share of such pixels. Set
+ * 2026-11-23 (commit 0455c31), no figure recorded; `QUALITY_LIMITS.glareAbove` was fitted on it.
  */
 export const WASHED_OUT_LEVEL = 245;
 
