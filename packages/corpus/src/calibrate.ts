@@ -798,7 +798,7 @@ export async function calibrate(options: CalibrationOptions): Promise<Calibratio
   };
 }
 
-/** The report as the TypeScript of `packages/verification/src/quality/thresholds.ts`'s constants. */
+/** The report as the TypeScript of `packages/verification/src/calibration/thresholds.ts`'s constants. */
 export function modelSource(report: CalibrationReport): string {
   const round = (value: number): number => Number(value.toPrecision(6));
   // The periodic level sits just above the highest originals it leaves out: rounded down, it would

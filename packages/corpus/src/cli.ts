@@ -224,7 +224,7 @@ function printReport(report: CalibrationReport): void {
   out(
     `assessQuality p50 ${report.quality_ms[0].toFixed(0)} ms, p99 ${report.quality_ms[1].toFixed(0)} ms (held-out, at ${report.options.width}×${report.options.height})`,
   );
-  out('\nSCREEN_MODEL for packages/verification/src/quality/thresholds.ts:\n{');
+  out('\nSCREEN_MODEL for packages/verification/src/calibration/thresholds.ts:\n{');
   out(modelSource(report));
   out('}');
 }

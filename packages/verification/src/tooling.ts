@@ -34,5 +34,6 @@ export {
 // The angled front's checks: the card's outline in a photo and how its shape changed between two photos.
 export { findCardOutline, type CardOutline } from './pipeline/card-outline';
 export { outlineChange } from './checks/outline-change';
-export { judgeAngledFront, ANGLED_FRONT_LIMITS, type AngledFrontJudgement, type AngledFrontVerdict } from './checks/angled-front';
+export { judgeAngledFront, type AngledFrontJudgement, type AngledFrontVerdict } from './checks/angled-front';
+export { ANGLED_FRONT_LIMITS } from './calibration/angled-front';
 export { perceptualSignature, signatureDistance } from './pipeline/perceptual-hash';

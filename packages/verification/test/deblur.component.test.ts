@@ -4,7 +4,8 @@ import { stopEngines } from '../src/tooling';
 import { edgeBlurSigma, wienerDeblur } from '../src/image/deconvolve';
 import { decodeGrey, type GreyRaster } from '../src/image/raster';
 import { locateBarcodes } from '../src/readers/barcode-locator';
-import { MIN_DEBLUR_SIGMA, searchBarcode, searchBlurredBarcode } from '../src/readers/barcode.reader';
+import { BARCODE_MIN_DEBLUR_SIGMA } from '../src/calibration/barcode';
+import { searchBarcode, searchBlurredBarcode } from '../src/readers/barcode.reader';
 import { WorkBudget } from '../src/readers/work-budget';
 
 /**
@@ -68,7 +69,7 @@ describe('edgeBlurSigma', () => {
 
     expect(estimate.axis).toBe('rows');
     expect(Math.abs(estimate.sigma - 2)).toBeLessThan(0.3);
-    expect(crispEstimate.sigma).toBeLessThan(MIN_DEBLUR_SIGMA);
+    expect(crispEstimate.sigma).toBeLessThan(BARCODE_MIN_DEBLUR_SIGMA);
   });
 });
 

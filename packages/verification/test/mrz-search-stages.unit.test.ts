@@ -1,7 +1,7 @@
 import type { GreyRaster } from '../src/image/raster';
 import { startSearch, type MrzReaders, type SearchContext, type ZoneContext } from '../src/readers/mrz-search/context';
 import { finishSearch, judgeNames, repairDataLine, voteCells } from '../src/readers/mrz-search/end-stages';
-import { MIN_NAME_CONFIDENCE } from '../src/readers/mrz-search/reading';
+import { MIN_NAME_CONFIDENCE } from '../src/calibration/mrz';
 import {
   BINARISED,
   DESCREENED,

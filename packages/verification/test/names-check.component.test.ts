@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { decodeGrey } from '../src/image/raster';
-import { FILLER_GLYPH_THRESHOLD, fillerLikeness } from '../src/readers/filler-glyphs';
+import { FILLER_GLYPH_THRESHOLD } from '../src/calibration/mrz';
+import { fillerLikeness } from '../src/readers/filler-glyphs';
 import {
   mrzNameWords,
   namesAgree,

@@ -1,3 +1,4 @@
+import { LETTERS_PER_OCR_EDIT, MAX_NAME_FORMS } from '../calibration/checks';
 import type { Sex } from '../model';
 import { repairMojibake } from '../parsers/text-repair';
 
@@ -22,9 +23,6 @@ const TRANSLITERATIONS: Readonly<Record<string, readonly string[]>> = {
   Ł: ['L'],
   Ĳ: ['IJ'],
 };
-
-// A name with many such letters would multiply its forms; past this many, extra forms are dropped.
-const MAX_NAME_FORMS = 64;
 
 function stripMarks(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '');
@@ -53,10 +51,6 @@ export interface NameSource {
   /** Read by OCR from the card's print, where a letter or two misread is the reader's doing. */
   ocr?: boolean;
 }
-
-// Letters of a name per edit OCR may make in a printed name (`editDistance`: one taken for another, or two
-// narrow ones merged: FLORENCIA read FLORENOA, NOELIA read NOEUA, IÑAKI read INAM, corpus seed 99).
-const LETTERS_PER_OCR_EDIT = 6;
 
 /**
  * Levenshtein distance with one more single edit, two letters read as one or one as two (OCR merges

@@ -1,4 +1,5 @@
 import FFT from 'fft.js';
+import * as imageCalibration from '../calibration/image';
 import type { GreyRaster } from './raster';
 
 const { cos, hypot, log10, max, min, PI, pow, round, sqrt } = Math;
@@ -13,16 +14,16 @@ const { cos, hypot, log10, max, min, PI, pow, round, sqrt } = Math;
  * frequencies (periods of `PROTECTED_PERIOD_PX` and more: a character's own shape and its pitch in the
  * line) are never touched.
  */
-const TILE = 64;
+// The filter's figures are in calibration/image.ts. Copied into module constants: compiled to CommonJS,
+// each use of an imported constant is a property read, and the loops below run per pixel.
+const {
+  DESCREEN_TILE: TILE,
+  DESCREEN_PEAK_DECADES: PEAK_DECADES,
+  DESCREEN_PROTECTED_PERIOD_PX: PROTECTED_PERIOD_PX,
+  DESCREEN_RING_OUTER: RING_OUTER,
+  DESCREEN_RING_INNER: RING_INNER,
+} = imageCalibration;
 const STRIDE = TILE / 2;
-/** log10 of magnitude above the ring's mean: 0.5 decades is 3.2 times the ring. */
-const PEAK_DECADES = 0.5;
-/** Periods at least this long (px) are left as they are: at the OCR's width an MRZ character's pitch is 25–40 px. */
-const PROTECTED_PERIOD_PX = 12.8;
-// The ring a frequency is compared with: the 7×7 bins around it without the 3×3 at its centre (a peak
-// smeared over its neighbours by a grid's slow change of period across the tile).
-const RING_OUTER = 3;
-const RING_INNER = 1;
 
 interface ComplexFft {
   createComplexArray(): number[];

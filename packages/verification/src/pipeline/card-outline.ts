@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import * as cardOutlineCalibration from '../calibration/card-outline';
 import type { Point } from '../image/geometry';
 
 /**
@@ -34,37 +35,29 @@ export interface CardOutline {
 // wherever the global object is not the realm's own (jest runs tests in such a context).
 const { PI, abs, atan2, ceil, cos, floor, max, min, round, sign, sin, sqrt } = Math;
 
-// The copy the lines are looked for on (long side, px): the card's edges are long, its print is not;
-// and the copy the sides are fitted on.
-const SEARCH_SIDE = 400;
-const REFINE_SIDE = 800;
-// Hough resolution and the share of pixels taken as edges.
-const THETA_STEPS = 180;
-const EDGE_PERCENTILE = 0.85;
-const MIN_EDGE_STRENGTH = 12;
-// Lines kept (after suppressing near-duplicates), and what counts as a near-duplicate.
-const MAX_LINES = 22;
-const SAME_LINE_DEGREES = 4;
-const SAME_LINE_PIXELS = 8;
-// A side's direction may differ from its opposite side's by this much (perspective) and from the
-// neighbouring sides' by at least `MIN_CORNER_DEGREES` (90° minus perspective and shear).
-const MAX_PAIR_DEGREES = 30;
-const MIN_CORNER_DEGREES = 50;
-// A document's shape: long side over short side (ID-1 1.59, a passport page 1.42), foreshortened.
-const MIN_ASPECT = 1.05;
-const MAX_ASPECT = 2.6;
-// The outline covers at least this share of the photo, and its corners lie at most this far outside it.
-const MIN_AREA_SHARE = 0.08;
-const OUTSIDE_MARGIN = 0.04;
-// A side is an edge where the gradient across it is strong and points across it.
-const SIDE_ANGLE_TOLERANCE_DEGREES = 20;
-const MIN_SIDE_SUPPORT = 0.55;
-// The bands beside a side whose colours are compared (px of the search copy, from the side).
-const BAND_FROM = 2;
-const BAND_TO = 5;
-// Below this colour difference between a side's inside and outside bands (luma and opponent channels,
-// 0–255 each) the outline is not told: a card on a surface of its own colour.
-const MIN_CONTRAST = 50;
+// Copied into module constants: compiled to CommonJS, each use of an imported constant is a property
+// read, and the loops below run per pixel.
+const {
+  SEARCH_SIDE,
+  REFINE_SIDE,
+  THETA_STEPS,
+  EDGE_PERCENTILE,
+  MIN_EDGE_STRENGTH,
+  MAX_LINES,
+  SAME_LINE_DEGREES,
+  SAME_LINE_PIXELS,
+  MAX_PAIR_DEGREES,
+  MIN_CORNER_DEGREES,
+  MIN_ASPECT,
+  MAX_ASPECT,
+  MIN_AREA_SHARE,
+  OUTSIDE_MARGIN,
+  SIDE_ANGLE_TOLERANCE_DEGREES,
+  MIN_SIDE_SUPPORT,
+  BAND_FROM,
+  BAND_TO,
+  MIN_CONTRAST,
+} = cardOutlineCalibration;
 
 interface Line {
   theta: number;

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { SIGNATURE_HEIGHT, SIGNATURE_WIDTH } from '../calibration/angled-front';
 
 /**
  * A 64-bit difference hash (dHash): the image shrunk to 9×8 grey pixels, one bit per horizontal
@@ -30,11 +31,6 @@ export function hashDistance(a: string, b: string): number {
   }
   return count;
 }
-
-// The likeness signature's size: 64 × 48 keeps a tilted card's print from lining up with a flat photo of
-// it (32 × 24 did not: seed 4004, a genuine angled front 0.0094 from its front, a half-size copy 0.0095).
-const SIGNATURE_WIDTH = 64;
-const SIGNATURE_HEIGHT = 48;
 
 /**
  * The photo's likeness signature: a 64 × 48 grey thumbnail of the whole photo (squeezed to that shape,

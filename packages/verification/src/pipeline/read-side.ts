@@ -1,3 +1,11 @@
+import {
+  DEFAULT_SIDE_SAFETY_CAP_MS,
+  DEFAULT_SIDE_WORK,
+  RECAPTURE_OCR_TIMEOUT_MS,
+  type SideWorkLimits,
+} from '../calibration/budgets';
+import { ANALYSIS_SIDE, MIN_SKEW_DEGREES } from '../calibration/image';
+import { ERASED_BY_GLARE, MIN_NAME_CONFIDENCE } from '../calibration/mrz';
 import { quadAngle, type Quad } from '../image/geometry';
 import { prepareUpload, type PreparedImage, type UploadRefusalReason } from '../image/prepare-upload';
 import { decodeGrey, decodeInkLevel, greyVariant, type GreyRaster } from '../image/raster';
@@ -21,7 +29,7 @@ import {
   type BarcodeStep,
 } from '../readers/barcode.reader';
 import { locateBarcodes, type LocatedBarcode } from '../readers/barcode-locator';
-import { MIN_NAME_CONFIDENCE, searchMrzZone, type MrzReading, type MrzSearch, type MrzZoneSearch } from '../readers/mrz.reader';
+import { searchMrzZone, type MrzReading, type MrzSearch, type MrzZoneSearch } from '../readers/mrz.reader';
 import type { NamesSecondRead } from '../readers/names-check';
 import { SafetyClock, WorkBudget } from '../readers/work-budget';
 import { estimatePageSkew, type SkewEstimate } from '../readers/skew';
@@ -158,59 +166,8 @@ export interface ReadSideOptions {
   safetyCapMs?: number;
 }
 
-/**
- * The searches' budgets, in work rather than time: the same photo is searched as far, and so read the
- * same, on an idle machine and on a loaded one.
- */
-export interface SideWorkLimits {
-  /** Megapixels through zxing for the barcode's first stage (the whole photo as taken and deskewed). */
-  first_barcode_megapixels: number;
-  /** OCR passes for the MRZ search; finding the MRZ's blocks costs none. */
-  mrz_ocr_passes: number;
-  /** Megapixels through zxing for the barcode's later stages (located crops, regions, ladder of tilts). */
-  barcode_megapixels: number;
-  /** Megapixels through zxing for located symbols with their blur undone, once everything else failed. */
-  deblur_megapixels: number;
-}
-
-// Sized on the corpus (bench/documents): the first stage covers two located candidates (about 1 MP
-// each) and the photo as taken and turned by its skew (about 2 + 2.6 MP, twice when a licence's QR is
-// refused first); 8 OCR passes cover the first turn's two
-// blocks in every variant and two more turns; 24 MP cover the located crops, the regions at two turns
-// and the first rungs of the ladder. On this 2-core machine (idle) a megapixel through zxing costs
-// 20–40 ms and an OCR pass 0.1–0.4 s. A deblurred attempt is a located crop at about 1500 px wide
-// (0.8–1 MP): 6 MP cover the three blurs tried on two candidates.
-export const DEFAULT_SIDE_WORK: SideWorkLimits = {
-  first_barcode_megapixels: 12,
-  mrz_ocr_passes: 8,
-  barcode_megapixels: 24,
-  deblur_megapixels: 6,
-};
-
-/**
- * The OCR pass's safety cap on a photo the recapture model judged a screen or a print. The legacy engine
- * spends 5–50 s on a screen's moiré read as text (seed 7's s7-000018 back: 23 s in its MRZ search, the
- * benchmark's p99), and such a photo is refused whatever it shows (`document_screen_detected`), so its
- * reading only informs; an ordinary zone pass takes 0.1–0.4 s. Wall-clock, like every safety cap: on a
- * machine loaded far beyond its cores it may cut a pass that would have read, on a photo refused anyway.
- */
-export const RECAPTURE_OCR_TIMEOUT_MS = 2_000;
-
-/**
- * A zone that did not read and whose lines lost their ink over this many characters was under a glare
- * (`erasedCharacters`): 3.5–6.2 on the three glared zones of corpus seeds 42, 7 and 99 that did not
- * read, at most 2.5 on their other 147 zones but a screen's (7.0, told as a screen first).
- */
-export const ERASED_BY_GLARE = 3;
-
-/** Generous: an ordinary side takes 0.3–3 s of CPU; this only ends pathological searches. */
-export const DEFAULT_SIDE_SAFETY_CAP_MS = 30_000;
-
-// The skew estimate and the barcode locator work on a copy whose long side is this (px).
-const ANALYSIS_SIDE = 800;
-
-// A skew estimate smaller than this is within zxing's and tesseract's own tolerance.
-const MIN_SKEW_DEGREES = 2;
+// Tuned in calibration/; exported here too, where the benchmarks and tests have always found them.
+export { DEFAULT_SIDE_SAFETY_CAP_MS, DEFAULT_SIDE_WORK, ERASED_BY_GLARE, RECAPTURE_OCR_TIMEOUT_MS, type SideWorkLimits };
 
 /** A side on which nothing was read and nothing is wrong yet: the base of every reading built by hand. */
 export function blankSideReading(side: Side): SideReading {

@@ -9,7 +9,7 @@ import {
   type ScreenFeatures,
   type ScreenVerdict,
 } from './screen';
-import { QUALITY_LIMITS, SCREEN_MODEL, type ScreenModel } from './thresholds';
+import { QUALITY_LIMITS, SCREEN_MODEL, type ScreenModel } from '../calibration/thresholds';
 
 /**
  * Image quality of a capture, measured before reading it: what the person can fix (blur, a reflection,

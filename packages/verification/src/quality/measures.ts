@@ -1,8 +1,11 @@
+import * as qualityCalibration from '../calibration/quality';
 import type { PixelBox, RgbPixels } from './pixels';
 
 // Pixel loops call these millions of times: aliased once here, because a global lookup per call is
 // slow wherever the global object is not the realm's own (jest runs tests in such a context).
 const { max, min, floor, round, ceil } = Math;
+// Copied for the same reason: compiled to CommonJS, each use of an imported constant is a property read.
+const { BLUR_SCALE_SIDE, WASHED_OUT_LEVEL } = qualityCalibration;
 
 /**
  * The measures a person can act on: brightness (mean luma), glare (share of washed-out pixels) and
@@ -23,12 +26,7 @@ export function meanBrightness(pixels: RgbPixels, box: PixelBox): number {
   return count === 0 ? 0 : sum / count;
 }
 
-/**
- * A washed-out pixel: every channel at or above 245 (a specular reflection clips all three; a white card
- * under good light stays below, as cameras expose for it). Glare is the share of such pixels.
- */
-export const WASHED_OUT_LEVEL = 245;
-
+/** Glare: the share of washed-out pixels, every channel at or above `WASHED_OUT_LEVEL`. */
 export function glareFraction(pixels: RgbPixels, box: PixelBox): number {
   let washed = 0;
   let count = 0;
@@ -44,13 +42,6 @@ export function glareFraction(pixels: RgbPixels, box: PixelBox): number {
   return count === 0 ? 0 : washed / count;
 }
 
-/**
- * Sharpness: variance of the 4-neighbour Laplacian of the luma, measured at `BLUR_SCALE_SIDE` px on the
- * long side (the image is box-averaged down to it first), so that the figure does not depend on the
- * upload's resolution and sensor noise is averaged away before it can pass for detail.
- */
-export const BLUR_SCALE_SIDE = 800;
-
 /** The 4-neighbour Laplacian of a plane (row-major, `width` wide) at `index`. */
 export function laplacianOf(plane: Float32Array, index: number, width: number): number {
   return (
@@ -62,6 +53,11 @@ export function laplacianOf(plane: Float32Array, index: number, width: number): 
   );
 }
 
+/**
+ * Sharpness: variance of the 4-neighbour Laplacian of the luma, measured at `BLUR_SCALE_SIDE` px on the
+ * long side (the image is box-averaged down to it first), so that the figure does not depend on the
+ * upload's resolution and sensor noise is averaged away before it can pass for detail.
+ */
 export function laplacianVariance(pixels: RgbPixels, box: PixelBox): number {
   const factor = max(1, round(max(pixels.width, pixels.height) / BLUR_SCALE_SIDE));
   const width = floor((box.x1 - box.x0) / factor);

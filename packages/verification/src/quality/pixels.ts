@@ -1,11 +1,5 @@
 import sharp from 'sharp';
-
-/**
- * The pixels the quality measures work on: 8-bit RGB at most `MAX_SIDE` px on the long side (phones
- * upload about 1600 px; the calibration was made at that size, and the recapture features depend on
- * the pixel scale), plus its luma.
- */
-export const MAX_SIDE = 1600;
+import { QUALITY_MAX_SIDE } from '../calibration/quality';
 
 export interface RawImage {
   data: Uint8Array;
@@ -14,6 +8,10 @@ export interface RawImage {
   channels: 1 | 2 | 3 | 4;
 }
 
+/**
+ * The pixels the quality measures work on: 8-bit RGB at most `QUALITY_MAX_SIDE` px on the long side (the
+ * scale the recapture features were calibrated at), plus its luma.
+ */
 export interface RgbPixels {
   rgb: Uint8Array;
   luma: Float32Array;
@@ -46,13 +44,13 @@ export async function loadPixels(image: Buffer | RawImage): Promise<RgbPixels> {
   let pipeline: sharp.Sharp;
   if (isRaw(image)) {
     const { width, height, channels } = image;
-    if (channels === 3 && Math.max(width, height) <= MAX_SIDE) return pixelsFromRgb(image.data, width, height);
+    if (channels === 3 && Math.max(width, height) <= QUALITY_MAX_SIDE) return pixelsFromRgb(image.data, width, height);
     pipeline = sharp(image.data, { raw: { width, height, channels } });
   } else {
     pipeline = sharp(image);
   }
   const { data, info } = await pipeline
-    .resize({ width: MAX_SIDE, height: MAX_SIDE, fit: 'inside', withoutEnlargement: true })
+    .resize({ width: QUALITY_MAX_SIDE, height: QUALITY_MAX_SIDE, fit: 'inside', withoutEnlargement: true })
     .toColourspace('srgb')
     .removeAlpha()
     .raw()

@@ -2,7 +2,7 @@ import { colourFeatures } from './colour';
 import type { PixelBox, RgbPixels } from './pixels';
 import { planeTiles, spectrumFeatures, tileOrigins, type SpectrumFeatures } from './spectrum';
 import { SCREEN_FEATURE_NAMES, type ScreenFeatureName, type ScreenFeatures } from './screen-features';
-import { SCREEN_MODEL, type ScreenModel } from './thresholds';
+import { SCREEN_MODEL, type ScreenModel } from '../calibration/thresholds';
 
 export { SCREEN_FEATURE_NAMES, type ScreenFeatureName, type ScreenFeatures } from './screen-features';
 

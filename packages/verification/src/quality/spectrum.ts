@@ -1,27 +1,34 @@
 import FFT from 'fft.js';
+import * as qualityCalibration from '../calibration/quality';
 import type { PixelBox } from './pixels';
 
 const { abs, cos, hypot, log10, max, min, PI, round, sin } = Math;
 
-/**
+/*
  * Periodic structure in the photo's frequency spectrum. A screen's pixel grid and a print's halftone are
  * periodic at 2-12 camera pixels: in the power spectrum they are isolated points, far above their
  * surroundings, whereas a card's own content (text, edges, a barcode's bars, guilloche curves) spreads
  * its power along lines and rings or sits at lower frequencies. The measure: the spectrum averaged over a
- * grid of up to four by four 256 px tiles of the document (Welch's method: periodic peaks add up, content
- * averages out), and for each local maximum in the band, how far it stands above the highest point of a
- * ring around it.
+ * grid of up to four by four `TILE` px tiles of the document (Welch's method: periodic peaks add up,
+ * content averages out), and for each local maximum in the band, how far it stands above the highest
+ * point of a ring around it. The tile, the band, the ring and the comb test's figures are in
+ * calibration/quality.ts.
  */
-export const TILE = 256;
-// The module's loops use this alias: compiled to CommonJS, each use of an exported constant is a
-// property read of `exports`, which the spectrum's inner loops paid for at every pixel.
+// The module's loops use these aliases: compiled to CommonJS, each use of an exported or imported
+// constant is a property read, which the spectrum's inner loops paid for at every pixel.
+const {
+  SPECTRUM_TILE: TILE,
+  SPECTRUM_BAND_LOW: BAND_LOW,
+  SPECTRUM_BAND_HIGH: BAND_HIGH,
+  PEAK_RING_RADIUS: RING_RADIUS,
+  PEAK_RING_POINTS: RING_POINTS,
+  COUNTED_PEAK_DECADES,
+  COMB_SHARE,
+  COMB_HARMONICS,
+  MAX_TILES_ACROSS,
+} = qualityCalibration;
 const N = TILE;
-/** Band of the peaks, in cycles per tile: periods from 16 px (256/16) down to about 2.1 px (256/120). */
-const BAND_LOW = 16;
-const BAND_HIGH = 120;
-/** Ring around a candidate peak, in frequency bins (a Hann-windowed peak is about 4 bins wide). */
-const RING_RADIUS = 4;
-const RING_POINTS = 16;
+export { TILE };
 /**
  * JPEG's 8×8 blocks are periodic too, along the image's own axes: at low quality they put peaks on the
  * rows and columns at multiples of TILE/8 cycles. Those lines are left out of the peak search (a
@@ -34,9 +41,6 @@ function onJpegGrid(frequency: number): boolean {
   const harmonic = round(magnitude / JPEG_BLOCK_FREQUENCY);
   return harmonic >= 1 && abs(magnitude - harmonic * JPEG_BLOCK_FREQUENCY) <= 1;
 }
-
-/** A peak this many decades (log10 units of power) above its ring counts towards `peak_count`. */
-export const COUNTED_PEAK_DECADES = 1;
 
 interface FftEngine {
   realTransform(output: Float64Array, input: Float64Array): void;
@@ -51,20 +55,19 @@ function fft(): FftEngine {
 
 const HANN = Float32Array.from({ length: N }, (_, index) => 0.5 - 0.5 * cos((2 * PI * index) / (N - 1)));
 
-/**
- * A text line is periodic too: an MRZ's runs of '<' and its fixed pitch make a comb of harmonics of a low
- * fundamental (about 6 cycles per tile for OCR-B at 2.54 mm), and the upper harmonics fall in the band
- * as point peaks. A screen's grid or a print's halftone has its fundamental in the band and no
- * sub-harmonics. So a peak at k that has a comparable peak at k·(n−1)/n for some n (the previous
- * harmonic of a comb whose n-th member it is) is a comb member and not evidence of a recapture.
+/*
+ * The comb test (`isCombMember`). A text line is periodic too: an MRZ's runs of '<' and its fixed pitch
+ * make a comb of harmonics of a low fundamental (about 6 cycles per tile for OCR-B at 2.54 mm), and the
+ * upper harmonics fall in the band as point peaks. A screen's grid or a print's halftone has its
+ * fundamental in the band and no sub-harmonics. So a peak at k that has a comparable peak at k·(n−1)/n
+ * for some n (the previous harmonic of a comb whose n-th member it is) is a comb member and not evidence
+ * of a recapture.
  * "Comparable": the previous harmonic reaches at least halfway up the peak from the ring around it
  * (`COMB_SHARE` of its prominence). Until 2026-11-27 it was "within one decade of the peak's power",
  * which any point of the background meets beside a peak less than a decade prominent: every weak peak
  * was taken for a comb member, and the halftone of most prints (0.3–0.9 decades) never counted
  * (docs/documents.md "Screen and print recapture").
  */
-const COMB_SHARE = 0.5;
-const COMB_HARMONICS = 12;
 
 export interface SpectrumFeatures {
   /** Highest prominence of a point peak in the band, in decades of power above its ring. */
@@ -80,9 +83,6 @@ export interface SpectrumFeatures {
   /** Number of tiles the spectrum was averaged over. */
   tiles: number;
 }
-
-/** At most this many tiles along one side of the box: four across a 1600 px photo, three down its 1200 px. */
-const MAX_TILES_ACROSS = 4;
 
 /** How many tiles go along a side of `extent` px: one per 1.5 tiles of length, at least one that fits. */
 function tilesAcross(extent: number): number {

@@ -1,3 +1,4 @@
+import * as barcodeCalibration from '../calibration/barcode';
 import type { GreyRaster } from '../image/raster';
 
 /**
@@ -23,24 +24,18 @@ export interface LocatedBarcode {
   coherence: number;
 }
 
-// Cells per long side of the image: a cell then holds a few of a DNI's PDF417 modules.
-const CELLS_PER_SIDE = 100;
-// A cell of bars has most of its gradient along one direction. A candidate starts at such a cell and
-// grows into strong cells of lower coherence too: the row boundaries of a sharp symbol add gradients
-// across the bars (0.2–0.4 there), and its direction is then taken from the coherent cells alone.
-const MIN_COHERENCE = 0.4;
-const MIN_GROWTH_COHERENCE = 0.2;
-// Strong: against the strongest cells of the photo (a symbol is the photo's densest pattern).
-const ENERGY_SHARE = 0.2;
-// Cells whose directions differ by more than this do not join one candidate.
-const MAX_DIRECTION_SPREAD = 20;
-// Candidates smaller than this many cells are marks, not symbols (a DNI 2012 front's PDF417 is 60–120).
-const MIN_CELLS = 12;
-// A symbol is a filled patch: its bounding box (in the candidate's own frame) is at least this many
-// cells across both ways and at least this share filled. Lines of text, card edges and the MRZ's
-// lines are one or two cells tall.
-const MIN_THICKNESS_CELLS = 3;
-const MIN_FILL = 0.45;
+// The locator's figures are in calibration/barcode.ts. Copied into module constants: compiled to
+// CommonJS, each use of an imported constant is a property read, and the loops below run per cell.
+const {
+  CELLS_PER_SIDE,
+  MIN_COHERENCE,
+  MIN_GROWTH_COHERENCE,
+  ENERGY_SHARE,
+  MAX_DIRECTION_SPREAD,
+  MIN_CELLS,
+  MIN_THICKNESS_CELLS,
+  MIN_FILL,
+} = barcodeCalibration;
 
 interface Cell {
   energy: number;

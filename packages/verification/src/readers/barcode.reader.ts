@@ -1,3 +1,13 @@
+import {
+  BARCODE_MIN_DEBLUR_SIGMA,
+  BARCODE_SMOOTHING_SIGMA,
+  DEBLUR_NOISE,
+  DEBLUR_OFFSETS,
+  LOCATED_WIDTH_PX,
+  MAX_LOCATED_SCALE,
+  TILT_LADDER,
+  UPSCALE_BELOW_PX,
+} from '../calibration/barcode';
 import { edgeBlurSigma, wienerDeblur } from '../image/deconvolve';
 import { boundingBox, mapQuad, rotatePoint, type Quad } from '../image/geometry';
 import {
@@ -65,7 +75,7 @@ export type BarcodeFilter = 'plain' | 'smoothed';
 
 const FILTERS: Record<BarcodeFilter, Pick<VariantOptions, 'blur'>> = {
   plain: {},
-  smoothed: { blur: 0.8 },
+  smoothed: { blur: BARCODE_SMOOTHING_SIGMA },
 };
 
 /**
@@ -112,17 +122,6 @@ const REGIONS: Record<Exclude<BarcodeRegionName, 'located'>, NamedRegion> = {
 };
 
 export const ALL_REGIONS: readonly BarcodeRegionName[] = ['whole', 'bottom_right', 'bottom', 'right', 'top', 'left'];
-
-// A located symbol's crop is scaled so that it is about this wide: measured on the corpus's dim photos,
-// a DNI's PDF417 (4–5 px modules at this width) reads there and not at two thirds of it.
-const LOCATED_WIDTH_PX = 1500;
-const MAX_LOCATED_SCALE = 4;
-
-/** Tilts tried after the photo as taken and its suggested skew, smallest first. */
-export const TILT_LADDER: readonly number[] = [4, -4, 8, -8, 12, -12, 16, -16, 20, -20, 25, -25];
-
-// A crop whose long side is below this is upscaled (×2) so PDF417 modules stay at least ~2 px wide.
-const UPSCALE_BELOW_PX = 800;
 
 /**
  * The standard search, in three stages. `first`: the whole image as taken and turned by the skew it
@@ -256,18 +255,6 @@ export async function searchBarcode(raster: GreyRaster, options: BarcodeSearchOp
   return stop(false);
 }
 
-// Below this estimated blur (px) a located crop is as sharp as the corpus's clean photos get (0.8–1.1 px:
-// the sensor's and the resampling's own edge width): deconvolving it only adds ringing.
-export const MIN_DEBLUR_SIGMA = 1.4;
-// Tried in turn around the estimate, as long as the budget lasts: the estimate of a blurred symbol's σ
-// is within a few tenths of the truth, and the filter reads over a band of about ±0.3 px around it
-// (seed 42's blurred fronts read at 2.2–2.6 px for an estimate of 2.06, at 2.0 for 1.88; a back at
-// 1.5–3.0 for 2.27).
-const DEBLUR_OFFSETS: readonly number[] = [0.3, 0, 0.6];
-// The noise-to-signal ratio of the Wiener filter: at 0.01 and above the finest modules stay merged, at
-// 0.0003 the JPEG's blocks ring into bars (measured on the same crops).
-const DEBLUR_NOISE = 0.001;
-
 /**
  * The last attempt at a symbol the searches located but could not read: its crop, turned by its tilt,
  * with the defocus undone across the bars (`wienerDeblur`, σ from `edgeBlurSigma`), upscaled as a
@@ -303,7 +290,7 @@ export async function searchBlurredBarcode(
     };
     const crop = await greyVariant(turned, { region });
     const blur = edgeBlurSigma(crop);
-    if (blur.sigma < MIN_DEBLUR_SIGMA) continue;
+    if (blur.sigma < BARCODE_MIN_DEBLUR_SIGMA) continue;
     const [scale] = scalesFor({ angle: located.angle, regions: ['located'] }, pixels, 'located');
     for (const offset of DEBLUR_OFFSETS) {
       if (options.budget.exhausted) return stop(true);

@@ -1,3 +1,4 @@
+import * as mrzCalibration from '../calibration/mrz';
 import type { GreyRaster } from '../image/raster';
 import type { OcrLine } from './ocr';
 
@@ -15,22 +16,15 @@ import type { OcrLine } from './ocr';
  * photographed at a slant keeps every cell on its glyph).
  */
 
-/** The sampling grid of a cell: enough for a chevron's two strokes against a letter's shape. */
-const CELL_COLUMNS = 12;
-const CELL_ROWS = 16;
-/** Fewer filler cells than this make a template of one photo's noise. */
-const MIN_TEMPLATE_FILLERS = 3;
-/** How far from one pitch a symbol may sit from its neighbours, as a share of the pitch. */
-const MAX_PITCH_DEVIATION = 0.4;
-
-/**
- * Calibrated on the names lines of the corpus's valid MRZ reads (bench/documents seeds 42, 7, 99; every
- * degradation, docs/documents.md "The filler after a word, looked at"): 1,860 filler cells scored 0.850
- * and above, 1,838 letter cells at most 0.770 (a K, whose arms are a chevron; every other letter ≤ 0.65).
- * Between the two, nearer the letters' side would accept a misread letter sooner; nearer the fillers'
- * side costs only a second read that stays `disagreed`.
- */
-export const FILLER_GLYPH_THRESHOLD = 0.8;
+// The cell's sampling grid, the template's least fillers and the pitch's tolerance are in
+// calibration/mrz.ts. Copied into module constants: compiled to CommonJS, each use of an imported constant
+// is a property read, and the sampling loops run per pixel.
+const {
+  FILLER_CELL_COLUMNS: CELL_COLUMNS,
+  FILLER_CELL_ROWS: CELL_ROWS,
+  MIN_TEMPLATE_FILLERS,
+  MAX_PITCH_DEVIATION,
+} = mrzCalibration;
 
 export interface FillerLikeness {
   /** The line as the legacy engine read it, one character per symbol (no spaces). */

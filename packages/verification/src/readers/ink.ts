@@ -1,3 +1,4 @@
+import { INK_BACKGROUND_SHARE, INK_DROP, INK_MIN_DROP_LEVELS, INK_PAPER_SHARE } from '../calibration/image';
 import type { GreyRaster } from '../image/raster';
 
 /**
@@ -53,9 +54,9 @@ export function inkMask(raster: GreyRaster, options: InkOptions): Uint8Array {
   const { low, high } = percentiles(data, 0.05, 0.95);
   const contrast = Math.max(1, high - low);
   // Noise (sensor noise in a dim photo is σ ≈ 10 grey levels) must not pass for ink.
-  const minDrop = Math.max(12, contrast * (options.drop ?? 0.18));
-  const minPaper = low + contrast * (options.paper ?? 0.3);
-  const minBackground = low + contrast * (options.background ?? 0.5);
+  const minDrop = Math.max(INK_MIN_DROP_LEVELS, contrast * (options.drop ?? INK_DROP));
+  const minPaper = low + contrast * (options.paper ?? INK_PAPER_SHARE);
+  const minBackground = low + contrast * (options.background ?? INK_BACKGROUND_SHARE);
 
   const stride = width + 1;
   // Two integral images: of the grey values, and of the values and count of the pixels at least as bright

@@ -1,7 +1,9 @@
+import * as mrzCalibration from '../calibration/mrz';
 import type { GreyRaster } from '../image/raster';
 
-// Ink, in the stretched crop: dark enough to be a stroke, whatever the paper's tone.
-const INK_BELOW = 110;
+// Copied into a module constant: compiled to CommonJS, each use of an imported constant is a property
+// read, and the loop below runs per pixel.
+const { ERASURE_INK_BELOW: INK_BELOW } = mrzCalibration;
 
 /**
  * How much of an MRZ a glare erased, from the zone's crop alone: an MRZ line has no spaces (a name's

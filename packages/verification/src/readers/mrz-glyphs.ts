@@ -1,3 +1,4 @@
+import { GLYPH_CONTENDERS, MIN_LINE_SCORE, TRACKING_SCORE } from '../calibration/mrz';
 import type { GreyRaster } from '../image/raster';
 import type { OcrBox, OcrLine, OcrResult, OcrSymbol } from './ocr';
 import { fitLine, type MrzLineExtent } from './rectify';
@@ -239,10 +240,6 @@ function matchCell(
   return best;
 }
 
-// Characters whose templates follow a cell while it is moved into place: the few that matched it best
-// where the grid put it (every template at every position cost five times as much, for the same reads).
-const CONTENDERS = 4;
-
 /**
  * A cell placed: every glyph matched where the grid puts it, the best few followed within `reachX`
  * pixels across and three down, and every glyph matched again where the best of them stands.
@@ -262,7 +259,7 @@ function placeCell(
   const contenders = templates
     .map((template, index) => ({ template, score: first[index] ?? -Infinity }))
     .sort((a, b) => b.score - a.score)
-    .slice(0, CONTENDERS)
+    .slice(0, GLYPH_CONTENDERS)
     .map(({ template }) => template);
   const placed = matchCell(field, contenders, left, top, cell, reachX, 3);
   if (placed === null) return null;
@@ -341,16 +338,6 @@ function lineGrid(
   if (positions.length < sample.length / 2 || Math.abs(fitted.slope / placed.pitch - 1) > 0.05) return placed;
   return { ...placed, start: fitted.intercept, pitch: fitted.slope };
 }
-
-/**
- * The lowest mean correlation of a line's cells for the line to count as read. Measured on seeds 99 and 42
- * (2026-11-28): the lines of seven zones read exactly (blurred by σ 0.9–4 px, glared) 96.2–99.1; lines read
- * with the grid off their glyphs (a dim zone, its lines assumed level) 43.6–81.3.
- */
-export const MIN_LINE_SCORE = 0.88;
-
-// A cell matched at least this well is sure enough to set where the next one stands.
-const TRACKING_SCORE = 0.7;
 
 /**
  * The line's cells matched one after another from its first: each where the one before it matched plus

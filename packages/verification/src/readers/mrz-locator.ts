@@ -1,3 +1,4 @@
+import * as mrzCalibration from '../calibration/mrz';
 import type { GreyRaster } from '../image/raster';
 import { inkMask } from './ink';
 
@@ -24,10 +25,9 @@ export interface TextBlock {
   lines: number;
 }
 
-const COLUMN_BINS = 60;
-
-// The local mean's box, in shares of the band's width: about an MRZ character at the analysis width.
-const INK_RADIUS_SHARE = 0.012;
+// Copied into module constants: compiled to CommonJS, each use of an imported constant is a property
+// read, and the loops below run per pixel.
+const { MRZ_COLUMN_BINS: COLUMN_BINS, MRZ_LOCATOR_INK_RADIUS_SHARE: INK_RADIUS_SHARE } = mrzCalibration;
 
 export function locateMrzBlocks(band: GreyRaster): TextBlock[] {
   const { width, height } = band;

@@ -1,3 +1,4 @@
+import { MAX_CANDIDATES, MAX_EXCESS, MAX_FILLER_ADJUSTMENT, MAX_TIED_CELLS } from '../calibration/mrz';
 import { isStateCode } from '../parsers/icao-states';
 import {
   computeMrzCheckDigit,
@@ -42,8 +43,6 @@ const FORMATS: readonly { format: Exclude<MrzFormat, 'MRVA' | 'MRVB'>; count: nu
   { format: 'TD1', count: 3, length: 30 },
   { format: 'TD2', count: 2, length: 36 },
 ];
-
-const MAX_FILLER_ADJUSTMENT = 2;
 
 /**
  * Position classes: A letters (and '<'), N digits (and '<'), X anything, O optional data (anything, left
@@ -288,10 +287,6 @@ function fitLength(text: string, length: number): { text: string; adjustment: nu
   return { text: fitted, adjustment: Math.abs(difference) };
 }
 
-// How far past the line length a joined run of words may go: the excess is cut as a window (a stray
-// mark of the card's edge glued to the line by OCR).
-const MAX_EXCESS = 8;
-
 /** Every string of `length` (give or take the filler fit) made of consecutive words of one OCR line. */
 function lineOptions(words: readonly string[], length: number): { text: string; adjustment: number }[] {
   const options: { text: string; adjustment: number }[] = [];
@@ -323,9 +318,6 @@ function wordsOf(line: string): string[] {
     .map((word) => word.replace(/[^A-Z0-9<]/g, ''))
     .filter((word) => word !== '');
 }
-
-// Bounds the combinations tried per OCR result (each line rarely has more than two or three options).
-const MAX_CANDIDATES = 64;
 
 /** The document number of an Argentine DNI (TD1) or current-series passport (TD3) holds a letter where only digits stand. */
 function lettersWhereDigitsStand(lines: readonly string[], format: 'TD1' | 'TD2' | 'TD3'): boolean {
@@ -645,8 +637,6 @@ function formatOfShape(lengths: readonly number[]): (typeof FORMATS)[number] | u
 
 // A vote needs this many reads of the zone: with two, every cell they read differently is a tie.
 const MIN_CELL_READS = 3;
-// Cells tied between two characters are tried both ways, up to this many (four readings at most).
-const MAX_TIED_CELLS = 2;
 
 /**
  * The zone's lines voted cell by cell among reads of one shape (`CellRead`, a format's line count and

@@ -5,14 +5,7 @@ import type { MrzSearchOptions, MrzZoneSearch } from './mrz-search/reading';
 import { openZone, readZone } from './mrz-search/zone-stages';
 import { zoneCrops, zonePixels, type ZoneCrop } from './mrz-search/zones';
 
-export {
-  MIN_NAME_CONFIDENCE,
-  type MrzReading,
-  type MrzSearch,
-  type MrzSearchOptions,
-  type MrzZoneSearch,
-} from './mrz-search/reading';
-export { KEYSTONE_CHECK_DEG, NOISY_ZONE_SIGMA } from './mrz-search/variants';
+export type { MrzReading, MrzSearch, MrzSearchOptions, MrzZoneSearch } from './mrz-search/reading';
 
 /**
  * Reads the machine readable zone by OCR. The MRZ is the bottom of the page when the page is upright

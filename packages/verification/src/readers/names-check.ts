@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import { decodeGrey } from '../image/raster';
 import type { MrzFormat } from '../parsers/mrz.parser';
-import { FILLER_GLYPH_THRESHOLD, fillerLikeness } from './filler-glyphs';
+import { FILLER_GLYPH_THRESHOLD } from '../calibration/mrz';
+import { fillerLikeness } from './filler-glyphs';
 import { MRZ_WHITELIST, OcrTimeoutError, recognise, type OcrBox, type OcrLine } from './ocr';
 
 // Names hold letters and filler only; without digits the engine cannot read an O as 0.

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import { DEFAULT_OCR_TIMEOUT_MS } from '../calibration/budgets';
 
 /**
  * One tesseract.js worker per engine and thread, created on first use and reused: its model (the
@@ -96,15 +97,10 @@ export class OcrTimeoutError extends Error {
 }
 
 /**
- * The legacy engine, shown a screen's moiré as text, takes 20–50 s over one crop (measured on the
- * corpus's screen recaptures) where a real MRZ takes 0.1–0.4 s; a job cannot be cancelled, so past
- * `timeoutMs` the worker is ended (the next call starts a new one, about a second) and the call rejects
- * with `OcrTimeoutError`. This is a safety cap, not a budget: it is set far above an ordinary pass even on
- * a loaded machine (3 s, the earlier cap, was reached by ordinary passes when the machine was loaded
- * and made the reading depend on the load); the searches count their passes instead.
+ * One OCR pass on the engine's queue. A job cannot be cancelled, so past `timeoutMs` (a safety cap,
+ * `DEFAULT_OCR_TIMEOUT_MS` unless given) the worker is ended (the next call starts a new one, about a
+ * second) and the call rejects with `OcrTimeoutError`.
  */
-export const DEFAULT_OCR_TIMEOUT_MS = 10_000;
-
 export async function recognise(png: Buffer, options: OcrOptions & { timeoutMs?: number }): Promise<OcrResult> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_OCR_TIMEOUT_MS;
   const engineName = options.engine ?? 'legacy';

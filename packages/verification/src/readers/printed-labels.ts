@@ -1,3 +1,4 @@
+import { MAX_STACKED_RUNS, RUN_MARGIN, STACK_GAP_PX, STACK_RUN_PX } from '../calibration/printed';
 import { greyVariant, pngOfRaster, type GreyRaster, type PixelRegion } from '../image/raster';
 import { OcrTimeoutError, recognise } from './ocr';
 import { textFragments, type TextFragment } from './text-fragments';
@@ -25,14 +26,6 @@ export interface LocatedWord {
   right: number;
 }
 
-/** Stacked runs are scaled so that each stands this tall (its letters about 30 px, what the engine reads best). */
-const STACK_RUN_PX = 40;
-// White above and below each run (a share of its height) and between runs, so that the engine sees one
-// line per run.
-const RUN_MARGIN = 0.25;
-const STACK_GAP_PX = 20;
-/** More runs than this in the label area is not a card's print (a photo of a page, a screen's moiré): the rest are not read. */
-const MAX_RUNS = 60;
 const STACK_WHITELIST = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/.:- ';
 
 /** The grey level between a crop's ink and its paper (Otsu's threshold over its histogram). */
@@ -206,7 +199,7 @@ export async function readTextRuns(
       found.push(run);
     }
   }
-  const runs = found.sort((a, b) => a.top - b.top || a.left - b.left).slice(0, MAX_RUNS);
+  const runs = found.sort((a, b) => a.top - b.top || a.left - b.left).slice(0, MAX_STACKED_RUNS);
   if (runs.length === 0) return { runs: [], passes: 0 };
 
   const crops = await Promise.all(

@@ -1,3 +1,20 @@
+import {
+  ACCENT_GAP_SHARE,
+  DARKEST_LOOK,
+  DEEPEST_LOOK,
+  FIELD_HEIGHT_PX,
+  FINE_LOOK,
+  INK_THRESHOLD,
+  LARGE_LOOK,
+  MAX_BLOCK_INK_SHARE,
+  ROW_SEARCH_SLACK,
+  STRETCHED_BLUR_PX,
+  STRETCHED_INK_THRESHOLD,
+  VALUE_INK_MAX,
+  VALUE_ROW_SHARE,
+  VALUE_RUN_PX,
+  type ValueLook,
+} from '../calibration/printed';
 import { quadAngle, rotatePoint, rotatedSize, type Point, type Quad } from '../image/geometry';
 import sharp from 'sharp';
 import {
@@ -637,15 +654,6 @@ export function valueOfBlock(
   return best;
 }
 
-// How far above and below its box a value is looked for, as a share of the box's height; less than half
-// the spacing of two value rows on every layout (2009 front: rows 0.37 MRZ heights apart, boxes 0.3).
-const ROW_SEARCH_SLACK = 0.7;
-// A label's letters stand at most about 0.7 of its value's (specimens 10 against 15-17 px, the corpus's
-// 2009 front 7.9 against 14.3 units); a band this much shorter than the tallest in the window is a label.
-const VALUE_ROW_SHARE = 0.72;
-// Rows a value's accents (Ñ's tilde, an acute) stand apart from its letters by, as a share of the window.
-const ACCENT_GAP_SHARE = 0.05;
-
 /**
  * The box moved up or down onto the row of text its value is printed on, when the window around it shows
  * one: the layouts were measured on one specimen each, and a card printed or modelled a little
@@ -708,27 +716,6 @@ export function snapToTextRow(raster: GreyRaster, origin: Point, unit: number, b
   };
 }
 
-// Crops are scaled so a line of text stands about this tall for OCR.
-const FIELD_HEIGHT_PX = 72;
-// Printed values are black; the guilloche, seal and specimen stamp are lighter and drop out below this.
-const INK_THRESHOLD = 100;
-
-/**
- * A crop darker than this share at `INK_THRESHOLD` is a dim photo whose paper fell under the threshold
- * with its ink: it is stretched first, then thresholded (`stretchedThenThresholded`). A block crop still
- * darker is not read: nothing in it can be, and the engine spends 1.5–10 s on the noise (the corpus's
- * low-light passports). Measured on the crop as the engine is given it: over 200 passports (corpus seed
- * 5001) the zones read measured 0.09 at most and no other crop fell between 0.11 and 0.71.
- */
-const MAX_BLOCK_INK_SHARE = 0.5;
-
-// A dim crop is smoothed (in output pixels: its sensor noise, stretched, would be read as specks of ink)
-// and stretched before it is thresholded. Chosen on the 32 low-light fronts of seeds 99, 42 and 7
-// (values read right / wrong over surnames, given names, numbers, sex, birth and expiry dates): before,
-// 1 / 0; threshold 100 and blur 2 px, 46 / 0; threshold 70, 50 / 1 (`MOUNA`); 128, 39 / 0; blur 3, 38 / 1.
-const STRETCHED_INK_THRESHOLD = 100;
-const STRETCHED_BLUR_PX = 2;
-
 /** A crop of a dim photo, stretched to the full range first, so that the threshold falls between its ink and its paper. */
 async function stretchedThenThresholded(raster: GreyRaster, region: RelativeRegion, scale: number): Promise<GreyRaster> {
   const stretched = await greyVariant(raster, { region, scale, normalise: true, blur: STRETCHED_BLUR_PX });
@@ -762,38 +749,6 @@ export interface PrintedReadOptions {
    * layout's (a 2012+ back's address and CUIL where the 2009 front has its names).
    */
   minLabels?: number;
-}
-
-// A value read in its own crop is scaled so that its letters stand this tall: not the stacked pass's 40,
-// so the second read is not the first one's pixels again.
-const VALUE_RUN_PX = 52;
-// A value's crop, stretched, keeps as ink only what is darker than this (or its own threshold when that
-// is lower): values print black, and what crosses them (the 2012 card's seal, its labels' grey, a
-// guilloche) is lighter.
-const VALUE_INK_MAX = 110;
-// The last look at a value: smaller and keeping only the darkest ink, where a seal's lines still crossed
-// the first crop's digits (corpus seed 21: the 2012 fronts' expiry dates under the seal, 6 of 12 unsettled
-// after three reads, 2 of 12 after this fourth).
-const FINE_LOOK: ValueLook = { heightPx: 36, inkMax: 80 };
-// Only the crop's darkest tone (`darkestInkThreshold`): on a dim photo the 2012 card's seal keeps too
-// little colour for the ink level to lift it, and crosses the dates' first characters as dark as a
-// value's ink at the thresholds above (s31-000004's expiry: read `12 JUL/ JUL 2038` only so).
-const DARKEST_LOOK: ValueLook = { heightPx: VALUE_RUN_PX, inkMax: 255, darkest: 1, paperAround: true };
-// The last look: darker still, where that threshold kept the seal's densest strokes (s31-000004's expiry,
-// three-tone threshold 71: read `32 JUL BIL 2038`; under 40, `12 JUL/ JUL 2038`).
-const DEEPEST_LOOK: ValueLook = { heightPx: VALUE_RUN_PX, inkMax: 255, darkest: 0.55, paperAround: true };
-// And larger, for a small print (the RENAPER specimen's 900 px scan: its expiry read `310CT/0CT 2002` only
-// there, beside `310CT/ OCT 2002` in the look before).
-const LARGE_LOOK: ValueLook = { heightPx: 72, inkMax: 95 };
-
-/** How a value's own crop is shown to the engine: its letters' height, and what of it is ink. */
-interface ValueLook {
-  heightPx: number;
-  inkMax: number;
-  /** Only the crop's darkest tone is ink, at this share of its three-tone threshold (`BinarisingOptions.darkest`). */
-  darkest?: number;
-  /** Nothing but the value's own rows (`BinarisingOptions.paperAround`). */
-  paperAround?: boolean;
 }
 
 /** How a field's value was placed on the card: its own pixels (a run under its label), or the specimen's box. */

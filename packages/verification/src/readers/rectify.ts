@@ -1,3 +1,4 @@
+import { RECTIFY_STRIPS } from '../calibration/mrz';
 import type { Point, Quad } from '../image/geometry';
 import type { GreyRaster } from '../image/raster';
 import { inkMask } from './ink';
@@ -35,10 +36,6 @@ export interface MrzBandGeometry {
   /** Longest over shortest line length: one end of the zone nearer the camera than the other. */
   length_ratio: number;
 }
-
-// Vertical strips the band is cut into to trace each line: enough points for a fit, each strip still a
-// few characters wide.
-const STRIPS = 16;
 
 function yAt(line: Pick<MrzLineFit, 'intercept' | 'slope'>, x: number): number {
   return line.intercept + line.slope * x;
@@ -81,9 +78,9 @@ export function measureMrzBand(
   const ink = inkMask(band, { radius: Math.max(3, Math.round(lineHeight * 0.6)) });
 
   // Per strip, ink per row.
-  const stripWidth = width / STRIPS;
+  const stripWidth = width / RECTIFY_STRIPS;
   const profiles: Float64Array[] = [];
-  for (let strip = 0; strip < STRIPS; strip += 1) {
+  for (let strip = 0; strip < RECTIFY_STRIPS; strip += 1) {
     const profile = new Float64Array(height);
     const x0 = Math.floor(strip * stripWidth);
     const x1 = Math.floor((strip + 1) * stripWidth);
@@ -228,11 +225,11 @@ function traceLine(
 ): { intercept: number; slope: number } | null {
   const height = profiles[0]?.length ?? 0;
   const minimumMass = stripWidth * lineHeight * 0.04;
-  const middle = Math.floor(STRIPS / 2);
+  const middle = Math.floor(RECTIFY_STRIPS / 2);
   const points: { x: number; y: number; w: number }[] = [];
   for (const direction of [1, -1]) {
     let current = start;
-    for (let strip = direction === 1 ? middle : middle - 1; strip >= 0 && strip < STRIPS; strip += direction) {
+    for (let strip = direction === 1 ? middle : middle - 1; strip >= 0 && strip < RECTIFY_STRIPS; strip += direction) {
       const profile = profiles[strip];
       if (profile === undefined) continue;
       const x = (strip + 0.5) * stripWidth;
@@ -245,11 +242,11 @@ function traceLine(
       current = found.y;
     }
   }
-  if (points.length < STRIPS / 2) return null;
+  if (points.length < RECTIFY_STRIPS / 2) return null;
   const fit = fitLine(points);
   if (fit === null) return null;
   const kept = points.filter((point) => Math.abs(point.y - yAt(fit, point.x)) < lineHeight * 0.25);
-  if (kept.length < STRIPS / 2) return null;
+  if (kept.length < RECTIFY_STRIPS / 2) return null;
   return fitLine(kept);
 }
 

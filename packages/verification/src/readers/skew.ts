@@ -1,4 +1,5 @@
 import type { GreyRaster } from '../image/raster';
+import { SKEW_INK_RADIUS_SHARE } from '../calibration/image';
 import { inkMask } from './ink';
 
 /**
@@ -17,12 +18,9 @@ export interface SkewEstimate {
   strength: number;
 }
 
-// At the 600–800 px the estimate is made at, a character is 8–15 px tall.
-const INK_RADIUS_SHARE = 0.012;
-
 export function estimatePageSkew(raster: GreyRaster): SkewEstimate {
   const { width, height } = raster;
-  const mask = inkMask(raster, { radius: Math.max(4, Math.round(Math.max(width, height) * INK_RADIUS_SHARE)) });
+  const mask = inkMask(raster, { radius: Math.max(4, Math.round(Math.max(width, height) * SKEW_INK_RADIUS_SHARE)) });
   // Every other pixel is enough; the ink's coordinates in typed arrays, which the 178 projections below read.
   const xs = new Float64Array(Math.ceil(width / 2) * Math.ceil(height / 2));
   const ys = new Float64Array(xs.length);

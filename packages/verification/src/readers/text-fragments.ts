@@ -1,3 +1,4 @@
+import { LABEL_DROP } from '../calibration/printed';
 import type { GreyRaster, PixelRegion } from '../image/raster';
 import { inkMask } from './ink';
 
@@ -24,11 +25,6 @@ export interface FragmentOptions {
   /** Boxes of the raster whose ink is not text (the barcode the card was found by): left out before runs are joined. */
   blank?: readonly PixelRegion[];
 }
-
-// Ink a share of the window's contrast darker than its surroundings: labels print small and grey, and at
-// 0.2 (what the MRZ's locator asks of its bold characters) the passports' labels of the test-mode samples
-// were lost; at 0.12 and 0.2 the corpus's DNI fronts read alike (seed 21).
-const LABEL_DROP = 0.15;
 
 export function textFragments(raster: GreyRaster, region: PixelRegion, options: FragmentOptions): TextFragment[] {
   const { left, top, width, height } = region;

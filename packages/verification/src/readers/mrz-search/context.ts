@@ -1,3 +1,4 @@
+import { MRZ_ANALYSIS_WIDTH } from '../../calibration/mrz';
 import { greyVariant, type GreyRaster, type RelativeRegion } from '../../image/raster';
 import type { MrzData } from '../../parsers/mrz.parser';
 import { bestMrz, better, mrzCandidates, namesKeyOf, type CellRead, type ScoredMrz } from '../mrz-text';
@@ -5,7 +6,7 @@ import { secondReadOfDataLine, secondReadOfNames } from '../names-check';
 import { MRZ_WHITELIST, OcrTimeoutError, recognise, type OcrLine, type OcrResult } from '../ocr';
 import type { MrzReading, MrzSearch, MrzSearchOptions } from './reading';
 import type { OcrVariant } from './variants';
-import { ANALYSIS_WIDTH, type OcrImage, type RectifiedZone, type ZoneCrop } from './zones';
+import type { OcrImage, RectifiedZone, ZoneCrop } from './zones';
 
 /**
  * The state the MRZ search's stages share (`searchMrzZone` runs them): one `SearchContext` for the whole
@@ -87,7 +88,7 @@ export async function startSearch(
 ): Promise<SearchContext> {
   const started = Date.now();
   const analysis = await greyVariant(raster, {
-    scale: Math.min(1, ANALYSIS_WIDTH / Math.max(raster.width, raster.height)),
+    scale: Math.min(1, MRZ_ANALYSIS_WIDTH / Math.max(raster.width, raster.height)),
     normalise: true,
   });
   return {

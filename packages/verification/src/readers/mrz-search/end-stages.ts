@@ -1,3 +1,4 @@
+import { MIN_NAME_CONFIDENCE } from '../../calibration/mrz';
 import { parseMrz } from '../../parsers/mrz.parser';
 import {
   arbitrationRivals,
@@ -12,7 +13,7 @@ import {
 } from '../mrz-text';
 import { FILLER_READS, namesPickedBySecondRead, type SecondReadText } from '../names-check';
 import { nameLineIndex, searchOutcome, type Best, type SearchContext } from './context';
-import { MIN_NAME_CONFIDENCE, type MrzZoneSearch } from './reading';
+import type { MrzZoneSearch } from './reading';
 
 /**
  * The stages that end the MRZ search (`finishSearch` runs them): the cells voted where no read was valid,

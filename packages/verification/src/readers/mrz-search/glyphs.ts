@@ -1,13 +1,11 @@
+import { GLYPH_CELL_PX, MRZ_MIN_DEBLUR_SIGMA } from '../../calibration/mrz';
 import type { Point } from '../../image/geometry';
 import { edgeBlurSigma, wienerDeblurBoth } from '../../image/deconvolve';
 import { greyVariant, pngVariant, type GreyRaster } from '../../image/raster';
 import { readMrzGlyphs, type GlyphLineLayout } from '../mrz-glyphs';
 import { applyHomography, levelMrzLines, rectifyMrzBand } from '../rectify';
-import { DEBLURRED, MIN_DEBLUR_SIGMA } from './variants';
+import { DEBLURRED } from './variants';
 import { cropToTurned, type OcrImage, type RectifiedZone } from './zones';
-
-// The glyph variant's cells: about this many px wide (OCR-B characters then stand 26 px tall).
-const GLYPH_CELL_PX = 24;
 
 /**
  * The zone straightened at a width that gives its cells `GLYPH_CELL_PX` and read by matching OCR-B's
@@ -59,6 +57,6 @@ async function glyphRead(
   const sigma = edgeBlurSigma(band).sigma;
   const read = readMrzGlyphs(band, layouts, lengths, sigma, { level });
   if (read === null) return null;
-  const shown = sigma < MIN_DEBLUR_SIGMA ? band : wienerDeblurBoth(band, sigma, DEBLURRED.deblur?.noise ?? 0.01);
+  const shown = sigma < MRZ_MIN_DEBLUR_SIGMA ? band : wienerDeblurBoth(band, sigma, DEBLURRED.deblur?.noise ?? 0.01);
   return { png: await pngVariant(shown), toTurned, read };
 }

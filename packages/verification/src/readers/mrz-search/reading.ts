@@ -36,14 +36,6 @@ export interface MrzReading {
   names_second_read: NamesSecondRead | null;
 }
 
-// Below this OCR confidence in any letter of an MRZ's names, they are not given back, nor asked of the
-// second engine. The floor was 75 before the second read (`names_second_read`) existed: names read wrong
-// had their weakest letter at 70–73 (seed 42) and 78 (seed 7), right ones at 67–92, so a floor could not
-// separate them and the two engines agreeing is what does. At 60 (2026-11-26) the second engine gave back
-// seed 42's right names at 67 and 72 and withheld its wrong ones at 71 and 73 (bench/documents/README.md);
-// it stays as a floor under which a read is too uncertain to be worth the second pass.
-export const MIN_NAME_CONFIDENCE = 60;
-
 export interface MrzSearch {
   found: MrzReading | null;
   attempts: number;

@@ -1,10 +1,12 @@
+import { ARBITRATION_OCR_TIMEOUT_MS, DEFAULT_OCR_TIMEOUT_MS } from '../../calibration/budgets';
+import { KEYSTONE_CHECK_DEG, MRZ_MIN_DEBLUR_SIGMA, NOISY_ZONE_SIGMA } from '../../calibration/mrz';
 import { edgeBlurSigma, wienerDeblurBoth } from '../../image/deconvolve';
 import { descreen } from '../../image/descreen';
 import { noiseSigma } from '../../image/noise';
 import { greyVariant, pngVariant, type GreyRaster } from '../../image/raster';
 import { erasedCharacters } from '../mrz-erasure';
 import { cellReadsIn, hasMrzSignal, namesKeyOf, namesLineOf, rivalNames, type ScoredMrz } from '../mrz-text';
-import { DEFAULT_OCR_TIMEOUT_MS, type OcrLine, type OcrResult } from '../ocr';
+import type { OcrLine, OcrResult } from '../ocr';
 import { applyHomography, rectifyMrzBand } from '../rectify';
 import {
   fittedRead,
@@ -17,19 +19,7 @@ import {
   type ZoneContext,
 } from './context';
 import { glyphImage, levelGlyphImage } from './glyphs';
-import {
-  ARBITRATION_OCR_TIMEOUT_MS,
-  checkOf,
-  DESCREENED,
-  DESCREENED_WIDE,
-  denoiseSigma,
-  KEYSTONE_CHECK_DEG,
-  MIN_DEBLUR_SIGMA,
-  NOISY_ZONE_SIGMA,
-  PLAIN,
-  zoneVariants,
-  type OcrVariant,
-} from './variants';
+import { checkOf, DESCREENED, DESCREENED_WIDE, denoiseSigma, PLAIN, zoneVariants, type OcrVariant } from './variants';
 import { cropToTurned, rectifiedZone, zoneQuad, type OcrImage, type ZoneCrop } from './zones';
 
 /**
@@ -117,7 +107,7 @@ export async function zoneImage(zone: ZoneContext, variant: OcrVariant): Promise
     const scale = variant.width / crop.width;
     const grey = await zoneGreyAt(zone, variant.width);
     zone.zoneBlur ??= edgeBlurSigma(grey).sigma;
-    if (zone.zoneBlur < MIN_DEBLUR_SIGMA) return null;
+    if (zone.zoneBlur < MRZ_MIN_DEBLUR_SIGMA) return null;
     const sigma = zone.zoneBlur * variant.deblur.sigmaFactor;
     const sharpened = wienerDeblurBoth(grey, sigma, variant.deblur.noise);
     return { png: await pngVariant(sharpened), toTurned: cropToTurned(crop, scale) };

@@ -1,3 +1,4 @@
+import { MRZ_BLOCKS_PER_TURN, MRZ_LOCATOR_BLUR } from '../../calibration/mrz';
 import { boundingBox, rotatePoint, type Point, type Quad } from '../../image/geometry';
 import { greyVariant, rotateRaster, toPixels, type GreyRaster, type PixelRegion, type RelativeRegion } from '../../image/raster';
 import { locateMrzBlocks } from '../mrz-locator';
@@ -5,18 +6,10 @@ import type { OcrLine, OcrResult } from '../ocr';
 import { measureMrzBand, type MrzBandGeometry } from '../rectify';
 import { RECTIFIED } from './variants';
 
-/**
+/*
  * Where the zones are: blocks of MRZ-like lines located in a turned image, the crops read around them,
  * and the ways back from a crop's pixels to the image as given.
  */
-
-// The whole turned image is searched for MRZ-like lines at this width before any OCR; a block in its
-// top half is read turned by 180° (the page is upside down), so each turn covers two orientations.
-export const ANALYSIS_WIDTH = 1000;
-// Gaussian σ (px at the analysis width, where an MRZ character is 14–25 px tall).
-const LOCATOR_BLUR = 1;
-// Blocks OCR'd per turn, nearest the page's bottom (or top) edge first: the MRZ is the page's last text.
-const MAX_BLOCKS = 2;
 
 export interface ZoneCrop extends PixelRegion {
   /** The block was in the top half: the page is upside down at this turn, so the crop is read turned 180°. */
@@ -97,14 +90,14 @@ export async function zoneCrops(analysis: GreyRaster, angle: number): Promise<Re
   const turned = await rotateRaster(analysis, angle);
   // A slight blur first: a dim photo's sensor noise (σ 4–10 grey levels) otherwise passes for ink
   // between the lines and joins them to the page's text into one block of five (corpus, low light).
-  const grey = await greyVariant(turned, { normalise: true, blur: LOCATOR_BLUR });
+  const grey = await greyVariant(turned, { normalise: true, blur: MRZ_LOCATOR_BLUR });
   return (
     locateMrzBlocks(grey)
       // Two or three lines (TD1, TD2, TD3), or four where a line of the page's text joined them.
       .filter((block) => block.lines >= 2 && block.lines <= 4)
       .map((block) => ({ block, flipped: (block.top + block.bottom) / 2 < grey.height / 2 }))
       .sort((a, b) => edgeDistance(a.block, a.flipped, grey.height) - edgeDistance(b.block, b.flipped, grey.height))
-      .slice(0, MAX_BLOCKS)
+      .slice(0, MRZ_BLOCKS_PER_TURN)
       .map(({ block, flipped }) => {
         const lineHeight = (block.bottom - block.top + 1) / block.lines;
         const margin = lineHeight * 1.2;

@@ -1,4 +1,4 @@
-import type { ScreenFeatureName } from './screen-features';
+import type { ScreenFeatureName } from '../quality/screen-features';
 
 /**
  * Thresholds and the recapture model, all fitted on the synthetic corpus (packages/corpus); never set by
