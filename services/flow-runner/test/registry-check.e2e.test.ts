@@ -267,6 +267,7 @@ test('when the registry never answers, then the session waits in_progress and is
   await uploadPassportPhotos(person, session.id);
   const checkId = await checkIdOf(session.id);
 
+  // Past the abandonment period (the service's clock), with no activity: the hold is what is tested.
   await new Promise((resolve) => setTimeout(resolve, ABANDON_MS * 1.2));
   expect((await getSession(key, session.id)).status).toBe('in_progress');
   const resolved = await finalSession(key, session.id, RETRY_WINDOW_MS + 30_000);
