@@ -22,9 +22,15 @@ export async function metricValue(serviceUrl: string, name: string, labels: Reco
  * begun a pass of job `job` after this call and has none of its items in flight. A job's passes run one
  * after the other and a pass hands over what it claimed before the next begins, so by then everything
  * the job had claimed before the call is finished (a "nothing more comes of it" assertion can follow).
+ * `wake` (e.g. the NOTIFY the job listens on) starts those passes now instead of at the job's next poll.
  */
-export async function jobSettled(serviceUrls: readonly string[], job: string, timeoutMs = 15_000): Promise<void> {
+export async function jobSettled(
+  serviceUrls: readonly string[],
+  job: string,
+  options: { wake?: () => Promise<void>; timeoutMs?: number } = {},
+): Promise<void> {
   const passesBefore = await Promise.all(serviceUrls.map((url) => metricValue(url, 'job_passes_total', { job })));
+  await options.wake?.();
   await waitFor(
     async () => {
       for (const [index, url] of serviceUrls.entries()) {
@@ -33,7 +39,7 @@ export async function jobSettled(serviceUrls: readonly string[], job: string, ti
       }
       return true;
     },
-    timeoutMs,
+    options.timeoutMs ?? 15_000,
     25,
     `the job ${job} settled on ${serviceUrls.length} replica(s)`,
   );

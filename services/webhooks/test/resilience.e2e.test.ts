@@ -9,6 +9,7 @@ import {
   deliveries,
   eventually,
   newTenant,
+  notifyDispatchers,
   stackTarget,
   startPrivateStack,
   type Target,
@@ -136,7 +137,9 @@ describe('resilience (private stack)', () => {
     await eventually(async () => succeededIds(await deliveries(tenant, endpoint.id)).size === 30, 20_000, '30 deliveries');
     // A second claim of a message would have been made while it was pending, before its success: once
     // both replicas' dispatchers have finished what they had claimed, its request has reached the receiver.
-    await jobSettled([stack.url('webhooks'), replica.url], 'webhook-dispatch');
+    await jobSettled([stack.url('webhooks'), replica.url], 'webhook-dispatch', {
+      wake: () => notifyDispatchers(stack.env.DATABASE_URL!),
+    });
     // A receiver slower than the (scaled) timeout is legitimately tried again, so the hits may exceed
     // 30 on a loaded machine. A message claimed by both replicas would show as a hit that no attempt in
     // the log accounts for (the losing replica cannot record it), or as two successes of one event.

@@ -18,6 +18,7 @@ import {
 } from '@idv/testkit';
 import amqp from 'amqplib';
 import pg from 'pg';
+import { DUE_CHANNEL } from '../../src/adapters/messages.repository';
 import type { Receiver } from './receiver';
 
 /** Whether the sessions service is built (the stack starts it only then). */
@@ -203,6 +204,17 @@ export async function messagesOf(endpointId: string, databaseUrl = testEnv().dat
       [endpointId],
     );
     return rows;
+  } finally {
+    await db.end();
+  }
+}
+
+/** Wakes every dispatcher of a stack's database (the NOTIFY they listen on), as new messages do. */
+export async function notifyDispatchers(databaseUrl: string): Promise<void> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    await db.query('SELECT pg_notify($1, $2)', [DUE_CHANNEL, '']);
   } finally {
     await db.end();
   }
