@@ -117,7 +117,11 @@ describe('outbox relay and broker', () => {
       await enqueueEvent(tx, orphan);
       await tx.query(`UPDATE outbox SET claimed_until = now() + interval '3 seconds' WHERE event_id = $1`, [orphan.id]);
     });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // A row written after the orphan: the relay publishes in the order written, so once the marker is
+    // out, a pass has gone over the orphan and left it to its claim.
+    const marker = event('kit.after-orphan');
+    await withTransaction(pool, (tx) => enqueueEvent(tx, marker));
+    await waitFor(() => (received.includes(marker.id) ? true : undefined), 5000);
     const { rows } = await pool.query('SELECT claimed_until > now() AS held FROM outbox WHERE event_id = $1', [orphan.id]);
     expect(rows[0].held).toBe(true);
     expect(received).not.toContain(orphan.id);
@@ -146,7 +150,9 @@ describe('outbox relay and broker', () => {
     await waitFor(() => (broker.isConnected() ? undefined : true), 5000);
     const during = Array.from({ length: 5 }, () => event('kit.during-outage'));
     for (const e of during) await withTransaction(pool, (tx) => enqueueEvent(tx, e));
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // A pass of the relay (the one its loop makes when the rows notify) while the broker is away: it
+    // may fail, but must leave every row to wait.
+    await relay.drainOnce().catch(() => undefined);
     const { rows: waiting } = await pool.query(
       'SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL AND event_id = ANY($1)',
       [during.map((e) => e.id)],
@@ -176,6 +182,8 @@ describe('broker consumer shutdown', () => {
       bindings: ['slow.#'],
       handler: async () => {
         started = true;
+        // The handler's own work time (the situation under test), not a wait of the test: a close that
+        // did not wait for it would end well before it does.
         await new Promise((resolve) => setTimeout(resolve, 400));
         finished = true;
         return 'ack';

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { STACK_ENV_NAMES } from './env';
+import { waitFor } from './wait';
 
 export const SERVICE_NAMES = ['keys', 'sessions', 'webhooks', 'flow-runner', 'gateway'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -103,23 +104,22 @@ export async function dropDatabase(adminUrl: string, database: string): Promise<
 }
 
 async function waitReady(service: RunningService, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
   const state: { exited: number | null } = { exited: null };
   // 'close' comes after the process's output is flushed, so the log tail below is complete.
   service.process.once('close', (code) => {
     state.exited = code ?? -1;
   });
-  while (Date.now() < deadline) {
-    if (state.exited !== null) break;
-    try {
-      const response = await fetch(`${service.url}/readyz`);
-      if (response.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  const outcome = await waitFor(
+    async () => {
+      if (state.exited !== null) return 'exited';
+      const response = await fetch(`${service.url}/readyz`); // throws while nothing listens yet
+      return response.status === 200 ? 'ready' : undefined;
+    },
+    timeoutMs,
+    100,
+    `${service.name} ready`,
+  ).catch(() => 'timeout');
+  if (outcome === 'ready') return;
   const tail = existsSync(service.logFile) ? readFileSync(service.logFile, 'utf8').split('\n').slice(-15).join('\n') : '';
   throw new Error(
     `${service.name} did not become ready (${state.exited !== null ? `exited ${state.exited}` : 'timeout'}). Log tail:\n${tail}`,

@@ -107,6 +107,7 @@ describe('a burst of parallel submissions of one flow', () => {
 
     const codePage = await person.get(`/s/${session.id}`);
     for (let round = 0; round < 6; round++) {
+      // The resend cooldown (30 s scaled, on the service's clock) has to pass before each burst.
       await new Promise((resolve) => setTimeout(resolve, 30_000 * testEnv().timeScale + 50));
       await burst(BURST, () => {
         person.last = codePage;

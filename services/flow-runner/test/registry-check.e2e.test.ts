@@ -1,9 +1,10 @@
-import { api, buildTenant, ops, testEnv } from '@idv/testkit';
+import { api, buildTenant, jobSettled, ops, testEnv } from '@idv/testkit';
 import amqp from 'amqplib';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { request } from 'undici';
+import { CAPTURE_READINGS_QUEUE } from '../src/jobs/capture-reader';
 import { anotherPhotoOf, buildConfig, createSession, eventually, getSession } from './fixtures';
 import { Person, h1Of, statusOf, type Page } from './person';
 import { startPrivateStack, startReceiver, startRegistry } from './providers';
@@ -119,6 +120,17 @@ async function startRegistryFlow(mode: 'test' | 'live' = 'test', tokens = 0) {
   return { tenant, key, session, person };
 }
 
+/** Reading jobs in the flow-runner's queue that no replica has taken yet. */
+async function readingJobsWaiting(): Promise<number> {
+  const connection = await amqp.connect(testEnv().amqpUrl);
+  try {
+    const channel = await connection.createChannel();
+    return (await channel.checkQueue(`${testEnv().namespace}.${CAPTURE_READINGS_QUEUE}`)).messageCount;
+  } finally {
+    await connection.close();
+  }
+}
+
 /** A counter summed over its labels and over the given replicas. */
 async function metricSum(urls: string[], name: string): Promise<number> {
   let sum = 0;
@@ -207,16 +219,21 @@ test('when the registry is down (5xx, silence, garbage) and then recovers, then 
   expect(h1Of(await english.get(`/s/${session.id}`))).toBe('We are checking with the national registry');
   const checkId = await checkIdOf(session.id);
 
-  // Longer than the abandonment period, well inside the retry window.
+  // Down for longer than the abandonment period (the service's clock: that period has to pass), well
+  // inside the retry window; each failure in turn answers the runner's next call.
   const downUntil = Date.now() + ABANDON_MS * 1.1;
+  const callsOfCheck = () => registry.requests.filter((r) => r.idempotencyKey === checkId).length;
   let flips = 0;
   while (Date.now() < downUntil) {
     registry.behave((['unavailable', 'hang', 'malformed'] as const)[flips++ % 3]!);
     expect((await getSession(key, session.id)).status).toBe('in_progress');
     expect(h1Of(await person.get(`/s/${session.id}`))).toBe(WAITING_TITLE);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    const callsSoFar = callsOfCheck();
+    await eventually(() => callsOfCheck() > callsSoFar || Date.now() >= downUntil, ABANDON_MS * 1.2, 'the next registry call');
   }
-  const failedCalls = registry.requests.filter((r) => r.idempotencyKey === checkId).length;
+  expect((await getSession(key, session.id)).status).toBe('in_progress');
+  expect(h1Of(await person.get(`/s/${session.id}`))).toBe(WAITING_TITLE);
+  const failedCalls = callsOfCheck();
   expect(failedCalls).toBeGreaterThanOrEqual(3);
   registry.behave('match');
 
@@ -250,6 +267,7 @@ test('when the registry never answers, then the session waits in_progress and is
   await uploadPassportPhotos(person, session.id);
   const checkId = await checkIdOf(session.id);
 
+  // Past the abandonment period (the service's clock), with no activity: the hold is what is tested.
   await new Promise((resolve) => setTimeout(resolve, ABANDON_MS * 1.2));
   expect((await getSession(key, session.id)).status).toBe('in_progress');
   const resolved = await finalSession(key, session.id, RETRY_WINDOW_MS + 30_000);
@@ -346,8 +364,12 @@ test('when the reading jobs are delivered again in a burst to two replicas while
     const resolved = await finalSession(key, session.id);
     expect(resolved.status).toBe('approved');
     await eventually(() => receiver.events.length >= 1, 15_000, 'the completed webhook');
-    // Long enough for any second decision to show up.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // A second decision would come of a reading job or of a second claim of the check. Every reading
+    // job has been handed to a replica once the queue is empty, and a replica handles them in well
+    // under one pass of its registry checks (a check it scheduled wakes that job); once each replica's
+    // job has finished what it had claimed, any second decision has been made and counted.
+    await eventually(async () => (await readingJobsWaiting()) === 0, 15_000, 'the reading jobs taken');
+    await jobSettled(replicas, 'flow-registry-checks');
     // Webhooks are at least once: a redelivery carries the same event id, a second verdict could not.
     const completed = new Set(
       receiver.events.filter((e) => e.body.type === 'verification_session.completed').map((e) => e.body.id),

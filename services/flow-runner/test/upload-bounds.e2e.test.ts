@@ -119,6 +119,7 @@ describe('upload bounds', () => {
       while (sampling) {
         const metrics = await (await fetch(`${replica.url}/metrics`)).text();
         mostHeld = Math.max(mostHeld, Number(/^flow_upload_bytes_held\{[^}]*\} (\d+)$/m.exec(metrics)?.[1] ?? 0));
+        // The sampling period of the gauge, not a wait for a condition: the peak is what is measured.
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     })();

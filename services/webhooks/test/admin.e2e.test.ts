@@ -1,5 +1,14 @@
 import { Receiver, behaviours, receiversOfThisFile } from './support/receiver';
-import { EventPublisher, call, createEndpoint, deliveries, eventually, newTenant, type Tenant } from './support/harness';
+import {
+  EventPublisher,
+  call,
+  createEndpoint,
+  deliveries,
+  eventually,
+  messagesOf,
+  newTenant,
+  type Tenant,
+} from './support/harness';
 import { verifySignature } from './support/verify';
 
 const publisher = new EventPublisher();
@@ -52,8 +61,9 @@ describe('test event', () => {
     const [entry] = await logOf(tenant, endpoint.id, 1);
     expect(entry).toMatchObject({ event_type: 'test', status: 'failed', http_status: 500, error: 'http_status', attempt: 1 });
     expect(entry.failure_reason).toContain('500');
-    // Retries would come after 0.5 s (10 s scaled): wait past two of them.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // The attempt is logged in the statement that moves its message on: closed, the message is never
+    // claimed again; a retry would have left it pending, due again (after 0.5 s, 10 s scaled).
+    expect(await messagesOf(endpoint.id)).toEqual([{ kind: 'test', status: 'failed', attempts: 1 }]);
     expect(target.hits).toHaveLength(1);
     expect(await deliveries(tenant, endpoint.id)).toHaveLength(1);
   });
@@ -145,7 +155,11 @@ describe('redeliver', () => {
     await call(tenant, 'POST', `/v1/webhook-deliveries/${first.id}/redeliver`);
     const log = await logOf(tenant, endpoint.id, 2);
     expect(log[1]).toMatchObject({ status: 'failed', http_status: 503, attempt: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Logged in the statement that moved the redelivery on: closed, it is never claimed again.
+    expect((await messagesOf(endpoint.id)).map(({ kind, status }) => ({ kind, status }))).toEqual([
+      { kind: 'event', status: 'succeeded' },
+      { kind: 'redeliver', status: 'failed' },
+    ]);
     expect(target.hits).toHaveLength(2);
   });
 });

@@ -1,5 +1,5 @@
 import { eventId, newId } from '@idv/contracts';
-import { TcpProxy, type Stack } from '@idv/testkit';
+import { TcpProxy, jobSettled, type Stack } from '@idv/testkit';
 import { type Behaviour, receiversOfThisFile } from './support/receiver';
 import {
   EventPublisher,
@@ -9,6 +9,7 @@ import {
   deliveries,
   eventually,
   newTenant,
+  notifyDispatchers,
   stackTarget,
   startPrivateStack,
   type Target,
@@ -127,14 +128,18 @@ describe('resilience (private stack)', () => {
   }, 90_000);
 
   it('when two replicas run, then each message is attempted by one of them only', async () => {
-    await stack.startReplica('webhooks');
+    const replica = await stack.startReplica('webhooks');
     const tenant = await newTenant(target);
     const rx = await receiver((_hit, res) => res.writeHead(200).end());
     const endpoint = await createEndpoint(tenant, rx.url, [CANCELED]);
     const events: string[] = [];
     for (let i = 0; i < 30; i++) events.push((await publisher.publish(tenant, CANCELED)).eventId);
     await eventually(async () => succeededIds(await deliveries(tenant, endpoint.id)).size === 30, 20_000, '30 deliveries');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A second claim of a message would have been made while it was pending, before its success: once
+    // both replicas' dispatchers have finished what they had claimed, its request has reached the receiver.
+    await jobSettled([stack.url('webhooks'), replica.url], 'webhook-dispatch', {
+      wake: () => notifyDispatchers(stack.env.DATABASE_URL!),
+    });
     // A receiver slower than the (scaled) timeout is legitimately tried again, so the hits may exceed
     // 30 on a loaded machine. A message claimed by both replicas would show as a hit that no attempt in
     // the log accounts for (the losing replica cannot record it), or as two successes of one event.

@@ -27,6 +27,8 @@ import {
 } from '@idv/testkit';
 import amqp from 'amqplib';
 import pg from 'pg';
+import { DUE_CHANNEL } from '../../src/adapters/messages.repository';
+import type { Receiver } from './receiver';
 
 /** Whether the sessions service is built (the stack starts it only then). */
 export const SESSIONS_AVAILABLE = existsSync(path.join(ROOT_DIR, 'services', 'sessions', 'dist', 'main.js'));
@@ -196,6 +198,53 @@ export class EventPublisher {
     this.connection = null;
     this.channel = null;
   }
+}
+
+/**
+ * The messages of one endpoint as the webhooks service stores them (oldest first): what is still to be
+ * attempted (`pending`) and what is closed. A closed message is never claimed again.
+ */
+export async function messagesOf(endpointId: string, databaseUrl = testEnv().databaseUrl) {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ kind: string; status: string; attempts: number }>(
+      'SELECT kind, status, attempts FROM webhooks.messages WHERE endpoint_id = $1 ORDER BY created_at, id',
+      [endpointId],
+    );
+    return rows;
+  } finally {
+    await db.end();
+  }
+}
+
+/** Wakes every dispatcher of a stack's database (the NOTIFY they listen on), as new messages do. */
+export async function notifyDispatchers(databaseUrl: string): Promise<void> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    await db.query('SELECT pg_notify($1, $2)', [DUE_CHANNEL, '']);
+  } finally {
+    await db.end();
+  }
+}
+
+/**
+ * A barrier for "nothing else reaches this receiver": a canceled event of the tenant published after
+ * whatever must not arrive (and let through by the config layer), awaited at the same receiver. The
+ * broker hands events to the webhooks service in the order published, and its dispatcher claims an
+ * endpoint's messages in the order they came due: the marker makes the whole way (queue, fan-out,
+ * dispatch, request) after the event that must not arrive was handed over, so a message wrongly queued
+ * for that event has reached the receiver by then. Returns the marker's event id, for the test to leave
+ * out of what it asserts.
+ */
+export async function deliveredMarker(tenant: Tenant, publisher: EventPublisher, receiver: Receiver): Promise<string> {
+  const marker = await publisher.publish(tenant, 'verification_session.canceled', {
+    webhookEvents: ['verification_session.canceled'],
+  });
+  // The receiver is in this process: look often.
+  await eventually(() => receiver.hits.some((hit) => hit.body.id === marker.eventId), 15_000, 'the marker event', 25);
+  return marker.eventId;
 }
 
 /** Creates a session through the gateway and cancels it: a real `verification_session.canceled`. */
