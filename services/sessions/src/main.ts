@@ -14,7 +14,7 @@ import { createApp } from './app';
 import { readConfig } from './config';
 import { SessionEvidence } from './use-cases/evidence-links';
 import { SessionsService } from './use-cases/sessions.service';
-import { TimerSweeper } from './use-cases/timer-sweeper';
+import { TimerSweeper } from './jobs/timer-sweeper';
 
 const SERVICE = 'sessions';
 const SCHEMA = 'sessions';

@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { findSession } from '../src/adapters/sessions.repository';
 import { toPublicSession } from '../src/domain/session';
 import { SessionsService } from '../src/use-cases/sessions.service';
-import { TimerSweeper } from '../src/use-cases/timer-sweeper';
+import { TimerSweeper } from '../src/jobs/timer-sweeper';
 
 /**
  * Retention of `result.document` against a real PostgreSQL database of its own (migrated by the

@@ -5,7 +5,6 @@ import {
   MINUTE,
   RetentionJob,
   scaled,
-  withTransaction,
   type Logger,
   type Metrics,
   type Pool,
@@ -14,11 +13,8 @@ import {
 import * as idempotency from '../adapters/idempotency.repository';
 import * as sessions from '../adapters/sessions.repository';
 import { IDEMPOTENCY_RETENTION_HOURS } from '../domain/idempotency';
-import { unreachedSteps } from '../domain/session';
-import type { SessionsService } from './sessions.service';
-
-export type TimerKind = 'expiry' | 'abandonment';
-const KINDS: readonly TimerKind[] = ['expiry', 'abandonment'];
+import { TIMER_KINDS, fireDueTimers, type TimerKind } from '../use-cases/fire-timers';
+import type { SessionsService } from '../use-cases/sessions.service';
 const BATCH = 100;
 const CLEANUP_EVERY_MS = 10 * MINUTE;
 const RETENTION_BATCH = 200;
@@ -42,10 +38,9 @@ export function defaultSweepInterval(timeScale: number): number {
 }
 
 /**
- * Fires the session timers whose deadline (a column) has passed: link expiry and abandonment, as the
- * kit's background job `session-timers`. Deadlines live in PostgreSQL, so they survive restarts; each
- * pass locks due rows with `FOR UPDATE SKIP LOCKED` and transitions them in the same transaction, so
- * with several replicas a timer fires exactly once. Beside it, the kit's retention job (
+ * The session timers whose deadline (a column) has passed, link expiry and abandonment, fired by the
+ * kit's background job `session-timers` (each batch one run of the `fireDueTimers` use case). Deadlines
+ * live in PostgreSQL, so they survive restarts. Beside it, the kit's retention job (
  * `session-retention`, every 10 minutes) deletes idempotency records past their retention and removes
  * the document data of sessions past theirs.
  */
@@ -73,7 +68,7 @@ export class TimerSweeper {
         pass: async () => {
           let done = 0;
           let more = false;
-          for (const kind of KINDS) {
+          for (const kind of TIMER_KINDS) {
             const fired = await this.sweepOnce(kind);
             done += fired;
             more = fired === BATCH || more;
@@ -99,17 +94,9 @@ export class TimerSweeper {
 
   /** Fires up to one batch of due timers of `kind`; returns how many fired. */
   async sweepOnce(kind: TimerKind): Promise<number> {
-    const { service } = this.options;
-    return withTransaction(this.options.pool, async (tx) => {
-      const due = await sessions.lockDue(tx, kind, service.now(), BATCH);
-      for (const session of due) {
-        const config = await service.config(tx, session.projectId, session.configVersion);
-        const steps = unreachedSteps(config);
-        await service.apply(tx, session, kind === 'expiry' ? { kind: 'expire', steps } : { kind: 'abandon', steps });
-      }
-      if (due.length > 0) this.fired.inc({ kind }, due.length);
-      return due.length;
-    });
+    const fired = await fireDueTimers(this.options.pool, this.options.service, kind, BATCH);
+    if (fired > 0) this.fired.inc({ kind }, fired);
+    return fired;
   }
 
   /**
