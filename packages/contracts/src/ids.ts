@@ -65,14 +65,14 @@ export function newId<K extends IdKind>(kind: K): IdOf<K> {
   return `${ID_PREFIXES[kind]}${fastUlid()}` as IdOf<K>;
 }
 
-export function idPattern(kind: IdKind): RegExp {
-  return new RegExp(`^${ID_PREFIXES[kind]}${ULID_PATTERN}$`);
-}
+const ID_PATTERNS = Object.fromEntries(
+  Object.entries(ID_PREFIXES).map(([kind, prefix]) => [kind, new RegExp(`^${prefix}${ULID_PATTERN}$`)]),
+) as Record<IdKind, RegExp>;
 
-const ID_PATTERNS = Object.fromEntries(Object.keys(ID_PREFIXES).map((kind) => [kind, idPattern(kind as IdKind)])) as Record<
-  IdKind,
-  RegExp
->;
+/** The pattern of an id of this kind (one compiled expression per kind, shared: it has no `g` flag). */
+export function idPattern(kind: IdKind): RegExp {
+  return ID_PATTERNS[kind];
+}
 
 /** Whether a value is an id of this kind; where it is, it has the kind's prefixed type. */
 export function isId<K extends IdKind>(kind: K, value: unknown): value is IdOf<K> {

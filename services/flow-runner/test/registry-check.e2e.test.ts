@@ -1,9 +1,8 @@
-import { api, buildTenant, jobSettled, ops, testEnv } from '@idv/testkit';
+import { api, buildTenant, jobSettled, metricValue, ops, testEnv } from '@idv/testkit';
 import amqp from 'amqplib';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { request } from 'undici';
 import { CAPTURE_READINGS_QUEUE } from '../src/jobs/capture-reader';
 import { anotherPhotoOf, buildConfig, createSession, eventually, getSession } from './fixtures';
 import { Person, h1Of, statusOf, type Page } from './person';
@@ -133,14 +132,8 @@ async function readingJobsWaiting(): Promise<number> {
 
 /** A counter summed over its labels and over the given replicas. */
 async function metricSum(urls: string[], name: string): Promise<number> {
-  let sum = 0;
-  for (const url of urls) {
-    const text = await (await request(`${url}/metrics`)).body.text();
-    for (const line of text.split('\n')) {
-      if (line.startsWith(`${name}{`) || line.startsWith(`${name} `)) sum += Number(line.split(' ').pop());
-    }
-  }
-  return sum;
+  const values = await Promise.all(urls.map((url) => metricValue(url, name)));
+  return values.reduce((sum, value) => sum + value, 0);
 }
 
 const finalSession = (key: string, id: string, timeoutMs = 30_000) =>

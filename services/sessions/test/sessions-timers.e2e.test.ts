@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { api, buildTenant, stopProcess, type RunningService, type Stack } from '@idv/testkit';
+import { api, buildTenant, metricValue, stopProcess, type RunningService, type Stack } from '@idv/testkit';
 import { EventTap, createSession, internal, startPrivateStack, tokenOf, until } from './helpers';
 
 /**
@@ -119,11 +119,7 @@ test('when the flow-runner holds a session for a background check, then neither 
   expect(malformed.status).toBe(422);
 });
 
-async function firedCount(url: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('session_timers_fired_total') && l.includes('kind="expiry"'));
-  return line ? Number(line.split(' ').pop()) : 0;
-}
+const firedCount = (url: string) => metricValue(url, 'session_timers_fired_total', { kind: 'expiry' });
 
 test('when three replicas sweep, then each timer fires exactly once', async () => {
   const replicas: RunningService[] = [await stack.startReplica('sessions'), await stack.startReplica('sessions')];
