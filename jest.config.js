@@ -7,5 +7,7 @@ const { base, TIERS, projectsOf } = require('./jest.preset.js');
 
 module.exports = {
   testTimeout: base.testTimeout,
+  // Longest files first, also on a machine that never ran the suite (scripts/jest-sequencer.js).
+  testSequencer: '<rootDir>/scripts/jest-sequencer.js',
   projects: projectsOf(__dirname, ...TIERS),
 };
