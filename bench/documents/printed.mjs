@@ -42,6 +42,7 @@ const { values: args } = parseArgs({
     seed: { type: 'string', default: '31' },
     count: { type: 'string', default: '120' },
     retakes: { type: 'string', default: '2' },
+    'camera-hold': { type: 'string', default: '0' },
     variants: { type: 'string', default: 'dni_2012_8,dni_2012_9,dni_2009' },
     profiles: { type: 'string', default: 'clean,tilt,blur,jpeg,low_light,glare' },
     'altered-rate': { type: 'string', default: '0.5' },
@@ -53,6 +54,14 @@ const verification = loadVerification(path.resolve(args.verification));
 const SEED = Number(args.seed);
 const COUNT = Number(args.count);
 const ATTEMPTS = 1 + Number(args.retakes);
+// With `--camera-hold N`, each photo is taken as the camera page takes it (capture.js): a frame whose sharpness
+// inside the card guide is under the page's limit holds the shutter, which looks at up to N frames in all and
+// takes the first one at the limit or else the sharpest. The frames it looks at are modelled as N
+// independent photos of the same card under the same profile (the corpus's further retakes: photos
+// ATTEMPTS and up, never the ones the attempts use), a hand that steadies over the 2.5 s the shutter holds.
+// 0 (the default): every photo is sent as it is, as a file chosen from the gallery.
+const HOLD_FRAMES = Number(args['camera-hold']);
+const SHARP_ENOUGH = 200;
 const OPTIONS = {
   ...corpus.DEFAULT_GENERATE_OPTIONS,
   seed: SEED,
@@ -80,16 +89,39 @@ async function readTimed(image, side, today) {
   return { reading, ms: performance.now() - started, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
+/** The sharpness the camera page measures inside its guide, here the card's box (the person fills the guide). */
+async function guideSharpness(image) {
+  const { bbox } = image.label.regions.card;
+  const { width, height } = image.label;
+  const region = { left: bbox.x / width, top: bbox.y / height, width: bbox.width / width, height: bbox.height / height };
+  return (await verification.assessImageQuality(image.image, { region })).blur;
+}
+
+/** The photo of a side the person sends at an attempt: the corpus's, or with --camera-hold the one the shutter took. */
+async function photoAt(index, sideName, attempt) {
+  const frames = [attempt];
+  for (let extra = 0; extra < HOLD_FRAMES - 1; extra += 1) frames.push(ATTEMPTS + attempt * (HOLD_FRAMES - 1) + extra);
+  let best;
+  for (const photo of frames) {
+    const images = await corpus.cachedDocumentImages(path.join(RESULTS, 'corpus'), index, OPTIONS, photo);
+    const image = images.find((entry) => entry.label.side === sideName);
+    if (image === undefined || HOLD_FRAMES === 0) return image;
+    const sharpness = await guideSharpness(image);
+    if (best === undefined || sharpness > best.sharpness) best = { image, sharpness, frames: frames.indexOf(photo) + 1 };
+    if (sharpness >= SHARP_ENOUGH) break;
+  }
+  return { ...best.image, held: best.frames };
+}
+
 /** One side through the flow's attempts: the first photo the flow takes, or the last refusal. */
 async function sideThroughAttempts(index, sideName, today) {
   const tries = [];
   for (let photo = 0; photo < ATTEMPTS; photo += 1) {
-    const images = await corpus.cachedDocumentImages(path.join(RESULTS, 'corpus'), index, OPTIONS, photo);
-    const image = images.find((entry) => entry.label.side === sideName);
+    const image = await photoAt(index, sideName, photo);
     if (image === undefined) return { tries, taken: null, problem: null };
     const read = await readTimed(image.image, sideName, today);
     const problems = captureProblems(toStoredReading(read.reading));
-    tries.push({ label: image.label, ...read, problems });
+    tries.push({ label: image.label, ...read, problems, ...(image.held === undefined ? {} : { framesLookedAt: image.held }) });
     if (problems.length === 0) return { tries, taken: read.reading, problem: null };
   }
   return { tries, taken: null, problem: tries[tries.length - 1].problems[0] };
@@ -271,7 +303,7 @@ async function main() {
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' / ')}; yardstick ${Math.round(yardstick).toLocaleString('en-US')} requests/s.`,
-    `Corpus seed ${SEED}, ${COUNT} documents (${OPTIONS.variants.join(', ')}; ${OPTIONS.profiles.join(', ')}; printed surname altered at rate ${OPTIONS.defectRate}), up to ${ATTEMPTS} photos of each side, read in ${((performance.now() - started) / 1000).toFixed(0)} s.`,
+    `Corpus seed ${SEED}, ${COUNT} documents (${OPTIONS.variants.join(', ')}; ${OPTIONS.profiles.join(', ')}; printed surname altered at rate ${OPTIONS.defectRate}), up to ${ATTEMPTS} photos of each side${HOLD_FRAMES > 0 ? `, each taken by the camera's held shutter (up to ${HOLD_FRAMES} frames, modelled as independent photos)` : ', each sent as photographed'}, read in ${((performance.now() - started) / 1000).toFixed(0)} s.`,
     'Fields: on the first photo of each front, given back equal to the print (wrong: given back and not equal); the expiry also on the front the flow took (none taken: not read).',
     '',
     header,
@@ -284,7 +316,8 @@ async function main() {
   process.stdout.write(`${text}\n`);
   fs.mkdirSync(RESULTS, { recursive: true });
   const other = path.resolve(args.verification) === path.join(ROOT, 'packages/verification') ? '' : '-other-build';
-  const file = path.join(RESULTS, `printed-s${SEED}-n${COUNT}${other}.json`);
+  const held = HOLD_FRAMES > 0 ? `-hold${HOLD_FRAMES}` : '';
+  const file = path.join(RESULTS, `printed-s${SEED}-n${COUNT}${held}${other}.json`);
   fs.writeFileSync(
     file,
     `${JSON.stringify({ seed: SEED, count: COUNT, attempts: ATTEMPTS, yardstick, summaries: Object.fromEntries(summaries), documents: rows.map((row) => ({ ...row, front: row.front.map((front) => ({ ...front, label: front.label.id })) })), text }, null, 2)}\n`,

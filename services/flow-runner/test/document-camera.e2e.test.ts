@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildTenant, testEnv } from '@idv/testkit';
 import type { Browser } from 'playwright-core';
+import sharp from 'sharp';
 import { axeViolations, launchBrowser } from './browser';
 import { buildConfig, createSession } from './fixtures';
 import { writeY4m } from './y4m';
@@ -13,6 +14,8 @@ import { writeY4m } from './y4m';
  * uploaded, read by the real pipeline, and the flow moves on to the next side.
  */
 const SAMPLE = path.join(__dirname, '..', 'assets', 'samples', 'passport-ok-front.jpg');
+// The camera script's limit (capture.js SHARP_ENOUGH): the guide's sharpness at the service's blur scale.
+const SHARP_ENOUGH = 200;
 let directory: string;
 let browser: Browser;
 
@@ -59,6 +62,9 @@ describe('the document step with a camera', () => {
     await shoot.click();
     // The shot is shown to send or retake; a retake goes back to the live view.
     await page.getByRole('img', { name: 'La foto que sacaste' }).waitFor();
+    // A sharp card is taken at once, with the usual check.
+    expect(Number(await page.locator('.camera-shot').getAttribute('data-sharpness'))).toBeGreaterThanOrEqual(SHARP_ENOUGH);
+    expect(await page.getByRole('status').filter({ hasText: 'Revisá que el documento se vea entero' }).count()).toBe(1);
     await page.getByRole('button', { name: 'Sacar otra' }).click();
     await shoot.click();
     await page.getByRole('button', { name: 'Enviar foto' }).click();
@@ -111,15 +117,72 @@ describe('the document step with a camera', () => {
   }, 60_000);
 });
 
+describe('the shutter waits for a sharp frame', () => {
+  let blurred: Buffer;
+  let sharpCard: Buffer;
+
+  beforeAll(async () => {
+    sharpCard = readFileSync(SAMPLE);
+    // A Gaussian of 8 px on the 1400 px sample: far past what a barcode or a zone survives.
+    blurred = await sharp(sharpCard).blur(8).jpeg({ quality: 90 }).toBuffer();
+  });
+
+  /** A browser whose rear camera plays these shots, at the first side of a passport step. */
+  async function cameraSeeing(shots: { image: Buffer; frames: number }[], name: string) {
+    const video = path.join(directory, `${name}.y4m`);
+    await writeY4m(video, shots, { width: 1920, height: 1080, fps: 5 });
+    const seeing = await launchBrowser([
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-video-capture=${video}`,
+    ]);
+    const page = await documentPage(['camera'], undefined, seeing);
+    page.context().on('close', () => void seeing.close());
+    return page;
+  }
+
+  test('when the camera only sees a blurred card, then the shutter holds, takes the sharpest frame it saw and says the photo may not read', async () => {
+    const page = await cameraSeeing([{ image: blurred, frames: 3 }], 'blurred');
+    await page.getByRole('button', { name: 'Sacar foto' }).click();
+
+    await page.getByRole('status').filter({ hasText: 'Sostené quieto el teléfono' }).first().waitFor();
+    await page.getByRole('img', { name: 'La foto que sacaste' }).waitFor();
+    const said = page.getByRole('status').filter({ hasText: 'La foto salió movida' });
+    await said.first().waitFor();
+    expect(Number(await page.locator('.camera-shot').getAttribute('data-sharpness'))).toBeLessThan(SHARP_ENOUGH);
+    // The person decides: sending stays possible (the details may read), retaking is offered.
+    expect(await page.getByRole('button', { name: 'Enviar foto' }).isEnabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Sacar otra' }).isEnabled()).toBe(true);
+    await page.context().close();
+  }, 60_000);
+
+  test('when the card turns sharp while the shutter holds, then the sharp frame is the photo taken', async () => {
+    // 1.2 s blurred, then 0.8 s sharp, in a loop: a press at any moment finds a sharp frame within the hold.
+    const page = await cameraSeeing(
+      [
+        { image: blurred, frames: 6 },
+        { image: sharpCard, frames: 4 },
+      ],
+      'focusing',
+    );
+    await page.getByRole('button', { name: 'Sacar foto' }).click();
+
+    await page.getByRole('img', { name: 'La foto que sacaste' }).waitFor();
+    expect(Number(await page.locator('.camera-shot').getAttribute('data-sharpness'))).toBeGreaterThanOrEqual(SHARP_ENOUGH);
+    await page.getByRole('status').filter({ hasText: 'Revisá que el documento se vea entero' }).first().waitFor();
+    await page.context().close();
+  }, 60_000);
+});
+
 /** A person at the first side of a passport step, with these camera permissions (CSP bypassed only for axe). */
-async function documentPage(permissions: string[], camera?: 'denied') {
+async function documentPage(permissions: string[], camera?: 'denied', withBrowser: Browser = browser) {
   const tenant = await buildTenant({
     config: buildConfig([{ id: 'doc', type: 'document_ar', documents: ['passport'] }]),
     modes: ['test'],
   });
   const session = await createSession(tenant.testKey, tenant.project.id);
   const denying = camera === 'denied' ? await launchBrowser(['--use-fake-device-for-media-stream']) : null;
-  const context = await (denying ?? browser).newContext({ locale: 'es-AR', permissions, bypassCSP: true });
+  const context = await (denying ?? withBrowser).newContext({ locale: 'es-AR', permissions, bypassCSP: true });
   context.setDefaultTimeout(20_000);
   if (denying) context.on('close', () => void denying.close());
   const page = await context.newPage();

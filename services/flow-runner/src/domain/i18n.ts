@@ -243,7 +243,6 @@ const es = {
     camera: {
       shoot: 'Sacar foto',
       start: 'Encuadrá el documento dentro del recuadro.',
-      closer: 'Acercá un poco más el documento.',
       focus: 'Enfocando… sostené firme el teléfono.',
       dark: 'Hay poca luz: buscá un lugar más iluminado.',
       glare: 'Evitá reflejos: cambiá un poco el ángulo.',
@@ -251,6 +250,8 @@ const es = {
       uploading: 'Enviando la foto…',
       uploadFailed: 'No se pudo enviar. Revisá la conexión y volvé a intentar.',
       review: 'Revisá que el documento se vea entero, nítido y sin reflejos.',
+      holding: 'Sostené quieto el teléfono: sacamos la foto cuando se vea nítida.',
+      reviewBlurred: 'La foto salió movida y puede no leerse: sacá otra sosteniendo quieto el teléfono, o enviala si los datos se leen bien.',
       shotLabel: 'La foto que sacaste',
       send: 'Enviar foto',
       retake: 'Sacar otra',
@@ -593,7 +594,6 @@ const en: Messages = {
     camera: {
       shoot: 'Take photo',
       start: 'Fit the document inside the frame.',
-      closer: 'Bring the document a little closer.',
       focus: 'Focusing… hold the phone still.',
       dark: 'It is too dark: find a brighter place.',
       glare: 'Avoid reflections: change the angle a little.',
@@ -601,6 +601,8 @@ const en: Messages = {
       uploading: 'Sending the photo…',
       uploadFailed: 'It could not be sent. Check your connection and try again.',
       review: 'Check that the whole document shows, sharp and without glare.',
+      holding: 'Hold the phone still: the photo is taken as soon as it is sharp.',
+      reviewBlurred: 'The photo came out blurred and may not be readable: take another holding the phone still, or send it if the details read well.',
       shotLabel: 'The photo you took',
       send: 'Send photo',
       retake: 'Take another',

@@ -57,7 +57,6 @@ export function DocumentSideView(props: { t: Messages; to: FormTarget; body: Ext
           data-capture={body.side}
           data-shoot={t.camera.shoot}
           data-hint-start={t.camera.start}
-          data-hint-closer={t.camera.closer}
           data-hint-focus={t.camera.focus}
           data-hint-dark={t.camera.dark}
           data-hint-glare={t.camera.glare}
@@ -65,6 +64,8 @@ export function DocumentSideView(props: { t: Messages; to: FormTarget; body: Ext
           data-uploading={t.camera.uploading}
           data-upload-failed={t.camera.uploadFailed}
           data-review={t.camera.review}
+          data-holding={t.camera.holding}
+          data-review-blurred={t.camera.reviewBlurred}
           data-shot-label={t.camera.shotLabel}
           data-send={t.camera.send}
           data-retake={t.camera.retake}
