@@ -90,6 +90,8 @@
   progress.setAttribute('aria-label', text.uploading);
   var stream = null;
   var taken = null;
+  // While the shutter waits for a sharp frame, the live hints stop.
+  var holding = false;
 
   navigator.mediaDevices
     .getUserMedia({
@@ -201,7 +203,6 @@
     setTimeout(watch, 400);
   }
 
-  var holding = false;
   var candidate = document.createElement('canvas');
 
   /** Copies the video's current frame into `canvas` at the upload's size; its sharpness inside the guide. */
@@ -231,6 +232,11 @@
     var started = Date.now();
     var best = -1;
     (function look() {
+      // The person switched to the file picker meanwhile: the camera is gone.
+      if (!stream) {
+        holding = false;
+        return;
+      }
       var sharpness = grab(candidate);
       if (sharpness > best) {
         best = sharpness;
