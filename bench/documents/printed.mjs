@@ -61,7 +61,7 @@ const ATTEMPTS = 1 + Number(args.retakes);
 // ATTEMPTS and up, never the ones the attempts use), a hand that steadies over the 2.5 s the shutter holds.
 // 0 (the default): every photo is sent as it is, as a file chosen from the gallery.
 const HOLD_FRAMES = Number(args['camera-hold']);
-const SHARP_ENOUGH = 200;
+const SHARP_ENOUGH = 370;
 const OPTIONS = {
   ...corpus.DEFAULT_GENERATE_OPTIONS,
   seed: SEED,

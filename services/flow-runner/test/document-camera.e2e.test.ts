@@ -15,7 +15,7 @@ import { writeY4m } from './y4m';
  */
 const SAMPLE = path.join(__dirname, '..', 'assets', 'samples', 'passport-ok-front.jpg');
 // The camera script's limit (capture.js SHARP_ENOUGH): the guide's sharpness at the service's blur scale.
-const SHARP_ENOUGH = 200;
+const SHARP_ENOUGH = 370;
 let directory: string;
 let browser: Browser;
 

@@ -251,7 +251,8 @@ const es = {
       uploadFailed: 'No se pudo enviar. Revisá la conexión y volvé a intentar.',
       review: 'Revisá que el documento se vea entero, nítido y sin reflejos.',
       holding: 'Sostené quieto el teléfono: sacamos la foto cuando se vea nítida.',
-      reviewBlurred: 'La foto salió movida y puede no leerse: sacá otra sosteniendo quieto el teléfono, o enviala si los datos se leen bien.',
+      reviewBlurred:
+        'La foto salió movida y puede no leerse: sacá otra sosteniendo quieto el teléfono, o enviala si los datos se leen bien.',
       shotLabel: 'La foto que sacaste',
       send: 'Enviar foto',
       retake: 'Sacar otra',
@@ -602,7 +603,8 @@ const en: Messages = {
       uploadFailed: 'It could not be sent. Check your connection and try again.',
       review: 'Check that the whole document shows, sharp and without glare.',
       holding: 'Hold the phone still: the photo is taken as soon as it is sharp.',
-      reviewBlurred: 'The photo came out blurred and may not be readable: take another holding the phone still, or send it if the details read well.',
+      reviewBlurred:
+        'The photo came out blurred and may not be readable: take another holding the phone still, or send it if the details read well.',
       shotLabel: 'The photo you took',
       send: 'Send photo',
       retake: 'Take another',
