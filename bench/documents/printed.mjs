@@ -61,7 +61,10 @@ const ATTEMPTS = 1 + Number(args.retakes);
 // ATTEMPTS and up, never the ones the attempts use), a hand that steadies over the 2.5 s the shutter holds.
 // 0 (the default): every photo is sent as it is, as a file chosen from the gallery.
 const HOLD_FRAMES = Number(args['camera-hold']);
-const SHARP_ENOUGH = 370;
+// The camera page's own limit, read from its script so that the model cannot drift from what the page does.
+const SHARP_ENOUGH = Number(
+  /var SHARP_ENOUGH = (\d+);/.exec(fs.readFileSync(path.join(ROOT, 'services/flow-runner/assets/capture.js'), 'utf8'))[1],
+);
 const OPTIONS = {
   ...corpus.DEFAULT_GENERATE_OPTIONS,
   seed: SEED,
@@ -271,6 +274,7 @@ async function main() {
       front: front.tries.map((attempt) => ({
         label: attempt.label,
         problems: attempt.problems,
+        ...(attempt.framesLookedAt === undefined ? {} : { framesLookedAt: attempt.framesLookedAt }),
         ms: attempt.ms,
         cpuMs: attempt.cpuMs,
         printedMs: attempt.reading.timings.printed_ms,

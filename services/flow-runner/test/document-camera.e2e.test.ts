@@ -14,8 +14,10 @@ import { writeY4m } from './y4m';
  * uploaded, read by the real pipeline, and the flow moves on to the next side.
  */
 const SAMPLE = path.join(__dirname, '..', 'assets', 'samples', 'passport-ok-front.jpg');
-// The camera script's limit (capture.js SHARP_ENOUGH): the guide's sharpness at the service's blur scale.
-const SHARP_ENOUGH = 370;
+// The camera script's own limit (capture.js SHARP_ENOUGH): the guide's sharpness at the service's blur scale.
+const SHARP_ENOUGH = Number(
+  /var SHARP_ENOUGH = (\d+);/.exec(readFileSync(path.join(__dirname, '..', 'assets', 'capture.js'), 'utf8'))![1],
+);
 let directory: string;
 let browser: Browser;
 
