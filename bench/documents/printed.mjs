@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadVerification } from './verification-build.mjs';
 import { machineReference } from '../machine-reference.mjs';
+import { SHARP_ENOUGH, openPageMeasure } from './page-measure.mjs';
 
 const require = createRequire(import.meta.url);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -61,10 +62,6 @@ const ATTEMPTS = 1 + Number(args.retakes);
 // ATTEMPTS and up, never the ones the attempts use), a hand that steadies over the 2.5 s the shutter holds.
 // 0 (the default): every photo is sent as it is, as a file chosen from the gallery.
 const HOLD_FRAMES = Number(args['camera-hold']);
-// The camera page's own limit, read from its script so that the model cannot drift from what the page does.
-const SHARP_ENOUGH = Number(
-  /var SHARP_ENOUGH = (\d+);/.exec(fs.readFileSync(path.join(ROOT, 'services/flow-runner/assets/capture.js'), 'utf8'))[1],
-);
 const OPTIONS = {
   ...corpus.DEFAULT_GENERATE_OPTIONS,
   seed: SEED,
@@ -92,12 +89,15 @@ async function readTimed(image, side, today) {
   return { reading, ms: performance.now() - started, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
-/** The sharpness the camera page measures inside its guide, here the card's box (the person fills the guide). */
+/**
+ * The sharpness the camera page measures inside its guide, here the card's box (the person fills the
+ * guide), by the page's own code in Chromium (page-measure.mjs): its resampling reads 7–15% above the
+ * service's near the limit (camera-measure.mjs), so the service's measure would misjudge the hold.
+ */
+let pageMeasure;
 async function guideSharpness(image) {
-  const { bbox } = image.label.regions.card;
-  const { width, height } = image.label;
-  const region = { left: bbox.x / width, top: bbox.y / height, width: bbox.width / width, height: bbox.height / height };
-  return (await verification.assessImageQuality(image.image, { region })).blur;
+  pageMeasure ??= await openPageMeasure();
+  return pageMeasure.sharpness(image.image, image.label.regions.card.bbox);
 }
 
 /** The photo of a side the person sends at an attempt: the corpus's, or with --camera-hold the one the shutter took. */
@@ -327,6 +327,7 @@ async function main() {
     `${JSON.stringify({ seed: SEED, count: COUNT, attempts: ATTEMPTS, yardstick, summaries: Object.fromEntries(summaries), documents: rows.map((row) => ({ ...row, front: row.front.map((front) => ({ ...front, label: front.label.id })) })), text }, null, 2)}\n`,
   );
   log(`figures: ${path.relative(ROOT, file)}`);
+  await pageMeasure?.close();
 }
 
 main().catch((error) => {
