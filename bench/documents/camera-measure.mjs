@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The camera page's sharpness against the service's, on the same photos: `node
-// bench/documents/camera-measure.mjs [--seed 31] [--count 60] [--retakes 2]` (after `pnpm exec turbo run
+// bench/documents/camera-measure.mjs [--seed 31] [--count 120] [--retakes 2]` (after `pnpm exec turbo run
 // build`; Chromium at CHROMIUM_PATH or /usr/bin/chromium).
 //
 // The shutter's limit (services/flow-runner/assets/capture.js, SHARP_ENOUGH) was calibrated with the
@@ -15,36 +15,13 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { SHARP_ENOUGH, openPageMeasure } from './page-measure.mjs';
+import { PHOTO_SET_ARGS, RESULTS, ROOT, photoSetOptions, photosOf } from './printed-corpus.mjs';
 
-const require = createRequire(import.meta.url);
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '..', '..');
-const RESULTS = path.join(ROOT, 'bench', 'results');
-const corpus = require(path.join(ROOT, 'packages/corpus/dist/index.js'));
-const verification = require(path.join(ROOT, 'packages/verification/dist/index.js'));
-
-const { values: args } = parseArgs({
-  options: {
-    seed: { type: 'string', default: '31' },
-    count: { type: 'string', default: '60' },
-    retakes: { type: 'string', default: '2' },
-    variants: { type: 'string', default: 'dni_2012_8,dni_2012_9,dni_2009' },
-    profiles: { type: 'string', default: 'clean,tilt,blur,jpeg,low_light,glare' },
-    'altered-rate': { type: 'string', default: '0.5' },
-  },
-});
-// The same generation options as printed.mjs, so that both read the same photos from one cache.
-const OPTIONS = {
-  ...corpus.DEFAULT_GENERATE_OPTIONS,
-  seed: Number(args.seed),
-  variants: args.variants.split(','),
-  profiles: args.profiles.split(','),
-  defectRate: Number(args['altered-rate']),
-  defects: ['printed_surname_altered'],
-};
+const verification = createRequire(import.meta.url)(path.join(ROOT, 'packages/verification/dist/index.js'));
+const { values: args } = parseArgs({ options: PHOTO_SET_ARGS });
+const OPTIONS = photoSetOptions(args);
 const PHOTOS = 1 + Number(args.retakes);
 
 const log = (line) => process.stderr.write(`[bench:camera-measure] ${line}\n`);
@@ -62,7 +39,7 @@ async function main() {
   const count = Number(args.count);
   for (let index = 0; index < count; index += 1) {
     for (let photo = 0; photo < PHOTOS; photo += 1) {
-      const images = await corpus.cachedDocumentImages(path.join(RESULTS, 'corpus'), index, OPTIONS, photo);
+      const images = await photosOf(index, OPTIONS, photo);
       const front = images?.find((entry) => entry.label.side === 'front');
       if (front === undefined) continue;
       const page = await pageMeasure.sharpness(front.image, front.label.regions.card.bbox);
@@ -96,7 +73,7 @@ function report(pairs) {
   const atLimit = disagree(SHARP_ENOUGH);
   const heldByPageOnly = atLimit.filter((p) => p.page < SHARP_ENOUGH).length;
   console.log(
-    `at the page's limit ${SHARP_ENOUGH}: ${atLimit.length} photos judged otherwise than the service would (${heldByPageOnly} held by the page only, ${atLimit.length - heldByPageOnly} taken by the page only)`,
+    `at the page's limit ${SHARP_ENOUGH}: ${atLimit.length} photos judged otherwise than by the service's measure at the same limit (${heldByPageOnly} held by the page only, ${atLimit.length - heldByPageOnly} taken by the page only)`,
   );
   let best = { limit: SHARP_ENOUGH, count: atLimit.length };
   for (let limit = Math.round(SHARP_ENOUGH / 2); limit <= SHARP_ENOUGH * 2; limit += 5) {
@@ -105,7 +82,7 @@ function report(pairs) {
       best = { limit, count: n };
   }
   console.log(
-    `the page's limit that agrees best with the service's ${SHARP_ENOUGH}: ${best.limit} (${best.count} photos judged otherwise)`,
+    `the page's limit that agrees best with the service's measure at ${SHARP_ENOUGH}: ${best.limit} (${best.count} photos judged otherwise)`,
   );
   // The limit's own rule (docs/documents.md "Sharp photos at capture"): the lowest that lets through at most
   // 5% of the photos blurred past 2 px, with each measure.

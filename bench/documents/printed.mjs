@@ -23,30 +23,21 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadVerification } from './verification-build.mjs';
 import { machineReference } from '../machine-reference.mjs';
 import { SHARP_ENOUGH, openPageMeasure } from './page-measure.mjs';
+import { PHOTO_SET_ARGS, RESULTS, ROOT, corpus, photoSetOptions, photosOf } from './printed-corpus.mjs';
 
 const require = createRequire(import.meta.url);
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '..', '..');
-const RESULTS = path.join(ROOT, 'bench', 'results');
-const corpus = require(path.join(ROOT, 'packages/corpus/dist/index.js'));
 // The flow's own rule for taking a side and for the reason a refused side ends the step with.
 const { captureProblems, toStoredReading } = require(path.join(ROOT, 'services/flow-runner/dist/domain/capture-rules.js'));
 const { reasonOfProblem } = require(path.join(ROOT, 'services/flow-runner/dist/domain/steps/document.js'));
 
 const { values: args } = parseArgs({
   options: {
-    seed: { type: 'string', default: '31' },
-    count: { type: 'string', default: '120' },
-    retakes: { type: 'string', default: '2' },
+    ...PHOTO_SET_ARGS,
     'camera-hold': { type: 'string', default: '0' },
-    variants: { type: 'string', default: 'dni_2012_8,dni_2012_9,dni_2009' },
-    profiles: { type: 'string', default: 'clean,tilt,blur,jpeg,low_light,glare' },
-    'altered-rate': { type: 'string', default: '0.5' },
     // Another build of the reader to read the same photos with (its package folder), for a comparison.
     verification: { type: 'string', default: path.join(ROOT, 'packages/verification') },
   },
@@ -62,14 +53,7 @@ const ATTEMPTS = 1 + Number(args.retakes);
 // ATTEMPTS and up, never the ones the attempts use), a hand that steadies over the 2.5 s the shutter holds.
 // 0 (the default): every photo is sent as it is, as a file chosen from the gallery.
 const HOLD_FRAMES = Number(args['camera-hold']);
-const OPTIONS = {
-  ...corpus.DEFAULT_GENERATE_OPTIONS,
-  seed: SEED,
-  variants: args.variants.split(','),
-  profiles: args.profiles.split(','),
-  defectRate: Number(args['altered-rate']),
-  defects: ['printed_surname_altered'],
-};
+const OPTIONS = photoSetOptions(args);
 const NEEDED = ['surname', 'given_names', 'number', 'sex', 'birth_date', 'expiry_date'];
 const log = (line) => process.stderr.write(`[bench:printed] ${line}\n`);
 
@@ -106,7 +90,7 @@ async function photoAt(index, sideName, attempt) {
   for (let extra = 0; extra < HOLD_FRAMES - 1; extra += 1) frames.push(ATTEMPTS + attempt * (HOLD_FRAMES - 1) + extra);
   let best;
   for (const photo of frames) {
-    const images = await corpus.cachedDocumentImages(path.join(RESULTS, 'corpus'), index, OPTIONS, photo);
+    const images = await photosOf(index, OPTIONS, photo);
     const image = images.find((entry) => entry.label.side === sideName);
     if (image === undefined || HOLD_FRAMES === 0) return image;
     const sharpness = await guideSharpness(image);
