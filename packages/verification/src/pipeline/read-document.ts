@@ -24,6 +24,7 @@ import { parseMrz } from '../parsers/mrz.parser';
 import { hashDistance } from './perceptual-hash';
 import { judgeAngledFront } from '../checks/angled-front';
 import { printUnsettled, readSide, type ReadSideOptions, type SideReading } from './read-side';
+import { settleNameAgainst } from '../readers/printed.reader';
 
 /**
  * One document from its sides: each side read by `readSide`, then the fields merged and cross-checked.
@@ -110,6 +111,29 @@ function sourcesOf(side: SideReading): { name: string; fields: ComparableFields 
 function printedComparable(printed: NonNullable<SideReading['printed']>): ComparableFields {
   const byOcr = (['surname', 'given_names'] as const).some((field) => (printed.status[field] ?? 'read') === 'read');
   return { ...printed.fields, names_by_ocr: byOcr };
+}
+
+/**
+ * A side's names settled `read` (nothing on their side to compare them with), settled again against the
+ * barcodes' and valid zones' names of the document (`settleNameAgainst`): compared with OCR's tolerance
+ * instead, a print altered by one letter passed as a slip. A name no longer settled is `unread`, and the
+ * print check then fails as for any needed field not read.
+ */
+function namesSettledAgainst(printed: NonNullable<SideReading['printed']>, machine: ComparableFields): typeof printed {
+  let fields = printed.fields;
+  let status = printed.status;
+  for (const field of ['surname', 'given_names'] as const) {
+    const value = fields[field];
+    if (status[field] !== 'read' || value === null || value === undefined) continue;
+    if (machine[field] === null || machine[field] === undefined) continue;
+    // A name settled `read` was read alike by two looks at least; a reading stored before the looks were
+    // kept has only its value, which stands for those two looks.
+    const settled = settleNameAgainst(field, printed.nameReads?.[field] ?? [value, value], machine);
+    const { [field]: _dropped, ...others } = fields;
+    fields = settled === null ? others : { ...fields, [field]: settled.value };
+    status = { ...status, [field]: settled?.status ?? 'unread' };
+  }
+  return fields === printed.fields ? printed : { ...printed, fields, status };
 }
 
 /** The sides' fields, each from its most authoritative source; `machineOnly`: the barcodes' and valid MRZs'. */
@@ -202,7 +226,13 @@ export function combineSides(read: readonly SideReading[], options: ReadDocument
   const sides = read.map((side) =>
     side.printed === null
       ? side
-      : { ...side, printed: { ...side.printed, fields: withoutMisplacedValues(side.printed.fields, machine) } },
+      : {
+          ...side,
+          printed: namesSettledAgainst(
+            { ...side.printed, fields: withoutMisplacedValues(side.printed.fields, machine) },
+            machine,
+          ),
+        },
   );
   const fields = merge(sides);
   const detected = sides.map((side) => side.detected_type).find((type) => type !== null) ?? null;

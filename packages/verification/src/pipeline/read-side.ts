@@ -43,6 +43,7 @@ import {
   type PrintedField,
   type PrintedFieldName,
   type PrintedLayout,
+  type PrintedReading,
   type PrintedStatus,
 } from '../readers/printed.reader';
 import type { QualityAssessment } from './quality-port';
@@ -112,6 +113,8 @@ export interface SideReading {
     status: Partial<Record<PrintedFieldName, PrintedStatus>>;
     /** The fields whose printed label was found. */
     labels: PrintedFieldName[];
+    /** What each look at a name gave (`PrintedReading.nameReads`); absent from readings stored before it. */
+    nameReads?: PrintedReading['nameReads'];
   } | null;
   quality: QualityAssessment;
   problems: SideProblem[];
@@ -587,7 +590,14 @@ export const parseBarcode: SideStage = (side) => {
 
 /** The printed fields read, as a side's reading keeps them. */
 function kept(reading: Awaited<ReturnType<typeof readPrintedFields>>, fields = reading.fields): SideReading['printed'] {
-  return { layout: reading.layout, fields, raw: reading.raw, status: reading.status, labels: reading.labels };
+  return {
+    layout: reading.layout,
+    fields,
+    raw: reading.raw,
+    status: reading.status,
+    labels: reading.labels,
+    ...(Object.keys(reading.nameReads ?? {}).length > 0 ? { nameReads: reading.nameReads } : {}),
+  };
 }
 
 /**

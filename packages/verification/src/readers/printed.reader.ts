@@ -366,6 +366,12 @@ export interface PrintedReading {
   /** Every field's last read: its raw text and confidence, kept or not, for support ("why was this rejected?"). */
   raw: Partial<Record<PrintedFieldName, PrintedField>>;
   status: Partial<Record<PrintedFieldName, PrintedStatus>>;
+  /**
+   * What each look at a name gave, in order (looks that gave nothing left out): a name settled `read` on
+   * a side with nothing to compare it with is settled again against another side's barcode or MRZ
+   * (`settleNameAgainst`). Absent from readings stored before it was kept.
+   */
+  nameReads?: Partial<Record<NameField, string[]>>;
   /** The fields whose label was found on the card. */
   labels: PrintedFieldName[];
   /** OCR passes made. */
@@ -989,10 +995,11 @@ export async function readPrintedFields(
   const fields: Partial<DocumentFields> = {};
   const raw: PrintedReading['raw'] = {};
   const status: PrintedReading['status'] = {};
+  const nameReads: NonNullable<PrintedReading['nameReads']> = {};
   const boxes = LAYOUTS[layout].fields.filter((box) => options.only === undefined || options.only.includes(box.field));
   const located = await placeByLabels(frame, LAYOUTS[layout], boxes);
   let passes = located.passes;
-  const done = () => ({ layout, fields, raw, status, labels: located.labels, passes, ms: Date.now() - started });
+  const done = () => ({ layout, fields, raw, status, nameReads, labels: located.labels, passes, ms: Date.now() - started });
   if (options.minLabels !== undefined && located.labels.length < options.minLabels) return done();
 
   /** One OCR pass over `placed` for `box`'s field; 'timeout' when the engine gave up, null with no crop. */
@@ -1096,6 +1103,7 @@ export async function readPrintedFields(
       if (read === null) continue;
       reads.push(read);
       raw[box.field] = read.raw;
+      if (isNameField(box.field) && read.value !== null) (nameReads[box.field] ??= []).push(read.value);
       settled = await settle(box, reads, options);
       if (settled !== null) break;
     }
@@ -1109,6 +1117,51 @@ export async function readPrintedFields(
 function timedOut(error: unknown): null {
   if (error instanceof OcrTimeoutError) return null;
   throw error;
+}
+
+type NameField = 'surname' | 'given_names';
+
+function isNameField(field: PrintedFieldName): field is NameField {
+  return field === 'surname' || field === 'given_names';
+}
+
+/**
+ * Whether a read name is the source's cut at either end (`FLORENC` for FLORENCIA, under a glare, read so
+ * twice): an altered letter changes a name, it does not shorten it from its end, so such a read settles
+ * nothing.
+ */
+function cutFrom(source: string): (value: string) => boolean {
+  const sourceNames = [...nameKeys(source)];
+  return (value) =>
+    [...nameKeys(value)].some((key) =>
+      sourceNames.some((whole) => key !== whole && (whole.startsWith(key) || whole.endsWith(key))),
+    );
+}
+
+/**
+ * A name its side settled `read` (nothing there to compare it with: a 2009 front whose zone's names were
+ * withheld), settled again against the name another side's barcode or MRZ gives, by `settle`'s rules: a
+ * look that read the source's name is an OCR slip elsewhere (`agrees`, the source's value); two looks
+ * alike saying another name are the print's own letters (`differs`); else nothing is settled (null).
+ * Without it the name kept OCR's tolerance against the other side, and a print altered by one letter
+ * passed as a slip (bench/documents printed.mjs, seed 31: s31-000079, `BUIZ` read twice for RUIZ).
+ */
+export function settleNameAgainst(
+  field: NameField,
+  looks: readonly string[],
+  source: ComparableFields,
+): { value: string; status: 'agrees' | 'differs' } | null {
+  const named = source[field];
+  if (named === null || named === undefined) return null;
+  const agreeing = looks.find((look) => fieldsAgree({ [field]: look }, source, field) === true);
+  if (agreeing !== undefined) return { value: named, status: 'agrees' };
+  const cut = cutFrom(named);
+  const parsed = looks.filter((look) => !cut(look));
+  for (const candidate of parsed) {
+    const alike = parsed.filter((other) => fieldsAgree({ [field]: candidate }, { [field]: other }, field) === true);
+    if (alike.length >= 2) return { value: candidate, status: 'differs' };
+  }
+  return null;
 }
 
 /**
@@ -1143,13 +1196,7 @@ async function settle(
   // A number read with a digit more or less than the source's lost or gained it to OCR (a blurred
   // `1259785` for 12597853, read so twice): an altered print keeps the number's length.
   const sourceDigits = box.kind === 'number' && source !== null ? source.replace(/\D/g, '').length : null;
-  // Likewise a name read cut at either end (`FLORENC` for FLORENCIA, under a glare, read so twice): an
-  // altered letter changes a name, it does not shorten it from its end.
-  const sourceNames = box.kind === 'name' && source !== null ? [...nameKeys(source)] : [];
-  const cut = (value: string) =>
-    [...nameKeys(value)].some((key) =>
-      sourceNames.some((whole) => key !== whole && (whole.startsWith(key) || whole.endsWith(key))),
-    );
+  const cut = box.kind === 'name' && source !== null ? cutFrom(source) : () => false;
   const parsed = reads.filter(
     (read) =>
       read.value !== null &&
