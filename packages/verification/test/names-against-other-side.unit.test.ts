@@ -101,3 +101,52 @@ describe('settleNameAgainst', () => {
     expect(settleNameAgainst('surname', ['BUIZ', 'BUIZ'], { given_names: 'MÓNICA' })).toBeNull();
   });
 });
+
+describe('a printed name that agreed with a zone whose name field is full', () => {
+  const zone = (namesTruncated: boolean): NonNullable<SideReading['mrz']> => ({
+    lines: ['IDARG11458688<9<<<<<<<<<<<<<<<', '5903025F2706203ARG<<<<<<<<<<<8', 'PEREYRA<PENALOZA<<MARIA<VICTOR'],
+    format: 'TD1',
+    valid: true,
+    check_digits: {},
+    problems: [],
+    names_truncated: namesTruncated,
+    repaired_characters: 0,
+    angle: 0,
+    name_confidence: 90,
+    names_corroborated: true,
+    names_second_read: 'agreed',
+    names_withheld: false,
+  });
+  const holder = { ...HOLDER, number: '11458688', surname: 'PEREYRA PEÑALOZA', given_names: 'MARÍA VICTORIA' };
+  const front = (namesTruncated: boolean): SideReading => ({
+    ...blankSideReading('front'),
+    detected_type: 'dni',
+    detected_face: 'front',
+    mrz: zone(namesTruncated),
+    mrz_fields: { ...holder, given_names: 'MARIA VICTOR', series: null, tramite: null, issue_date: null },
+    printed: {
+      layout: 'dni_2009_front',
+      // As the zone gives them back once the print agreed with them.
+      fields: {
+        number: '11458688',
+        sex: 'F',
+        expiry_date: '2027-04-09',
+        surname: 'PEREYRA PENALOZA',
+        given_names: 'MARIA VICTOR',
+      },
+      raw: {},
+      status: { number: 'agrees', sex: 'agrees', expiry_date: 'agrees', surname: 'agrees', given_names: 'agrees' },
+      labels: [],
+    },
+  });
+  const withBack = (side: SideReading) =>
+    combineSides([side, { ...back(), barcode_fields: holder }], { acceptedTypes: ['dni'], today: TODAY, expectedType: 'dni' });
+
+  it("when the zone's names were cut short, then they are compared as cut short and the genuine card passes", () => {
+    expect(withBack(front(true)).reasons).toEqual([]);
+  });
+
+  it("when the zone says its names were whole, then a shorter given name than the barcode's is a mismatch", () => {
+    expect(withBack(front(false)).reasons).toEqual(['document_data_mismatch']);
+  });
+});

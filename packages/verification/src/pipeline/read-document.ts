@@ -98,7 +98,7 @@ function sourcesOf(side: SideReading): { name: string; fields: ComparableFields 
   if (side.mrz_fields !== null && side.mrz !== null) {
     sources.push({ name: `mrz:${side.side}`, fields: comparable(side.mrz_fields, side.mrz.names_truncated) });
   }
-  if (side.printed !== null) sources.push({ name: `printed:${side.side}`, fields: printedComparable(side.printed) });
+  if (side.printed !== null) sources.push({ name: `printed:${side.side}`, fields: printedComparable(side.printed, side.mrz) });
   return sources;
 }
 
@@ -106,11 +106,16 @@ function sourcesOf(side: SideReading): { name: string; fields: ComparableFields 
  * A side's printed fields as compared. Names settled against the side's barcode or MRZ (`agrees`,
  * `differs`) are compared exactly: the reading already told OCR's slips from the print's own letters, and
  * a name altered by one letter must not pass as a slip. Names with nothing to settle against on their
- * side (`read`) keep OCR's tolerance (`names_by_ocr`).
+ * side (`read`) keep OCR's tolerance (`names_by_ocr`). A name that agreed with a zone whose name field is
+ * full is given back as the zone has it, cut short (`MARIA<VICTOR`), and is compared as such
+ * (`names_truncated`): compared whole, a genuine 2009 card's `MARIA VICTOR` failed against its back's
+ * barcode `MARÍA VICTORIA` (seed 31, s31-000020).
  */
-function printedComparable(printed: NonNullable<SideReading['printed']>): ComparableFields {
+function printedComparable(printed: NonNullable<SideReading['printed']>, zone: SideReading['mrz']): ComparableFields {
   const byOcr = (['surname', 'given_names'] as const).some((field) => (printed.status[field] ?? 'read') === 'read');
-  return { ...printed.fields, names_by_ocr: byOcr };
+  const agreedWithCutZone =
+    zone?.names_truncated === true && (['surname', 'given_names'] as const).some((field) => printed.status[field] === 'agrees');
+  return { ...printed.fields, names_by_ocr: byOcr, ...(agreedWithCutZone ? { names_truncated: true } : {}) };
 }
 
 /**
@@ -165,7 +170,7 @@ function merge(sides: readonly SideReading[], machineOnly = false): DocumentFiel
 function identityOf(side: SideReading): ComparableFields | null {
   if (side.barcode_fields !== null) return comparable(side.barcode_fields);
   if (side.mrz?.valid === true && side.mrz_fields !== null) return comparable(side.mrz_fields, side.mrz.names_truncated);
-  if (side.printed !== null && Object.keys(side.printed.fields).length > 0) return printedComparable(side.printed);
+  if (side.printed !== null && Object.keys(side.printed.fields).length > 0) return printedComparable(side.printed, side.mrz);
   return null;
 }
 

@@ -765,11 +765,18 @@ interface Read {
   raw: PrintedField;
   /** Evidence only when it says what the source implies (`FieldBox.implied`), never one of two reads alike. */
   impliedOnly?: boolean;
+  /** Evidence only when it says what the source says (`agrees`), never one of two reads alike. */
+  agreeOnly?: boolean;
 }
 
 async function impliedOnly(read: Promise<Read | 'timeout'>): Promise<Read | 'timeout'> {
   const done = await read;
   return done === 'timeout' ? done : { ...done, impliedOnly: true };
+}
+
+async function agreeOnly(read: Promise<Read | 'timeout' | null>): Promise<Read | 'timeout' | null> {
+  const done = await read;
+  return done === 'timeout' || done === null ? done : { ...done, agreeOnly: true };
 }
 
 /**
@@ -1002,13 +1009,18 @@ export async function readPrintedFields(
   const done = () => ({ layout, fields, raw, status, nameReads, labels: located.labels, passes, ms: Date.now() - started });
   if (options.minLabels !== undefined && located.labels.length < options.minLabels) return done();
 
-  /** One OCR pass over `placed` for `box`'s field; 'timeout' when the engine gave up, null with no crop. */
-  const readBox = async (box: FieldBox, placed: LayoutBox): Promise<Read | 'timeout' | null> => {
+  /**
+   * One OCR pass over `placed` for `box`'s field; 'timeout' when the engine gave up, null with no crop.
+   * `stretched`: the crop smoothed and stretched before it is thresholded, as a dim photo's is.
+   */
+  const readBox = async (box: FieldBox, placed: LayoutBox, stretched = false): Promise<Read | 'timeout' | null> => {
     const region = relativeRegion(frame, placed);
     if (region === null) return null;
     const scale = (FIELD_HEIGHT_PX * (box.lines ?? 1)) / (region.height * frame.turned.height);
-    let crop = await greyVariant(frame.turned, { region, scale, normalise: true, threshold: INK_THRESHOLD });
-    if (inkShare(crop) > MAX_BLOCK_INK_SHARE) crop = await stretchedThenThresholded(frame.turned, region, scale);
+    let crop = stretched
+      ? await stretchedThenThresholded(frame.turned, region, scale)
+      : await greyVariant(frame.turned, { region, scale, normalise: true, threshold: INK_THRESHOLD });
+    if (!stretched && inkShare(crop) > MAX_BLOCK_INK_SHARE) crop = await stretchedThenThresholded(frame.turned, region, scale);
     if (box.lines !== undefined && inkShare(crop) > MAX_BLOCK_INK_SHARE) return null;
     passes += 1;
     const mode = box.lines === undefined ? 'line' : 'block';
@@ -1045,6 +1057,9 @@ export async function readPrintedFields(
     const text = ocr.text.replace(/\s+/g, ' ').trim();
     return { raw: { text, confidence: Math.round(ocr.confidence) }, value: parseField(box.kind, text) };
   };
+  /** Whether a source may say the field (a field the source never carries, such as the 2012 expiry, is implied at most). */
+  const mayAgree = (box: FieldBox) =>
+    options.agrees?.[box.field] !== undefined || (options.expected !== undefined && box.implied === undefined);
   /** The reads a field may get, in order, each made only when the ones before did not settle it. */
   const readsOf = (box: FieldBox, placement: Placement | undefined): (() => Promise<Read | 'timeout' | null>)[] => {
     if (placement?.kind === 'run') {
@@ -1069,7 +1084,16 @@ export async function readPrintedFields(
     // numbers 24 -> 33), on the 2012 specimen the box as measured reads its number and the row does not.
     const snapped = box.lines === undefined ? snapToTextRow(frame.turned, frame.origin, frame.unit, measured) : measured;
     const placements = snapped.y0 === measured.y0 && snapped.y1 === measured.y1 ? [measured] : [snapped, measured];
-    const boxReads = placements.map((placed) => () => readBox(box, placed));
+    // Then each placement stretched before it is thresholded, its read counting only when it says what
+    // the source says: grey print under a glare or a blur fades out at the fixed threshold (a 2009 front's
+    // `SEXO: F`, whose crop came out blank on seed 31's s31-000020 and -059), and a look that can only
+    // agree adds no way to settle a wrong value.
+    const boxReads = [
+      ...placements.map((placed) => () => readBox(box, placed)),
+      ...(box.lines === undefined && mayAgree(box)
+        ? placements.map((placed) => () => agreeOnly(readBox(box, placed, true)))
+        : []),
+    ];
     // An implied value whose label was not found (a tilted 2012 front's expiry label joined to its value
     // in one run) is looked at in its row's crop as under a label, the reads counting only for that value.
     const row = box.implied === undefined ? null : pixelRegion(frame, snapped);
@@ -1103,7 +1127,8 @@ export async function readPrintedFields(
       if (read === null) continue;
       reads.push(read);
       raw[box.field] = read.raw;
-      if (isNameField(box.field) && read.value !== null) (nameReads[box.field] ??= []).push(read.value);
+      if (isNameField(box.field) && read.value !== null && read.agreeOnly !== true)
+        (nameReads[box.field] ??= []).push(read.value);
       settled = await settle(box, reads, options);
       if (settled !== null) break;
     }
@@ -1188,7 +1213,8 @@ async function settle(
   // expiry, fifteen years after the barcode's issue date): a misread landing on that very date is no
   // accident, as for `agrees`; it is still `read`, the source not saying it.
   const implied = !hasSource && expected !== undefined ? (box.implied?.(expected) ?? null) : null;
-  if (implied !== null && reads.some((read) => read.value === implied)) return { value: implied, status: 'read' };
+  if (implied !== null && reads.some((read) => read.value === implied && read.agreeOnly !== true))
+    return { value: implied, status: 'read' };
   // The engines' confidence says little here (the LSTM engine gives 0 to a date it read right under a
   // whitelist): reads of different crops or engines saying the same are what settles a value. Two for a
   // name, a number or a date; all three for a single letter (a sex), which a misread turns into another
@@ -1201,6 +1227,7 @@ async function settle(
     (read) =>
       read.value !== null &&
       read.impliedOnly !== true &&
+      read.agreeOnly !== true &&
       (sourceDigits === null || read.value.replace(/\D/g, '').length === sourceDigits) &&
       !cut(read.value),
   );
