@@ -146,6 +146,22 @@ describe('a printed name that agreed with a zone whose name field is full', () =
     expect(withBack(front(true)).reasons).toEqual([]);
   });
 
+  const withLooks = (looks: string[]): SideReading => {
+    const side = front(true);
+    return { ...side, printed: { ...side.printed!, nameReads: { surname: ['PEREYRA PENALOZA'], given_names: looks } } };
+  };
+
+  it("when the look that agreed with the cut zone reads the barcode's whole name, then the card passes with it", () => {
+    const reading = withBack(withLooks(['MARIA VICTORIA']));
+
+    expect(reading.reasons).toEqual([]);
+    expect(reading.fields.given_names).toBe('MARÍA VICTORIA');
+  });
+
+  it('when two looks read the print past the cut as another name than the barcode, then document_data_mismatch', () => {
+    expect(withBack(withLooks(['MARIA VICTORXA', 'MARIA VICTORXA'])).reasons).toEqual(['document_data_mismatch']);
+  });
+
   it("when the zone says its names were whole, then a shorter given name than the barcode's is a mismatch", () => {
     expect(withBack(front(false)).reasons).toEqual(['document_data_mismatch']);
   });

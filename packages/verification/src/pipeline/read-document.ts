@@ -119,21 +119,38 @@ function printedComparable(printed: NonNullable<SideReading['printed']>, zone: S
 }
 
 /**
- * A side's names settled `read` (nothing on their side to compare them with), settled again against the
- * barcodes' and valid zones' names of the document (`settleNameAgainst`): compared with OCR's tolerance
- * instead, a print altered by one letter passed as a slip. A name no longer settled is `unread`, and the
- * print check then fails as for any needed field not read.
+ * A side's names settled against less than the whole name, settled again against the document's other
+ * sources from the looks the reading keeps (`settleNameAgainst`):
+ * - names settled `read` (nothing on their side to compare them with), against the barcodes' and valid
+ *   zones' names (`machine`): compared with OCR's tolerance instead, a print altered by one letter passed
+ *   as a slip;
+ * - names that `agrees`d with a zone whose name field is full (`MARIA<VICTOR`), against a barcode's whole
+ *   name (`barcode`): the print past the zone's cut was checked against nothing. Without a barcode they
+ *   are compared as cut short (`printedComparable`).
+ * A name no longer settled is `unread`, and the print check then fails as for any needed field not read.
  */
-function namesSettledAgainst(printed: NonNullable<SideReading['printed']>, machine: ComparableFields): typeof printed {
+function namesSettledAgainst(
+  printed: NonNullable<SideReading['printed']>,
+  zone: SideReading['mrz'],
+  machine: ComparableFields,
+  barcode: ComparableFields | null,
+): typeof printed {
   let fields = printed.fields;
   let status = printed.status;
   for (const field of ['surname', 'given_names'] as const) {
     const value = fields[field];
-    if (status[field] !== 'read' || value === null || value === undefined) continue;
-    if (machine[field] === null || machine[field] === undefined) continue;
+    if (value === null || value === undefined) continue;
+    const looks = printed.nameReads?.[field];
+    const against =
+      status[field] === 'read'
+        ? machine
+        : status[field] === 'agrees' && zone?.names_truncated === true && looks !== undefined
+          ? barcode
+          : null;
+    if (against === null || against[field] === null || against[field] === undefined) continue;
     // A name settled `read` was read alike by two looks at least; a reading stored before the looks were
     // kept has only its value, which stands for those two looks.
-    const settled = settleNameAgainst(field, printed.nameReads?.[field] ?? [value, value], machine);
+    const settled = settleNameAgainst(field, looks ?? [value, value], against);
     const { [field]: _dropped, ...others } = fields;
     fields = settled === null ? others : { ...fields, [field]: settled.value };
     status = { ...status, [field]: settled?.status ?? 'unread' };
@@ -228,6 +245,8 @@ function angleCheck(front: SideReading | undefined, angled: SideReading | undefi
 export function combineSides(read: readonly SideReading[], options: ReadDocumentOptions, ms = 0): DocumentReading {
   // A printed value that is a neighbouring field's, by the barcode or MRZ, was read off the next row.
   const machine = comparable(merge(read, true));
+  const barcodeFields = read.find((side) => side.barcode_fields !== null)?.barcode_fields ?? null;
+  const barcode = barcodeFields === null ? null : comparable(barcodeFields);
   const sides = read.map((side) =>
     side.printed === null
       ? side
@@ -235,7 +254,9 @@ export function combineSides(read: readonly SideReading[], options: ReadDocument
           ...side,
           printed: namesSettledAgainst(
             { ...side.printed, fields: withoutMisplacedValues(side.printed.fields, machine) },
+            side.mrz,
             machine,
+            barcode,
           ),
         },
   );
