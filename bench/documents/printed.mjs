@@ -153,26 +153,10 @@ function summarise(rows) {
     expiry2012Wrong: fronts2012.filter((front) => front.fields.expiry_date?.right === false).length,
     // The expiry of the front the flow finally took (its last photo, when one was taken): what the expiry
     // check judges, where the first photo's figure says how often a person is not asked again for it.
-    expiry2012Taken: [
-      rows.filter(
-        (row) =>
-          row.front[0]?.label.layout === 'dni_2012_front' &&
-          row.frontTaken &&
-          row.front.at(-1)?.fields.expiry_date?.right === true,
-      ).length,
-      fronts2012.length,
-    ],
+    expiry2012Taken: expiryOnFrontTaken(rows),
     // The same on genuine cards only: on an altered one the flow stops asking once the print is shown to
     // differ (the card is refused whatever its expiry), so its front may be taken with the expiry unread.
-    expiry2012GenuineTaken: [
-      genuine.filter(
-        (row) =>
-          row.front[0]?.label.layout === 'dni_2012_front' &&
-          row.frontTaken &&
-          row.front.at(-1)?.fields.expiry_date?.right === true,
-      ).length,
-      genuine.filter((row) => row.front[0]?.label.layout === 'dni_2012_front').length,
-    ],
+    expiry2012GenuineTaken: expiryOnFrontTaken(genuine),
     genuineAccepted: [genuine.filter((row) => row.verdict.length === 0).length, genuine.length],
     genuineFirstPhoto: [genuine.filter((row) => row.verdict.length === 0 && row.front.length === 1).length, genuine.length],
     alteredCaught: [altered.filter((row) => row.verdict.length > 0).length, altered.length],
@@ -212,6 +196,15 @@ function summarise(rows) {
       90,
     ),
   };
+}
+
+/** The 2012 fronts among `rows` whose front the flow took with its expiry read right, and how many there are. */
+function expiryOnFrontTaken(rows) {
+  const fronts2012 = rows.filter((row) => row.front[0]?.label.layout === 'dni_2012_front');
+  return [
+    fronts2012.filter((row) => row.frontTaken && row.front.at(-1)?.fields.expiry_date?.right === true).length,
+    fronts2012.length,
+  ];
 }
 
 function line(name, s) {
