@@ -15,7 +15,7 @@ export {
   type UploadRefusalReason,
 } from './image/prepare-upload';
 export { sniffImageType, type SniffedType } from './image/sniff';
-export { blankSideReading, type SideReading, type SideProblem } from './pipeline/read-side';
+export { blankSideReading, zoneReading, type SideReading, type SideProblem } from './pipeline/read-side';
 export { combineSides, type DocumentCheck, type DocumentReading, type ReadDocumentOptions } from './pipeline/read-document';
 export { startEngines, stopEngines } from './engines';
 export type { VerificationTask, VerificationResult } from './worker';

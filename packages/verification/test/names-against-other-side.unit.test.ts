@@ -1,5 +1,5 @@
 import { combineSides } from '../src/pipeline/read-document';
-import { blankSideReading, type SideReading } from '../src/pipeline/read-side';
+import { blankSideReading, zoneReading, type SideReading } from '../src/pipeline/read-side';
 import { settleNameAgainst } from '../src/readers/printed.reader';
 
 // A 2009 DNI: its front's zone gives the number, sex and dates, and here withholds the names (its two
@@ -103,20 +103,11 @@ describe('settleNameAgainst', () => {
 });
 
 describe('a printed name that agreed with a zone whose name field is full', () => {
-  const zone = (namesTruncated: boolean): NonNullable<SideReading['mrz']> => ({
-    lines: ['IDARG11458688<9<<<<<<<<<<<<<<<', '5903025F2706203ARG<<<<<<<<<<<8', 'PEREYRA<PENALOZA<<MARIA<VICTOR'],
-    format: 'TD1',
-    valid: true,
-    check_digits: {},
-    problems: [],
-    names_truncated: namesTruncated,
-    repaired_characters: 0,
-    angle: 0,
-    name_confidence: 90,
-    names_corroborated: true,
-    names_second_read: 'agreed',
-    names_withheld: false,
-  });
+  const zone = (namesTruncated: boolean) =>
+    zoneReading({
+      lines: ['IDARG11458688<9<<<<<<<<<<<<<<<', '5903025F2706203ARG<<<<<<<<<<<8', 'PEREYRA<PENALOZA<<MARIA<VICTOR'],
+      names_truncated: namesTruncated,
+    });
   const holder = { ...HOLDER, number: '11458688', surname: 'PEREYRA PEÑALOZA', given_names: 'MARÍA VICTORIA' };
   const front = (namesTruncated: boolean): SideReading => ({
     ...blankSideReading('front'),

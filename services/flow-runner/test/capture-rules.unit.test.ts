@@ -1,5 +1,5 @@
 import { DocumentStepSchema } from '@idv/contracts';
-import { blankSideReading } from '@idv/verification';
+import { blankSideReading, zoneReading } from '@idv/verification';
 import { captureProblems, toStoredReading, type StoredSideReading } from '../src/domain/capture-rules';
 import { applyCaptureReading, documentTypeOf, offeredDocuments } from '../src/domain/steps/document';
 import { type CaptureProblem } from '../src/domain/steps/document-state';
@@ -71,21 +71,13 @@ describe('which captures are taken', () => {
 
 describe('a passport data page', () => {
   const PASSPORT_FIELDS = { ...FIELDS, doc_type: 'passport' as const, number: 'AAB058028', tramite: null };
-  const zone = (overrides: Partial<NonNullable<StoredSideReading['mrz']>> = {}): NonNullable<StoredSideReading['mrz']> => ({
-    lines: ['P<ARGPEREZ<<ANA<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<', 'AAB0580288ARG9001022F3212183<<<<<<<<<<<<<<08'],
-    format: 'TD3',
-    valid: true,
-    check_digits: {},
-    problems: [],
-    names_truncated: false,
-    repaired_characters: 0,
-    angle: 0,
-    name_confidence: 85,
-    names_corroborated: true,
-    names_second_read: 'agreed',
-    names_withheld: false,
-    ...overrides,
-  });
+  const zone = (overrides: Partial<NonNullable<StoredSideReading['mrz']>> = {}): NonNullable<StoredSideReading['mrz']> =>
+    zoneReading({
+      lines: ['P<ARGPEREZ<<ANA<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<', 'AAB0580288ARG9001022F3212183<<<<<<<<<<<<<<08'],
+      format: 'TD3',
+      name_confidence: 85,
+      ...overrides,
+    });
   const page = (mrz: NonNullable<StoredSideReading['mrz']>, problems: StoredSideReading['problems'] = ['barcode_not_found']) =>
     reading({
       detected_type: 'passport',

@@ -1,5 +1,5 @@
 import { DocumentStepSchema } from '@idv/contracts';
-import { blankSideReading, type CardOutline } from '@idv/verification';
+import { blankSideReading, zoneReading, type CardOutline } from '@idv/verification';
 import { problemsAgainstFront, toStoredReading, type StoredSideReading } from '../src/domain/capture-rules';
 import { messages } from '../src/domain/i18n';
 import {
@@ -40,20 +40,7 @@ const FIELDS = {
 function zone(number: string, numberCheckHolds: boolean, compositeHolds = numberCheckHolds): Partial<StoredSideReading> {
   return {
     detected_type: 'dni',
-    mrz: {
-      lines: [],
-      format: 'TD1',
-      valid: false,
-      check_digits: { document_number: numberCheckHolds, composite: compositeHolds },
-      problems: [],
-      names_truncated: false,
-      repaired_characters: 0,
-      angle: 0,
-      name_confidence: 90,
-      names_corroborated: true,
-      names_second_read: 'agreed',
-      names_withheld: false,
-    },
+    mrz: zoneReading({ valid: false, check_digits: { document_number: numberCheckHolds, composite: compositeHolds } }),
     mrz_fields: { ...FIELDS, number },
   };
 }
