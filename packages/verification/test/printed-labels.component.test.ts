@@ -223,3 +223,56 @@ describe('a front whose printed surname was altered by one letter', () => {
     }
   }, 120_000);
 });
+
+/**
+ * Two genuine 2009 cards of the print benchmark's set (seed 31, bench/documents printed.mjs) whose fronts
+ * read their number, names and dates in agreement with their zones, and whose small `SEXO: F` faded to
+ * specks at the fixed ink threshold under a glare (s31-000059) or a blur (s31-000020): each front was asked
+ * for again until the step failed. A box that reads nothing is now looked at once more, stretched, and that
+ * look counts when it agrees with the zone. s31-000020's given names agreed with its zone cut short
+ * (`MARIA<VICTOR`) and then failed whole against the back's barcode `MARÍA VICTORIA`.
+ */
+describe("a 2009 front's sex under a glare or a blur", () => {
+  const PRINT_BENCH_SET = [
+    '--variants',
+    'dni_2012_8,dni_2012_9,dni_2009',
+    '--degradations',
+    'clean,tilt,blur,jpeg,low_light,glare',
+    '--defects',
+    'printed_surname_altered',
+    '--defect-rate',
+    '0.5',
+  ];
+
+  async function readPhotos(index: number, retakes: number, photos: { side: 'front' | 'back'; file: string }[]) {
+    const dir = generateCorpus(31, [index], [...PRINT_BENCH_SET, '--retakes', String(retakes)]);
+    try {
+      const readings: SideReading[] = [];
+      for (const { side, file } of photos) {
+        const image = fs.readFileSync(path.join(dir, file));
+        readings.push(await readSide(image, { side, acceptedTypes: ['dni'], today: TODAY, safetyCapMs: UNLOADED_CAP_MS }));
+      }
+      return readings;
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('when the glare washes out the sex, then the stretched look reads it as the zone says and the front is taken', async () => {
+    const [front] = await readPhotos(59, 2, [{ side: 'front', file: 's31-000059-front-retake2.jpg' }]);
+
+    expect(front!.printed?.status.sex).toBe('agrees');
+    expect(front!.problems).not.toContain('print_unreadable');
+  }, 120_000);
+
+  it('when the blurred front agrees with a zone whose names are cut short, then the genuine card passes against its back', async () => {
+    const [front, back] = await readPhotos(20, 5, [
+      { side: 'front', file: 's31-000020-front-retake5.jpg' },
+      { side: 'back', file: 's31-000020-back.jpg' },
+    ]);
+
+    expect(front!.printed?.status.sex).toBe('agrees');
+    expect(front!.problems).not.toContain('print_unreadable');
+    expect(combineSides([front!, back!], { acceptedTypes: ['dni'], today: TODAY, expectedType: 'dni' }).reasons).toEqual([]);
+  }, 120_000);
+});

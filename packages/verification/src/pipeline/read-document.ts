@@ -24,7 +24,7 @@ import { parseMrz } from '../parsers/mrz.parser';
 import { hashDistance } from './perceptual-hash';
 import { judgeAngledFront } from '../checks/angled-front';
 import { printUnsettled, readSide, type ReadSideOptions, type SideReading } from './read-side';
-import { settleNameAgainst } from '../readers/printed.reader';
+import { NAME_FIELDS, settleNameAgainst } from '../readers/printed.reader';
 
 /**
  * One document from its sides: each side read by `readSide`, then the fields merged and cross-checked.
@@ -112,9 +112,8 @@ function sourcesOf(side: SideReading): { name: string; fields: ComparableFields 
  * barcode `MARÍA VICTORIA` (seed 31, s31-000020).
  */
 function printedComparable(printed: NonNullable<SideReading['printed']>, zone: SideReading['mrz']): ComparableFields {
-  const byOcr = (['surname', 'given_names'] as const).some((field) => (printed.status[field] ?? 'read') === 'read');
-  const agreedWithCutZone =
-    zone?.names_truncated === true && (['surname', 'given_names'] as const).some((field) => printed.status[field] === 'agrees');
+  const byOcr = NAME_FIELDS.some((field) => (printed.status[field] ?? 'read') === 'read');
+  const agreedWithCutZone = zone?.names_truncated === true && NAME_FIELDS.some((field) => printed.status[field] === 'agrees');
   return { ...printed.fields, names_by_ocr: byOcr, ...(agreedWithCutZone ? { names_truncated: true } : {}) };
 }
 
@@ -137,7 +136,7 @@ function namesSettledAgainst(
 ): typeof printed {
   let fields = printed.fields;
   let status = printed.status;
-  for (const field of ['surname', 'given_names'] as const) {
+  for (const field of NAME_FIELDS) {
     const value = fields[field];
     if (value === null || value === undefined) continue;
     const looks = printed.nameReads?.[field];

@@ -1144,10 +1144,12 @@ function timedOut(error: unknown): null {
   throw error;
 }
 
-type NameField = 'surname' | 'given_names';
+/** The printed fields that are names, which OCR's slips and a zone's cut make special. */
+export const NAME_FIELDS = ['surname', 'given_names'] as const;
+type NameField = (typeof NAME_FIELDS)[number];
 
 function isNameField(field: PrintedFieldName): field is NameField {
-  return field === 'surname' || field === 'given_names';
+  return (NAME_FIELDS as readonly string[]).includes(field);
 }
 
 /**
