@@ -5,6 +5,7 @@ export * from './events';
 export * from './flow-config';
 export * from './identity';
 export * from './ids';
+export * from './internal-client';
 export * from './internal-routes';
 export * from './keys';
 export * from './openapi';

@@ -22,3 +22,4 @@ export * from './token-bucket';
 export * from './keyring';
 export * from './evidence-links.client';
 export * from './jobs';
+export * from './mail';

@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SCOPES, type Mode, type Scope } from '@idv/contracts';
-import { OpsError, opsClientFromEnv } from './client';
+import { InternalCallError } from '@idv/contracts';
+import { opsClientFromEnv } from './client';
 import { createDemo } from './demo';
 import { DOCUMENT_READ_USAGE, DocumentReadUsageError, documentRead, formatDocumentLine } from './document-read';
 import { FACE_USAGE, FaceUsageError, faceCompare, faceLiveness, formatFaceLine } from './face';
@@ -214,7 +215,7 @@ pending.then(
     const message = usage ? `${error.message}\n\n${USAGE}` : (error as Error).message;
     if (json)
       process.stdout.write(
-        `${JSON.stringify({ error: message, ...(error instanceof OpsError ? { status: error.status, body: error.body } : {}) })}\n`,
+        `${JSON.stringify({ error: message, ...(error instanceof InternalCallError ? { status: error.status, body: error.body } : {}) })}\n`,
       );
     else process.stderr.write(`ops: ${message}\n`);
     process.exit(usage ? 2 : 1);

@@ -1,15 +1,4 @@
-import {
-  INTERNAL_HEADERS,
-  contractPath,
-  internalRoute,
-  type FlowConfig,
-  type InternalOperationId,
-  type InternalRouteEntry,
-  type Mode,
-  type Scope,
-  type z,
-} from '@idv/contracts';
-import { request } from 'undici';
+import { InternalClient, type FlowConfig, type Mode, type Scope } from '@idv/contracts';
 
 export type { Account, ApiKey, Balance, Project, PublishedConfig } from '@idv/contracts';
 
@@ -19,47 +8,19 @@ export interface OpsClientOptions {
   internalToken: string;
 }
 
-export class OpsError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-  ) {
-    const detail = (body as { detail?: string } | null)?.detail;
-    super(detail ? `${status}: ${detail}` : `request failed with status ${status}`);
-    this.name = 'OpsError';
-  }
-}
-
-type EntryOf<Id extends InternalOperationId> = Extract<InternalRouteEntry, { operationId: Id }>;
-type SuccessSpec<R extends InternalRouteEntry> = R['responses'][Extract<keyof R['responses'], 200 | 201>];
-/** What the contract says the operation answers on success. */
-type Answer<Id extends InternalOperationId> =
-  SuccessSpec<EntryOf<Id>> extends { schema: infer S extends z.ZodType } ? z.output<S> : never;
-
-/** The operator's view of the platform: what the dashboard will do, over the services' internal APIs (INTERNAL_ROUTES). */
+/** The operator's view of the platform, over the services' internal APIs (INTERNAL_ROUTES), as the dashboard's. */
 export class OpsClient {
-  constructor(private readonly options: OpsClientOptions) {}
+  private readonly internal: InternalClient;
 
-  /** Calls an internal operation at its owner and parses the answer with the contract's schema. */
-  private async call<Id extends InternalOperationId>(
-    operationId: Id,
-    params: Record<string, string>,
-    body?: unknown,
-  ): Promise<Answer<Id>> {
-    const route = internalRoute(operationId);
-    const base = route.service === 'keys' ? this.options.keysUrl : this.options.sessionsUrl;
-    const response = await request(`${base}${contractPath(route, params)}`, {
-      method: route.method === 'get' ? 'GET' : 'POST',
-      headers: { 'content-type': 'application/json', [INTERNAL_HEADERS.token]: this.options.internalToken },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  constructor(options: OpsClientOptions) {
+    this.internal = new InternalClient({
+      urls: { keys: options.keysUrl, sessions: options.sessionsUrl },
+      internalToken: options.internalToken,
     });
-    const text = await response.body.text();
-    const parsed: unknown = text ? JSON.parse(text) : null;
-    if (response.statusCode >= 400) throw new OpsError(response.statusCode, parsed);
-    const success = Object.entries(route.responses).find(([status]) => Number(status) < 300)?.[1] as
-      { schema?: z.ZodType } | undefined;
-    if (!success?.schema) throw new Error(`${operationId}: the contract declares no answer to parse`);
-    return success.schema.parse(parsed) as Answer<Id>;
+  }
+
+  private get call(): InternalClient['call'] {
+    return this.internal.call.bind(this.internal);
   }
 
   createAccount(input: { name: string; email: string }) {

@@ -6,3 +6,4 @@ export * from './jobs';
 export * from './tcp-proxy';
 export * from './openapi-validator';
 export * from './private-database';
+export * from './smtp';

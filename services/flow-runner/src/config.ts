@@ -1,4 +1,4 @@
-import { Keyring, baseEnvSchema, brokerEnvShape, databaseEnvShape, env, loadConfig, trustedProxiesEnvShape } from '@idv/kit';
+import { Keyring, baseEnvSchema, brokerEnvShape, databaseEnvShape, env, loadConfig, smtpEnvShape, trustedProxiesEnvShape } from '@idv/kit';
 import { hkdfSync } from 'node:crypto';
 import { z } from 'zod';
 
@@ -50,13 +50,7 @@ export const configSchema = baseEnvSchema
     SESSIONS_URL: env.url().default('http://127.0.0.1:8082'),
     /** This service's public base (the person's flow host): evidence links are `${FLOW_BASE_URL}/evidence/…`. */
     FLOW_BASE_URL: env.url().default('http://localhost:8083'),
-    /** SMTP relay for e-mail codes (nodemailer). TLS from the first byte when SMTP_SECURE, else STARTTLS when offered. */
-    SMTP_HOST: z.string().min(1).default('127.0.0.1'),
-    SMTP_PORT: env.port(25),
-    SMTP_SECURE: env.boolean(false),
-    SMTP_USER: z.string().optional(),
-    SMTP_PASSWORD: z.string().optional(),
-    SMTP_FROM: z.string().min(3).default('Verificación de identidad <no-reply@idv.example>'),
+    ...smtpEnvShape,
     /** WhatsApp Business Cloud API: POST `${WHATSAPP_API_URL}/${WHATSAPP_PHONE_NUMBER_ID}/messages`. */
     WHATSAPP_API_URL: env.url().default('https://graph.facebook.com/v21.0'),
     WHATSAPP_PHONE_NUMBER_ID: z.string().default('000000000000000'),

@@ -9,6 +9,7 @@ import {
   createRedis,
   openDatabase,
   runMain,
+  smtpOptionsFrom,
   startOutboxRelay,
   startRuntime,
 } from '@idv/kit';
@@ -73,18 +74,7 @@ runMain(SERVICE, async () => {
   const sessions = new SessionsClient(config.SESSIONS_URL, config.INTERNAL_TOKEN, config.OUTBOUND_TIMEOUT_MS);
   lifecycle.onStop('sessions-client', () => sessions.close());
   const validityMinutes = Math.max(1, Math.round((OTP_RULES.validityMs * config.TIME_SCALE) / 60_000));
-  const mailer = new SmtpMailer(
-    {
-      host: config.SMTP_HOST,
-      port: config.SMTP_PORT,
-      secure: config.SMTP_SECURE,
-      ...(config.SMTP_USER ? { user: config.SMTP_USER } : {}),
-      ...(config.SMTP_PASSWORD ? { password: config.SMTP_PASSWORD } : {}),
-      from: config.SMTP_FROM,
-      timeoutMs: config.OUTBOUND_TIMEOUT_MS,
-    },
-    validityMinutes,
-  );
+  const mailer = new SmtpMailer(smtpOptionsFrom(config, config.OUTBOUND_TIMEOUT_MS), validityMinutes);
   lifecycle.onStop('smtp', () => mailer.close());
   const whatsapp = new WhatsappSender({
     apiUrl: config.WHATSAPP_API_URL,

@@ -1,20 +1,8 @@
-import net from 'node:net';
-import type { Logger } from '@idv/kit';
-import nodemailer, { type Transporter } from 'nodemailer';
+import { SmtpTransport, type Logger, type SmtpOptions } from '@idv/kit';
 import { Agent, request } from 'undici';
 import type { CodeSender } from '../domain/ports';
 import type { Locale } from '../domain/i18n';
 import type { OtpChannel, SendResult } from '../domain/steps';
-
-export interface SmtpOptions {
-  host: string;
-  port: number;
-  secure: boolean;
-  user?: string;
-  password?: string;
-  from: string;
-  timeoutMs: number;
-}
 
 const MAIL_COPY: Record<Locale, { subject: (code: string) => string; text: (code: string, minutes: number) => string }> = {
   es: {
@@ -29,52 +17,20 @@ const MAIL_COPY: Record<Locale, { subject: (code: string) => string; text: (code
   },
 };
 
-/** E-mail codes through SMTP (pooled connections; TLS from the start when `secure`, else STARTTLS when offered). */
+/** E-mail codes over the kit's SMTP transport. */
 export class SmtpMailer {
-  private readonly transport: Transporter;
+  private readonly transport: SmtpTransport;
 
   constructor(
-    private readonly options: SmtpOptions,
+    options: SmtpOptions,
     private readonly validityMinutes: number,
   ) {
-    this.transport = nodemailer.createTransport({
-      host: options.host,
-      port: options.port,
-      secure: options.secure,
-      pool: true,
-      maxConnections: 8,
-      maxMessages: 1000,
-      connectionTimeout: options.timeoutMs,
-      greetingTimeout: options.timeoutMs,
-      socketTimeout: options.timeoutMs,
-      ...(options.user ? { auth: { user: options.user, pass: options.password ?? '' } } : {}),
-      // Our own TCP socket with Nagle off: nodemailer writes the end of a message as a separate small
-      // segment, which Nagle holds until the server's delayed ACK (~40 ms per mail). TLS (SMTP_SECURE or
-      // STARTTLS) is still negotiated by nodemailer on top of it.
-      getSocket: (_options: unknown, callback: (error: Error | null, socket?: { connection: net.Socket }) => void) => {
-        const socket = net.connect({ host: options.host, port: options.port, noDelay: true });
-        const timer = setTimeout(() => socket.destroy(new Error('SMTP connection timeout')), options.timeoutMs);
-        socket.once('connect', () => {
-          clearTimeout(timer);
-          socket.removeAllListeners('error');
-          callback(null, { connection: socket });
-        });
-        socket.once('error', (error) => {
-          clearTimeout(timer);
-          callback(error);
-        });
-      },
-    });
+    this.transport = new SmtpTransport(options);
   }
 
   async send(to: string, code: string, locale: Locale): Promise<void> {
     const copy = MAIL_COPY[locale];
-    await this.transport.sendMail({
-      from: this.options.from,
-      to,
-      subject: copy.subject(code),
-      text: copy.text(code, this.validityMinutes),
-    });
+    await this.transport.send({ to, subject: copy.subject(code), text: copy.text(code, this.validityMinutes) });
   }
 
   close(): void {
