@@ -12,6 +12,8 @@ export const ID_PREFIXES = {
   apiKey: 'key_',
   linkToken: 'lt_',
   registryCheck: 'rgc_',
+  /** A person who signs in to the dashboard (an owner, member or operator). */
+  user: 'usr_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
@@ -22,6 +24,7 @@ export type WebhookEndpointId = `whep_${string}`;
 export type WebhookDeliveryId = `whd_${string}`;
 export type EventId = `evt_${string}`;
 export type ApiKeyId = `key_${string}`;
+export type UserId = `usr_${string}`;
 export type ConfigVersionId = `cfg_${string}`;
 /** One registry check of a session's step, the same for each of its attempts (the registry's idempotency key). */
 export type RegistryCheckId = `rgc_${string}`;

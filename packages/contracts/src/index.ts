@@ -1,4 +1,5 @@
 export * from './common';
+export * from './dashboard';
 export * from './domain-events';
 export * from './errors';
 export * from './events';

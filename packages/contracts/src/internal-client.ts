@@ -65,8 +65,7 @@ export class InternalClient {
     const parsed: unknown = text ? JSON.parse(text) : null;
     if (response.status >= 400) throw new InternalCallError(operationId, response.status, parsed);
     const success = Object.entries(route.responses).find(([status]) => Number(status) < 300)?.[1] as
-      | { schema?: z.ZodType }
-      | undefined;
+      { schema?: z.ZodType } | undefined;
     if (!success?.schema) throw new Error(`${operationId}: the contract declares no answer to parse`);
     return success.schema.parse(parsed) as InternalAnswer<Id>;
   }

@@ -1,3 +1,4 @@
+import { CreateAccountOwnerBodySchema, DashboardUserSchema } from './dashboard';
 import { idSchema, linkTokenSchema } from './ids';
 import {
   AccountSchema,
@@ -28,7 +29,7 @@ import {
 import { z } from './zod';
 
 /** Services that own service-to-service routes. */
-export type InternalService = 'keys' | 'sessions' | 'flow-runner';
+export type InternalService = 'keys' | 'sessions' | 'flow-runner' | 'dashboard';
 
 /**
  * One service-to-service route (`/internal/...`, behind the shared internal token): never proxied by
@@ -236,6 +237,23 @@ const INTERNAL_ROUTE_ENTRIES = [
     summary: 'Fresh signed evidence links of up to 100 sessions',
     body: EvidenceLinksBodySchema,
     responses: { 200: { description: 'The links of each session', schema: EvidenceLinksResultSchema } },
+  },
+
+  // dashboard: the operator CLI (the demo account's owner).
+  {
+    operationId: 'createAccountOwner',
+    method: 'post',
+    path: '/internal/accounts/{id}/owners',
+    service: 'dashboard',
+    summary: 'Add an owner who signs in to the dashboard to an existing account (e-mail taken as confirmed)',
+    params: accountParams,
+    body: CreateAccountOwnerBodySchema,
+    responses: {
+      201: { description: 'Created', schema: DashboardUserSchema },
+      404: { description: 'No such account' },
+      409: { description: 'A dashboard user already has this e-mail' },
+      422: { description: 'The password breaks the rules' },
+    },
   },
 ] as const satisfies readonly InternalRoute[];
 

@@ -7,7 +7,7 @@ import { INTERNAL_ROUTES, PUBLIC_ROUTES, type RouteContract } from '../src';
  * (`mountedRoutes`), and this test reads those lists from the apps' sources. Loading an app module
  * starts nothing (createApp has no side effects at import), so this needs no stack.
  */
-const SERVICES = ['keys', 'sessions', 'webhooks', 'gateway', 'flow-runner'] as const;
+const SERVICES = ['keys', 'sessions', 'webhooks', 'gateway', 'flow-runner', 'dashboard'] as const;
 type Service = (typeof SERVICES)[number];
 
 const ALL_ENTRIES: readonly RouteContract[] = [...PUBLIC_ROUTES, ...INTERNAL_ROUTES];

@@ -25,7 +25,14 @@ export interface SmtpOptions {
 }
 
 export const smtpOptionsFrom = (
-  config: { SMTP_HOST: string; SMTP_PORT: number; SMTP_SECURE: boolean; SMTP_USER?: string; SMTP_PASSWORD?: string; SMTP_FROM: string },
+  config: {
+    SMTP_HOST: string;
+    SMTP_PORT: number;
+    SMTP_SECURE: boolean;
+    SMTP_USER?: string;
+    SMTP_PASSWORD?: string;
+    SMTP_FROM: string;
+  },
   timeoutMs: number,
 ): SmtpOptions => ({
   host: config.SMTP_HOST,

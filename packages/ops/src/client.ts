@@ -5,6 +5,8 @@ export type { Account, ApiKey, Balance, Project, PublishedConfig } from '@idv/co
 export interface OpsClientOptions {
   keysUrl: string;
   sessionsUrl: string;
+  /** Unset: the dashboard's operations are not available to this client. */
+  dashboardUrl?: string;
   internalToken: string;
 }
 
@@ -14,7 +16,11 @@ export class OpsClient {
 
   constructor(options: OpsClientOptions) {
     this.internal = new InternalClient({
-      urls: { keys: options.keysUrl, sessions: options.sessionsUrl },
+      urls: {
+        keys: options.keysUrl,
+        sessions: options.sessionsUrl,
+        ...(options.dashboardUrl ? { dashboard: options.dashboardUrl } : {}),
+      },
       internalToken: options.internalToken,
     });
   }
@@ -59,6 +65,11 @@ export class OpsClient {
     return this.call('creditBalance', { id: accountId }, { tokens });
   }
 
+  /** An owner who signs in to the dashboard, added to an existing account. */
+  createAccountOwner(accountId: string, input: { email: string; name: string; password: string }) {
+    return this.call('createAccountOwner', { id: accountId }, input);
+  }
+
   balance(accountId: string) {
     return this.call('getBalance', { id: accountId });
   }
@@ -68,6 +79,7 @@ export function opsClientFromEnv(env: NodeJS.ProcessEnv = process.env): OpsClien
   return new OpsClient({
     keysUrl: env.KEYS_URL ?? 'http://127.0.0.1:8081',
     sessionsUrl: env.SESSIONS_URL ?? 'http://127.0.0.1:8082',
+    dashboardUrl: env.DASHBOARD_URL ?? 'http://127.0.0.1:8085',
     internalToken: env.INTERNAL_TOKEN ?? 'local-development-internal-token',
   });
 }

@@ -1,4 +1,5 @@
 import { EMITTED_SESSION_EVENT_TYPES, type FlowConfig } from '@idv/contracts';
+import { randomBytes } from 'node:crypto';
 import type { OpsClient } from './client';
 
 /** The demo flow: consent, then a choice of e-mail or WhatsApp code, then a short form. */
@@ -47,8 +48,22 @@ export async function createDemo(ops: OpsClient, tokens = 100) {
     // The sessions service may not be running (keys and gateway alone still make a usable demo).
     process.stderr.write(`demo: projects and balance skipped: ${(error as Error).message}\n`);
   }
+  // The dashboard's owner of the demo account: an address of this account's own, so a second demo does not
+  // collide with the first, and a password drawn here and printed once.
+  let owner: { email: string; password: string } | null = null;
+  try {
+    const credentials = {
+      email: `owner-${account.id.slice(-10).toLowerCase()}@demo.example`,
+      password: randomBytes(12).toString('base64url'),
+    };
+    await ops.createAccountOwner(account.id, { ...credentials, name: 'Demo owner' });
+    owner = credentials;
+  } catch (error) {
+    process.stderr.write(`demo: dashboard owner skipped: ${(error as Error).message}\n`);
+  }
   return {
     account_id: account.id,
+    dashboard_owner: owner,
     status: 'active' as const,
     project_id: project?.id ?? null,
     test_key: { id: testKey.id, secret: testKey.secret },

@@ -64,7 +64,12 @@ export async function api<T = any>(method: string, path: string, options: ApiOpt
 
 export function ops(): OpsClient {
   const env = testEnv();
-  return new OpsClient({ keysUrl: env.keysUrl, sessionsUrl: env.sessionsUrl, internalToken: env.internalToken });
+  return new OpsClient({
+    keysUrl: env.keysUrl,
+    sessionsUrl: env.sessionsUrl,
+    dashboardUrl: env.dashboardUrl,
+    internalToken: env.internalToken,
+  });
 }
 
 let counter = 0;

@@ -5,6 +5,7 @@ export interface TestEnv {
   sessionsUrl: string;
   webhooksUrl: string;
   flowUrl: string;
+  dashboardUrl: string;
   internalToken: string;
   databaseUrl: string;
   amqpUrl: string;
@@ -26,6 +27,7 @@ export function testEnv(): TestEnv {
     sessionsUrl: need('SESSIONS_URL'),
     webhooksUrl: need('WEBHOOKS_URL'),
     flowUrl: need('FLOW_URL'),
+    dashboardUrl: need('DASHBOARD_URL'),
     internalToken: need('INTERNAL_TOKEN'),
     databaseUrl: need('DATABASE_URL'),
     amqpUrl: need('AMQP_URL'),
@@ -42,6 +44,7 @@ export const STACK_ENV_NAMES = [
   'SESSIONS_URL',
   'WEBHOOKS_URL',
   'FLOW_URL',
+  'DASHBOARD_URL',
   'INTERNAL_TOKEN',
   'DATABASE_URL',
   'AMQP_URL',

@@ -43,7 +43,7 @@ export async function startSmtp() {
     /** The code of the latest mail to `address` received after `after` mails to it. */
     async codeFor(address: string, nth = 1): Promise<string> {
       return waitFor(
-        async () => {
+        () => {
           const toAddress = mails.filter((m) => m.to.includes(address));
           return toAddress.length >= nth ? (toAddress[nth - 1]!.code ?? undefined) : undefined;
         },
@@ -54,14 +54,8 @@ export async function startSmtp() {
     },
     /** The `nth` mail to `address`, raw (headers and body), once it arrived. */
     async mailTo(address: string, nth = 1): Promise<Mail> {
-      return waitFor(
-        async () => mails.filter((m) => m.to.includes(address))[nth - 1],
-        10_000,
-        50,
-        `mail #${nth} to ${address}`,
-      );
+      return waitFor(() => mails.filter((m) => m.to.includes(address))[nth - 1], 10_000, 50, `mail #${nth} to ${address}`);
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
-

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { STACK_ENV_NAMES } from './env';
 import { waitFor } from './wait';
 
-export const SERVICE_NAMES = ['keys', 'sessions', 'webhooks', 'flow-runner', 'gateway'] as const;
+export const SERVICE_NAMES = ['keys', 'sessions', 'webhooks', 'flow-runner', 'gateway', 'dashboard'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 export const ROOT_DIR = path.resolve(__dirname, '..', '..', '..');
@@ -19,6 +19,7 @@ export const DEFAULT_PORTS: Record<ServiceName, number> = {
   sessions: 8082,
   'flow-runner': 8083,
   webhooks: 8084,
+  dashboard: 8085,
 };
 
 export interface InfraUrls {
@@ -173,6 +174,10 @@ export class Stack {
       WEBHOOKS_URL: url('webhooks'),
       FLOW_URL: url('flow-runner'),
       GATEWAY_URL: url('gateway'),
+      DASHBOARD_URL: url('dashboard'),
+      DASHBOARD_BASE_URL: url('dashboard'),
+      // Plain HTTP on 127.0.0.1: a browser drops `Secure` and `__Host-` cookies there.
+      SECURE_COOKIES: 'false',
       PUBLIC_BASE_URL: url('gateway'),
       FLOW_BASE_URL: url('flow-runner'),
       // Flow-runner providers: nothing listens there; test-mode sessions send nothing, and tests that

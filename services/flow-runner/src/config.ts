@@ -1,4 +1,13 @@
-import { Keyring, baseEnvSchema, brokerEnvShape, databaseEnvShape, env, loadConfig, smtpEnvShape, trustedProxiesEnvShape } from '@idv/kit';
+import {
+  Keyring,
+  baseEnvSchema,
+  brokerEnvShape,
+  databaseEnvShape,
+  env,
+  loadConfig,
+  smtpEnvShape,
+  trustedProxiesEnvShape,
+} from '@idv/kit';
 import { hkdfSync } from 'node:crypto';
 import { z } from 'zod';
 

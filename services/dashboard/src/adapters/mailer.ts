@@ -1,0 +1,22 @@
+import { SmtpTransport, type SmtpOptions } from '@idv/kit';
+import { MESSAGES, type Locale } from '../domain/i18n';
+
+/** The dashboard's mail (confirmation links) over the kit's SMTP transport, the e-mail codes' path. */
+export class DashboardMailer {
+  private readonly transport: SmtpTransport;
+
+  constructor(options: SmtpOptions) {
+    this.transport = new SmtpTransport(options);
+  }
+
+  async sendConfirmation(to: string, name: string, link: string, validHours: number, locale: Locale): Promise<void> {
+    const copy = MESSAGES[locale].mail;
+    await this.transport.send({ to, subject: copy.confirmSubject, text: copy.confirmText(name, link, validHours) });
+  }
+
+  close(): void {
+    this.transport.close();
+  }
+}
+
+export type Mailer = Pick<DashboardMailer, 'sendConfirmation'>;

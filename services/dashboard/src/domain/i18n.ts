@@ -1,0 +1,217 @@
+import type { AccountStatus } from '@idv/contracts';
+import type { PasswordProblem } from './passwords';
+
+export type Locale = 'es' | 'en';
+
+/** Spanish (Argentina) first; English when the browser asks for it before Spanish. */
+export function localeOf(acceptLanguage: string | undefined): Locale {
+  const first = (acceptLanguage ?? '')
+    .split(',')
+    .map((part) => part.trim().toLowerCase())
+    .find((tag) => tag.startsWith('es') || tag.startsWith('en'));
+  return first?.startsWith('en') ? 'en' : 'es';
+}
+
+export type FieldProblem = 'required' | 'too_long' | 'invalid_characters' | 'invalid_email' | 'email_taken' | PasswordProblem;
+
+interface StatusCopy {
+  title: string;
+  body: string;
+}
+
+export interface Messages {
+  product: string;
+  skip: string;
+  signUpTitle: string;
+  signUpLead: string;
+  organisation: string;
+  ownerName: string;
+  email: string;
+  password: string;
+  passwordHint: string;
+  createAccount: string;
+  haveAccount: string;
+  signInTitle: string;
+  signIn: string;
+  noAccount: string;
+  signOut: string;
+  signOutEverywhere: string;
+  errorSummary: string;
+  fieldProblems: Record<FieldProblem, string>;
+  wrongCredentials: string;
+  tooManyAttempts: (seconds: number) => string;
+  checkMailTitle: string;
+  checkMailBody: (email: string) => string;
+  confirmTitle: string;
+  confirmBody: string;
+  confirmButton: string;
+  confirmedTitle: string;
+  confirmedBody: string;
+  linkInvalidTitle: string;
+  linkInvalidBody: string;
+  formExpiredTitle: string;
+  formExpiredBody: string;
+  notFoundTitle: string;
+  formTooLargeTitle: string;
+  formTooLargeBody: string;
+  unavailableTitle: string;
+  unavailableBody: string;
+  notFoundBody: string;
+  homeTitle: string;
+  accountStatus: Record<AccountStatus, StatusCopy>;
+  emailUnconfirmed: string;
+  resendConfirmation: string;
+  confirmationResent: string;
+  signedOutEverywhere: string;
+  mail: {
+    confirmSubject: string;
+    confirmText: (name: string, link: string, hours: number) => string;
+  };
+}
+
+const es: Messages = {
+  product: 'Verificación de identidad',
+  skip: 'Saltar al contenido',
+  signUpTitle: 'Crear una cuenta',
+  signUpLead:
+    'Creá la cuenta de tu organización. Vas a poder armar y probar flujos en modo de prueba enseguida; el modo real se habilita cuando nuestro equipo apruebe la cuenta.',
+  organisation: 'Nombre de la organización',
+  ownerName: 'Tu nombre',
+  email: 'Correo electrónico',
+  password: 'Contraseña',
+  passwordHint: 'Al menos 10 caracteres. Una frase de varias palabras es fácil de recordar y difícil de adivinar.',
+  createAccount: 'Crear cuenta',
+  haveAccount: '¿Ya tenés una cuenta? Ingresá',
+  signInTitle: 'Ingresar',
+  signIn: 'Ingresar',
+  noAccount: '¿No tenés cuenta? Creá una',
+  signOut: 'Salir',
+  signOutEverywhere: 'Cerrar sesión en todos los dispositivos',
+  errorSummary: 'Revisá estos datos',
+  fieldProblems: {
+    required: 'Completá este dato.',
+    too_long: 'Es demasiado largo.',
+    invalid_characters: 'Tiene caracteres que no se pueden usar (de control).',
+    invalid_email: 'Escribí un correo válido, por ejemplo nombre@empresa.com.',
+    email_taken: 'Ya hay una cuenta con este correo. Ingresá con él o recuperá tu contraseña.',
+    too_short: 'La contraseña debe tener al menos 10 caracteres.',
+    common: 'Esa contraseña es de las más usadas y fácil de adivinar. Elegí otra.',
+    same_as_email: 'La contraseña no puede ser tu correo.',
+  },
+  wrongCredentials: 'El correo o la contraseña no son correctos.',
+  tooManyAttempts: (seconds) => `Demasiados intentos. Probá de nuevo en ${Math.ceil(seconds / 60)} minuto(s).`,
+  checkMailTitle: 'Revisá tu correo',
+  checkMailBody: (email) =>
+    `Te mandamos un enlace a ${email} para confirmar la dirección. Abrilo desde este u otro dispositivo; vence en 24 horas.`,
+  confirmTitle: 'Confirmar tu correo',
+  confirmBody: 'Tocá el botón para confirmar que este correo es tuyo.',
+  confirmButton: 'Confirmar correo',
+  confirmedTitle: 'Correo confirmado',
+  confirmedBody: 'Listo. Ya podés ingresar.',
+  linkInvalidTitle: 'Este enlace ya no sirve',
+  linkInvalidBody: 'El enlace ya se usó o venció. Ingresá con tu correo y contraseña y pedí uno nuevo desde el inicio.',
+  formExpiredTitle: 'El formulario venció',
+  formExpiredBody: 'Por seguridad, volvé a la página anterior, recargala y enviá el formulario de nuevo.',
+  notFoundTitle: 'No encontramos esta página',
+  formTooLargeTitle: 'El formulario es demasiado grande',
+  formTooLargeBody: 'Acortá los datos y volvé a enviarlo.',
+  unavailableTitle: 'No pudimos completar la acción',
+  unavailableBody: 'Tuvimos un problema de nuestro lado. No se perdió nada: esperá un momento y probá de nuevo.',
+  notFoundBody: 'Revisá la dirección o volvé al inicio.',
+  homeTitle: 'Inicio',
+  accountStatus: {
+    pending: {
+      title: 'Tu cuenta espera aprobación',
+      body: 'Nuestro equipo revisa los datos de la organización y su uso previsto antes de habilitar el modo real; suele tardar un día hábil. Mientras tanto podés armar y publicar flujos de prueba. Te avisamos por correo.',
+    },
+    active: { title: 'Tu cuenta está activa', body: 'Podés usar el modo real.' },
+    suspended: {
+      title: 'Tu cuenta está suspendida',
+      body: 'La API rechaza sus claves. Escribinos para saber por qué y cómo reactivarla.',
+    },
+  },
+  emailUnconfirmed: 'Confirmá tu correo: te mandamos un enlace al crear la cuenta.',
+  resendConfirmation: 'Reenviar el enlace',
+  confirmationResent: 'Te mandamos un enlace nuevo.',
+  signedOutEverywhere: 'Cerramos tu sesión en todos los dispositivos.',
+  mail: {
+    confirmSubject: 'Confirmá tu correo',
+    confirmText: (name, link, hours) =>
+      `Hola ${name}:\n\nPara confirmar tu correo, abrí este enlace:\n\n${link}\n\nVence en ${hours} horas y sirve una sola vez. Si no creaste una cuenta, ignorá este mensaje.\n`,
+  },
+};
+
+const en: Messages = {
+  product: 'Identity verification',
+  skip: 'Skip to content',
+  signUpTitle: 'Create an account',
+  signUpLead:
+    "Create your organisation's account. You can build and try flows in test mode right away; live mode opens once our team approves the account.",
+  organisation: 'Organisation name',
+  ownerName: 'Your name',
+  email: 'E-mail',
+  password: 'Password',
+  passwordHint: 'At least 10 characters. A phrase of several words is easy to remember and hard to guess.',
+  createAccount: 'Create account',
+  haveAccount: 'Already have an account? Sign in',
+  signInTitle: 'Sign in',
+  signIn: 'Sign in',
+  noAccount: "Don't have an account? Create one",
+  signOut: 'Sign out',
+  signOutEverywhere: 'Sign out on every device',
+  errorSummary: 'Please check these fields',
+  fieldProblems: {
+    required: 'Fill this in.',
+    too_long: 'This is too long.',
+    invalid_characters: 'It has characters that cannot be used (control characters).',
+    invalid_email: 'Enter a valid e-mail, such as name@company.com.',
+    email_taken: 'An account already uses this e-mail. Sign in with it or reset your password.',
+    too_short: 'The password must be at least 10 characters long.',
+    common: 'That password is among the most used and easy to guess. Choose another.',
+    same_as_email: 'The password cannot be your e-mail.',
+  },
+  wrongCredentials: 'The e-mail or the password is not right.',
+  tooManyAttempts: (seconds) => `Too many attempts. Try again in ${Math.ceil(seconds / 60)} minute(s).`,
+  checkMailTitle: 'Check your e-mail',
+  checkMailBody: (email) =>
+    `We sent a link to ${email} to confirm the address. Open it on this or another device; it expires in 24 hours.`,
+  confirmTitle: 'Confirm your e-mail',
+  confirmBody: 'Press the button to confirm this e-mail is yours.',
+  confirmButton: 'Confirm e-mail',
+  confirmedTitle: 'E-mail confirmed',
+  confirmedBody: 'Done. You can sign in now.',
+  linkInvalidTitle: 'This link no longer works',
+  linkInvalidBody:
+    'It was used already or expired. Sign in with your e-mail and password and ask for a new one on the home page.',
+  formExpiredTitle: 'The form expired',
+  formExpiredBody: 'For your security, go back, reload the page and send the form again.',
+  notFoundTitle: 'Page not found',
+  formTooLargeTitle: 'The form is too large',
+  formTooLargeBody: 'Shorten what you entered and send it again.',
+  unavailableTitle: 'We could not complete that',
+  unavailableBody: 'Something failed on our side. Nothing was lost: wait a moment and try again.',
+  notFoundBody: 'Check the address or go back home.',
+  homeTitle: 'Home',
+  accountStatus: {
+    pending: {
+      title: 'Your account is waiting for approval',
+      body: "Our team reviews the organisation's details and intended use before opening live mode; it usually takes one business day. Meanwhile you can build and publish test flows. We will tell you by e-mail.",
+    },
+    active: { title: 'Your account is active', body: 'You can use live mode.' },
+    suspended: {
+      title: 'Your account is suspended',
+      body: 'The API refuses its keys. Write to us to learn why and how to reactivate it.',
+    },
+  },
+  emailUnconfirmed: 'Confirm your e-mail: we sent you a link when the account was created.',
+  resendConfirmation: 'Send the link again',
+  confirmationResent: 'We sent you a new link.',
+  signedOutEverywhere: 'You were signed out on every device.',
+  mail: {
+    confirmSubject: 'Confirm your e-mail',
+    confirmText: (name, link, hours) =>
+      `Hello ${name},\n\nTo confirm your e-mail, open this link:\n\n${link}\n\nIt expires in ${hours} hours and works once. If you did not create an account, ignore this message.\n`,
+  },
+};
+
+export const MESSAGES: Record<Locale, Messages> = { es, en };

@@ -1,0 +1,33 @@
+import { internalRoute } from '@idv/contracts';
+import { AppError, route } from '@idv/kit';
+import { addOwner } from '../use-cases/accounts';
+import type { DashboardPorts } from '../use-cases/ports';
+
+/** Internal operations (INTERNAL_ROUTES) the dashboard owns: the operator CLI's. */
+export const dashboardInternalRoutes = [
+  route(internalRoute('createAccountOwner'), async ({ params, body }, ports: DashboardPorts) => {
+    const result = await addOwner(ports, params.id, body);
+    switch (result.kind) {
+      case 'no_account':
+        throw new AppError('not_found', `No account ${params.id}.`);
+      case 'email_taken':
+        throw new AppError('conflict', 'A dashboard user already has this e-mail.');
+      case 'weak_password':
+        throw new AppError('validation_failed', 'The password breaks the rules.', {
+          errors: [{ path: 'password', message: result.problem }],
+        });
+      case 'created':
+        return {
+          status: 201,
+          body: {
+            object: 'dashboard_user' as const,
+            id: result.user.id,
+            account_id: result.accountId,
+            email: result.user.email,
+            name: result.user.name,
+            role: 'owner' as const,
+          },
+        };
+    }
+  }),
+];

@@ -1,0 +1,294 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ClientAddresses, Logger } from '@idv/kit';
+import { doubleCsrf } from 'csrf-csrf';
+import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { formFields, parseSignIn, parseSignUp } from '../domain/forms';
+import { MESSAGES, localeOf, type Locale, type Messages } from '../domain/i18n';
+import { newSecret } from '../domain/secrets';
+import { confirmEmail, confirmationLinkLive, homeOf, resendConfirmation, signUp } from '../use-cases/accounts';
+import type { DashboardPorts } from '../use-cases/ports';
+import { signIn, signOut, signOutEverywhere, viewerOf, type Viewer } from '../use-cases/sign-in';
+import { redirect, sendHtml } from './respond';
+import { Cookies, cookiesOf, parseCookies, securityHeaders } from './security';
+import { STYLESHEET_PATH } from './views/layout';
+import { confirmEmailPage, homePage, messagePage, signInPage, signUpPage } from './views/pages';
+
+export interface DashboardHttpOptions {
+  secureCookies: boolean;
+  /** The CSRF tokens' HMAC key. */
+  secret: string;
+  clientAddresses: ClientAddresses;
+}
+
+/** A form's body: URL-encoded, small (the largest form is a flow's JSON, added with the editor). */
+const FORM_BODY_LIMIT = '64kb';
+
+interface PageState {
+  locale: Locale;
+  messages: Messages;
+  address: string;
+  viewer: Viewer | null;
+}
+
+const stateOf = (res: Response) => res.locals.page as PageState;
+
+/** The dashboard's pages. Every change is a POST with a CSRF token bound to the browser's sign-in (or visit). */
+export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOptions, logger: Logger): express.Router {
+  const router = express.Router();
+  const cookies = new Cookies(options.secureCookies);
+  const stylesheet = readFileSync(path.join(__dirname, '..', '..', 'assets', 'dashboard.css'));
+
+  const csrf = doubleCsrf({
+    getSecret: () => options.secret,
+    // Bound to the sign-in when there is one, else to the visit: a token from before a sign-in is not
+    // one after it, and a visit without its cookie has no valid token at all.
+    getSessionIdentifier: (req) =>
+      (req.res?.locals.page as PageState | undefined)?.viewer?.signInHash ?? cookiesOf(req)[cookies.visitor] ?? '',
+    cookieName: cookies.csrf,
+    cookieOptions: { sameSite: 'lax', path: '/', secure: options.secureCookies, httpOnly: true },
+    getCsrfTokenFromRequest: (req) => (req.body as Record<string, unknown> | undefined)?._csrf as string | undefined,
+  });
+
+  /** A CSRF token for a page's forms; an anonymous browser first gets its visit cookie. */
+  const csrfToken = (req: Request, res: Response): string => {
+    const page = stateOf(res);
+    if (!page.viewer && !cookiesOf(req)[cookies.visitor]) {
+      const visit = newSecret();
+      cookies.set(res, cookies.visitor, visit);
+      (req as { cookies?: Record<string, string> }).cookies = { ...cookiesOf(req), [cookies.visitor]: visit };
+    }
+    return csrf.generateCsrfToken(req, res);
+  };
+
+  router.get(STYLESHEET_PATH, (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.type('text/css; charset=utf-8').send(stylesheet);
+  });
+
+  router.use(securityHeaders, parseCookies, (async (req, res, next) => {
+    const locale = localeOf(req.headers['accept-language']);
+    const viewer = await viewerOf(ports, cookiesOf(req)[cookies.signIn]);
+    res.locals.page = {
+      locale,
+      messages: MESSAGES[locale],
+      address: options.clientAddresses.of(req),
+      viewer,
+    } satisfies PageState;
+    next();
+  }) as RequestHandler);
+
+  const forms = express.urlencoded({ extended: false, limit: FORM_BODY_LIMIT, parameterLimit: 50 });
+  /** A POST: its body read, then its CSRF token checked before anything else happens. */
+  const post = (handler: (req: Request, res: Response) => Promise<void>): RequestHandler[] => [
+    forms,
+    (req, res, next) => {
+      if (!csrf.validateRequest(req)) {
+        const { messages: m, locale } = stateOf(res);
+        sendHtml(res, 403, messagePage({ locale, messages: m, title: m.formExpiredTitle, body: m.formExpiredBody }));
+        return;
+      }
+      handler(req, res).catch(next);
+    },
+  ];
+  const page =
+    (handler: (req: Request, res: Response) => Promise<void> | void): RequestHandler =>
+    (req, res, next) => {
+      Promise.resolve(handler(req, res)).catch(next);
+    };
+  const signedIn =
+    (handler: (req: Request, res: Response, viewer: Viewer) => Promise<void>) => async (req: Request, res: Response) => {
+      const viewer = stateOf(res).viewer;
+      if (!viewer) return redirect(res, '/sign-in');
+      await handler(req, res, viewer);
+    };
+
+  router.get(
+    '/',
+    page((_req, res) => redirect(res, stateOf(res).viewer ? '/home' : '/sign-in')),
+  );
+
+  router.get(
+    '/sign-up',
+    page((req, res) => {
+      const { locale, messages } = stateOf(res);
+      sendHtml(res, 200, signUpPage({ locale, messages, csrfToken: csrfToken(req, res) }));
+    }),
+  );
+  router.post(
+    '/sign-up',
+    ...post(async (req, res) => {
+      const { locale, messages, address } = stateOf(res);
+      const { input, errors } = parseSignUp(formFields(req.body), ports.commonPasswords);
+      const again = (status: number, view: { errors?: typeof errors; alert?: string }) =>
+        sendHtml(res, status, signUpPage({ locale, messages, csrfToken: csrfToken(req, res), input, ...view }));
+      if (Object.keys(errors).length) return again(422, { errors });
+      const result = await signUp(ports, input, address, locale);
+      if (result.kind === 'throttled') return again(429, { alert: messages.tooManyAttempts(result.retryAfterSeconds) });
+      if (result.kind === 'invalid') return again(422, { errors: result.errors });
+      sendHtml(
+        res,
+        200,
+        messagePage({ locale, messages, title: messages.checkMailTitle, body: messages.checkMailBody(input.email) }),
+      );
+    }),
+  );
+
+  router.get(
+    '/confirm-email',
+    page(async (req, res) => {
+      const { locale, messages } = stateOf(res);
+      const token = req.query.token;
+      // Opening the link uses nothing (mail scanners fetch links): the button's POST does.
+      if (!(await confirmationLinkLive(ports, token))) return linkInvalid(res);
+      sendHtml(res, 200, confirmEmailPage({ locale, messages, csrfToken: csrfToken(req, res), token: token as string }));
+    }),
+  );
+  router.post(
+    '/confirm-email',
+    ...post(async (req, res) => {
+      const { locale, messages, address, viewer } = stateOf(res);
+      if (!(await confirmEmail(ports, formFields(req.body).token, address))) return linkInvalid(res);
+      const action = viewer ? { href: '/home', label: messages.homeTitle } : { href: '/sign-in', label: messages.signIn };
+      sendHtml(res, 200, messagePage({ locale, messages, title: messages.confirmedTitle, body: messages.confirmedBody, action }));
+    }),
+  );
+  router.post(
+    '/confirm-email/resend',
+    ...post(
+      signedIn(async (_req, res, viewer) => {
+        const { locale, address } = stateOf(res);
+        const sent = await resendConfirmation(ports, viewer.userId, address, locale);
+        redirect(res, sent === 'sent' ? '/home?notice=confirmation_resent' : '/home');
+      }),
+    ),
+  );
+
+  router.get(
+    '/sign-in',
+    page((req, res) => {
+      const { locale, messages, viewer } = stateOf(res);
+      if (viewer) return redirect(res, '/home');
+      const notice = req.query.notice === 'signed_out_everywhere' ? messages.signedOutEverywhere : undefined;
+      sendHtml(res, 200, signInPage({ locale, messages, csrfToken: csrfToken(req, res), ...(notice ? { notice } : {}) }));
+    }),
+  );
+  router.post(
+    '/sign-in',
+    ...post(async (req, res) => {
+      const { locale, messages, address, viewer } = stateOf(res);
+      const { input, errors } = parseSignIn(formFields(req.body));
+      const again = (status: number, view: { errors?: typeof errors; alert?: string }) =>
+        sendHtml(res, status, signInPage({ locale, messages, csrfToken: csrfToken(req, res), input, ...view }));
+      if (Object.keys(errors).length) return again(422, { errors });
+      const result = await signIn(ports, input, address);
+      if (result.kind === 'throttled') return again(429, { alert: messages.tooManyAttempts(result.retryAfterSeconds) });
+      if (result.kind === 'wrong_credentials') return again(401, { alert: messages.wrongCredentials });
+      // A browser signed in as someone else is signed out of that first: one sign-in per cookie.
+      if (viewer) await signOut(ports, viewer, address);
+      cookies.set(res, cookies.signIn, result.cookieValue);
+      cookies.clear(res, cookies.visitor);
+      redirect(res, '/home');
+    }),
+  );
+  router.post(
+    '/sign-out',
+    ...post(
+      signedIn(async (_req, res, viewer) => {
+        await signOut(ports, viewer, stateOf(res).address);
+        cookies.clear(res, cookies.signIn);
+        redirect(res, '/sign-in');
+      }),
+    ),
+  );
+  router.post(
+    '/sign-out-everywhere',
+    ...post(
+      signedIn(async (_req, res, viewer) => {
+        await signOutEverywhere(ports, viewer, stateOf(res).address);
+        cookies.clear(res, cookies.signIn);
+        redirect(res, '/sign-in?notice=signed_out_everywhere');
+      }),
+    ),
+  );
+
+  router.get(
+    '/home',
+    page(
+      signedIn(async (req, res, viewer) => {
+        const { locale, messages } = stateOf(res);
+        const { account, emailConfirmed } = await homeOf(ports, viewer);
+        const notice = req.query.notice === 'confirmation_resent' ? messages.confirmationResent : undefined;
+        sendHtml(
+          res,
+          200,
+          homePage({
+            locale,
+            messages,
+            csrfToken: csrfToken(req, res),
+            account,
+            emailConfirmed,
+            ...(notice ? { notice } : {}),
+          }),
+        );
+      }),
+    ),
+  );
+
+  function linkInvalid(res: Response): void {
+    const { locale, messages } = stateOf(res);
+    sendHtml(
+      res,
+      410,
+      messagePage({
+        locale,
+        messages,
+        title: messages.linkInvalidTitle,
+        body: messages.linkInvalidBody,
+        action: { href: '/sign-in', label: messages.signIn },
+      }),
+    );
+  }
+
+  router.use((_req, res) => {
+    const { locale, messages } = stateOf(res);
+    sendHtml(
+      res,
+      404,
+      messagePage({
+        locale,
+        messages,
+        title: messages.notFoundTitle,
+        body: messages.notFoundBody,
+        action: { href: '/', label: messages.homeTitle },
+      }),
+    );
+  });
+  router.use(pageErrors(logger));
+  return router;
+}
+
+/** What a page answers when something fails: a kind page, never a stack trace (a form too large is the sender's). */
+function pageErrors(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const state = res.locals.page as PageState | undefined;
+    const messages = state?.messages ?? MESSAGES.es;
+    const locale = state?.locale ?? 'es';
+    const type = (error as { type?: string }).type;
+    if (type === 'entity.too.large' || type === 'parameters.too.many') {
+      sendHtml(res, 413, messagePage({ locale, messages, title: messages.formTooLargeTitle, body: messages.formTooLargeBody }));
+      return;
+    }
+    if (
+      type === 'request.aborted' ||
+      type === 'entity.parse.failed' ||
+      type === 'encoding.unsupported' ||
+      type === 'charset.unsupported'
+    ) {
+      sendHtml(res, 400, messagePage({ locale, messages, title: messages.formExpiredTitle, body: messages.formExpiredBody }));
+      return;
+    }
+    logger.error({ err: error, request_id: res.locals.requestId as string | undefined }, 'dashboard page failed');
+    sendHtml(res, 503, messagePage({ locale, messages, title: messages.unavailableTitle, body: messages.unavailableBody }));
+  };
+}

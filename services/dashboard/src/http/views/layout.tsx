@@ -1,0 +1,118 @@
+import type { ComponentChildren } from 'preact';
+import { renderToString } from 'preact-render-to-string';
+import type { FieldErrors } from '../../domain/forms';
+import type { Locale, Messages } from '../../domain/i18n';
+
+export const STYLESHEET_PATH = '/assets/dashboard.css';
+
+export interface PageFrame {
+  locale: Locale;
+  messages: Messages;
+  title: string;
+  /** The signed-in person's header: their account's name and the sign-out form. */
+  signedIn?: { accountName: string; csrfToken: string };
+}
+
+/** One page of the dashboard: its own stylesheet only (strict CSP), a skip link, the language of its text. */
+export function renderPage(frame: PageFrame, body: ComponentChildren): string {
+  const { messages } = frame;
+  return `<!doctype html>${renderToString(
+    <html lang={frame.locale === 'es' ? 'es-AR' : 'en'}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{`${frame.title} · ${messages.product}`}</title>
+        <link rel="stylesheet" href={STYLESHEET_PATH} />
+      </head>
+      <body>
+        <a class="skip" href="#main">
+          {messages.skip}
+        </a>
+        <header class="top">
+          <a class="brand" href="/">
+            {messages.product}
+          </a>
+          {frame.signedIn ? (
+            <div class="who">
+              <span>{frame.signedIn.accountName}</span>
+              <PostButton action="/sign-out" csrfToken={frame.signedIn.csrfToken} label={messages.signOut} secondary />
+            </div>
+          ) : null}
+        </header>
+        <main id="main">{body}</main>
+      </body>
+    </html>,
+  )}`;
+}
+
+/** A form of one button (sign out, resend): a POST with its CSRF token, never a link that changes state. */
+export function PostButton(props: { action: string; csrfToken: string; label: string; secondary?: boolean }) {
+  return (
+    <form method="post" action={props.action} class="inline">
+      <input type="hidden" name="_csrf" value={props.csrfToken} />
+      <button type="submit" class={props.secondary ? 'secondary' : undefined}>
+        {props.label}
+      </button>
+    </form>
+  );
+}
+
+/** Error summary with links to the fields (the pattern screen readers handle well), then each field's message. */
+export function ErrorSummary(props: { messages: Messages; errors: FieldErrors; alert?: string | undefined }) {
+  const entries = Object.entries(props.errors).filter((entry): entry is [string, NonNullable<(typeof entry)[1]>] => !!entry[1]);
+  if (entries.length === 0 && !props.alert) return null;
+  return (
+    <div class="error-summary" role="alert" tabIndex={-1} id="error-summary">
+      <h2>{props.messages.errorSummary}</h2>
+      {props.alert ? <p>{props.alert}</p> : null}
+      {entries.length ? (
+        <ul>
+          {entries.map(([name, problem]) => (
+            <li>
+              <a href={`#f-${name}`}>{props.messages.fieldProblems[problem]}</a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+export function Field(props: {
+  name: string;
+  label: string;
+  type?: 'text' | 'email' | 'password';
+  value?: string;
+  autocomplete: string;
+  hint?: string;
+  messages: Messages;
+  errors: FieldErrors;
+}) {
+  const problem = props.errors[props.name];
+  const describedBy = [props.hint ? `h-${props.name}` : '', problem ? `e-${props.name}` : ''].filter(Boolean).join(' ');
+  return (
+    <div class={problem ? 'field invalid' : 'field'}>
+      <label for={`f-${props.name}`}>{props.label}</label>
+      {props.hint ? (
+        <p class="hint" id={`h-${props.name}`}>
+          {props.hint}
+        </p>
+      ) : null}
+      {problem ? (
+        <p class="field-error" id={`e-${props.name}`}>
+          {props.messages.fieldProblems[problem]}
+        </p>
+      ) : null}
+      <input
+        id={`f-${props.name}`}
+        name={props.name}
+        type={props.type ?? 'text'}
+        autocomplete={props.autocomplete}
+        required
+        {...(props.value !== undefined && props.type !== 'password' ? { value: props.value } : {})}
+        {...(describedBy ? { 'aria-describedby': describedBy } : {})}
+        {...(problem ? { 'aria-invalid': 'true' } : {})}
+      />
+    </div>
+  );
+}

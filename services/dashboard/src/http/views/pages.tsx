@@ -1,0 +1,163 @@
+import type { Account } from '@idv/contracts';
+import type { FieldErrors, SignInInput, SignUpInput } from '../../domain/forms';
+import type { Locale, Messages } from '../../domain/i18n';
+import { ErrorSummary, Field, PostButton, renderPage } from './layout';
+
+interface Base {
+  locale: Locale;
+  messages: Messages;
+  csrfToken: string;
+}
+
+export function signUpPage(view: Base & { input?: Partial<SignUpInput>; errors?: FieldErrors; alert?: string }): string {
+  const { messages: m } = view;
+  const errors = view.errors ?? {};
+  return renderPage(
+    { locale: view.locale, messages: m, title: m.signUpTitle },
+    <>
+      <h1>{m.signUpTitle}</h1>
+      <p class="lead">{m.signUpLead}</p>
+      <ErrorSummary messages={m} errors={errors} alert={view.alert} />
+      <form method="post" action="/sign-up" novalidate>
+        <input type="hidden" name="_csrf" value={view.csrfToken} />
+        <Field
+          name="organisation"
+          label={m.organisation}
+          value={view.input?.organisation}
+          autocomplete="organization"
+          messages={m}
+          errors={errors}
+        />
+        <Field name="name" label={m.ownerName} value={view.input?.name} autocomplete="name" messages={m} errors={errors} />
+        <Field
+          name="email"
+          type="email"
+          label={m.email}
+          value={view.input?.email}
+          autocomplete="email"
+          messages={m}
+          errors={errors}
+        />
+        <Field
+          name="password"
+          type="password"
+          label={m.password}
+          hint={m.passwordHint}
+          autocomplete="new-password"
+          messages={m}
+          errors={errors}
+        />
+        <button type="submit">{m.createAccount}</button>
+      </form>
+      <p>
+        <a href="/sign-in">{m.haveAccount}</a>
+      </p>
+    </>,
+  );
+}
+
+export function signInPage(
+  view: Base & { input?: Partial<SignInInput>; errors?: FieldErrors; alert?: string; notice?: string },
+): string {
+  const { messages: m } = view;
+  const errors = view.errors ?? {};
+  return renderPage(
+    { locale: view.locale, messages: m, title: m.signInTitle },
+    <>
+      <h1>{m.signInTitle}</h1>
+      {view.notice ? (
+        <p class="notice" role="status">
+          {view.notice}
+        </p>
+      ) : null}
+      <ErrorSummary messages={m} errors={errors} alert={view.alert} />
+      <form method="post" action="/sign-in" novalidate>
+        <input type="hidden" name="_csrf" value={view.csrfToken} />
+        <Field
+          name="email"
+          type="email"
+          label={m.email}
+          value={view.input?.email}
+          autocomplete="username"
+          messages={m}
+          errors={errors}
+        />
+        <Field name="password" type="password" label={m.password} autocomplete="current-password" messages={m} errors={errors} />
+        <button type="submit">{m.signIn}</button>
+      </form>
+      <p>
+        <a href="/sign-up">{m.noAccount}</a>
+      </p>
+    </>,
+  );
+}
+
+/** A page of one message: sent mail, a used link, an expired form, not found. */
+export function messagePage(view: {
+  locale: Locale;
+  messages: Messages;
+  title: string;
+  body: string;
+  action?: { href: string; label: string };
+}): string {
+  return renderPage(
+    { locale: view.locale, messages: view.messages, title: view.title },
+    <>
+      <h1>{view.title}</h1>
+      <p>{view.body}</p>
+      {view.action ? (
+        <p>
+          <a href={view.action.href}>{view.action.label}</a>
+        </p>
+      ) : null}
+    </>,
+  );
+}
+
+export function confirmEmailPage(view: Base & { token: string }): string {
+  const { messages: m } = view;
+  return renderPage(
+    { locale: view.locale, messages: m, title: m.confirmTitle },
+    <>
+      <h1>{m.confirmTitle}</h1>
+      <p>{m.confirmBody}</p>
+      <form method="post" action="/confirm-email">
+        <input type="hidden" name="_csrf" value={view.csrfToken} />
+        <input type="hidden" name="token" value={view.token} />
+        <button type="submit">{m.confirmButton}</button>
+      </form>
+    </>,
+  );
+}
+
+export function homePage(view: Base & { account: Account; emailConfirmed: boolean; notice?: string }): string {
+  const { messages: m } = view;
+  const status = m.accountStatus[view.account.status];
+  return renderPage(
+    {
+      locale: view.locale,
+      messages: m,
+      title: m.homeTitle,
+      signedIn: { accountName: view.account.name, csrfToken: view.csrfToken },
+    },
+    <>
+      <h1>{m.homeTitle}</h1>
+      {view.notice ? (
+        <p class="notice" role="status">
+          {view.notice}
+        </p>
+      ) : null}
+      <section class={`status status-${view.account.status}`} aria-labelledby="account-status">
+        <h2 id="account-status">{status.title}</h2>
+        <p>{status.body}</p>
+      </section>
+      {view.emailConfirmed ? null : (
+        <section class="status status-pending">
+          <p>{m.emailUnconfirmed}</p>
+          <PostButton action="/confirm-email/resend" csrfToken={view.csrfToken} label={m.resendConfirmation} secondary />
+        </section>
+      )}
+      <PostButton action="/sign-out-everywhere" csrfToken={view.csrfToken} label={m.signOutEverywhere} secondary />
+    </>,
+  );
+}

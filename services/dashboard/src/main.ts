@@ -1,0 +1,71 @@
+import path from 'node:path';
+import { InternalClient } from '@idv/contracts';
+import { AddressThrottle, ClientAddresses, createRedis, openDatabase, runMain, smtpOptionsFrom, startRuntime } from '@idv/kit';
+import { dictionary } from '@zxcvbn-ts/language-common';
+import { DashboardMailer } from './adapters/mailer';
+import { Argon2PasswordHasher } from './adapters/password-hasher';
+import { createApp } from './app';
+import { dashboardSecret, readConfig } from './config';
+import { commonPasswordSet } from './domain/passwords';
+import { THROTTLES } from './use-cases/ports';
+
+const SCHEMA = 'dashboard';
+
+runMain('dashboard', async () => {
+  const config = readConfig();
+  const runtime = startRuntime('dashboard', config);
+  const { lifecycle } = runtime;
+  const pool = await openDatabase(runtime, {
+    url: config.DATABASE_URL,
+    schema: SCHEMA,
+    migrations: [path.join(__dirname, '..', 'migrations')],
+    max: config.DATABASE_POOL_MAX,
+  });
+  const redis = createRedis(config.REDIS_URL);
+  lifecycle.onStop('redis', async () => {
+    await redis.quit().catch(() => undefined);
+  });
+  const mailer = new DashboardMailer(smtpOptionsFrom(config, config.OUTBOUND_TIMEOUT_MS));
+  lifecycle.onStop('smtp', () => mailer.close());
+  const perMinute = (count: number) => count / 60;
+  const throttle = new AddressThrottle(
+    redis,
+    {
+      [THROTTLES.signUp]: { perSecond: perMinute(config.THROTTLE_SIGN_UPS_PER_MINUTE), burst: config.THROTTLE_SIGN_UPS_BURST },
+      [THROTTLES.signIn]: { perSecond: perMinute(config.THROTTLE_SIGN_INS_PER_MINUTE), burst: config.THROTTLE_SIGN_INS_BURST },
+      [THROTTLES.failedPassword]: {
+        perSecond: config.THROTTLE_FAILED_PASSWORDS_PER_HOUR / 3600,
+        burst: config.THROTTLE_FAILED_PASSWORDS_BURST,
+      },
+    },
+    { logger: runtime.logger, metrics: runtime.metrics },
+  );
+
+  const app = createApp({
+    ports: {
+      pool,
+      platform: new InternalClient({
+        urls: { keys: config.KEYS_URL, sessions: config.SESSIONS_URL },
+        internalToken: config.INTERNAL_TOKEN,
+        timeoutMs: config.OUTBOUND_TIMEOUT_MS,
+      }),
+      mailer,
+      hasher: new Argon2PasswordHasher(),
+      throttle,
+      commonPasswords: commonPasswordSet(dictionary['passwords-common']),
+      logger: runtime.logger,
+      baseUrl: config.DASHBOARD_BASE_URL,
+      signIn: { idleSeconds: config.SIGN_IN_IDLE_HOURS * 3600, maxSeconds: config.SIGN_IN_MAX_HOURS * 3600 },
+    },
+    redis,
+    logger: runtime.logger,
+    metrics: runtime.metrics,
+    clientAddresses: new ClientAddresses(config.TRUSTED_PROXIES),
+    secureCookies: config.SECURE_COOKIES,
+    secret: dashboardSecret(config),
+    internalToken: config.INTERNAL_TOKEN,
+    isShuttingDown: () => lifecycle.shuttingDown,
+  });
+  await lifecycle.listen(app, config.PORT, config.HOST);
+  return lifecycle;
+});

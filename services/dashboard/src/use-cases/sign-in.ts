@@ -1,0 +1,92 @@
+import type { AccountId, UserId } from '@idv/contracts';
+import { withTransaction } from '@idv/kit';
+import { appendAudit } from '../adapters/audit.repository';
+import { deleteSignIn, deleteSignInsOf, insertSignIn, touchSignIn } from '../adapters/sign-in.repository';
+import { findMembership, findUserByEmail } from '../adapters/users.repository';
+import type { SignInInput } from '../domain/forms';
+import type { Role } from '../domain/roles';
+import { hashSecret, looksLikeSecret, newSecret } from '../domain/secrets';
+import { THROTTLES, type DashboardPorts } from './ports';
+
+export type SignInResult =
+  | { kind: 'signed_in'; cookieValue: string; userId: UserId }
+  | { kind: 'wrong_credentials' }
+  | { kind: 'throttled'; retryAfterSeconds: number };
+
+/** The throttle's key of an e-mail address: its hash, so Redis never holds the address. */
+const emailKey = (email: string) => hashSecret(email.trim().toLowerCase());
+
+/**
+ * Signs a person in with e-mail and password. Each address is throttled, and each e-mail's failed
+ * passwords are (whoever sends them, so spreading a guess over many addresses does not help); a correct
+ * password is refused only while that e-mail's failures are spent. The answer never tells whether the
+ * e-mail exists, in words or in time. A new sign-in always gets a new cookie value (no fixation).
+ */
+export async function signIn(ports: DashboardPorts, input: SignInInput, address: string): Promise<SignInResult> {
+  const perAddress = await ports.throttle.take(THROTTLES.signIn, address);
+  if (!perAddress.allowed) return { kind: 'throttled', retryAfterSeconds: perAddress.retryAfterSeconds };
+  const perEmail = await ports.throttle.peek(THROTTLES.failedPassword, emailKey(input.email));
+  if (!perEmail.allowed) return { kind: 'throttled', retryAfterSeconds: perEmail.retryAfterSeconds };
+
+  const user = await findUserByEmail(ports.pool, input.email);
+  const matches = user
+    ? await ports.hasher.verify(user.passwordHash, input.password)
+    : (await ports.hasher.burn(input.password), false);
+  const membership = user && matches ? await findMembership(ports.pool, user.id) : null;
+  if (!user || !membership) {
+    await ports.throttle.take(THROTTLES.failedPassword, emailKey(input.email));
+    if (user) await appendAudit(ports.pool, { accountId: null, actorId: user.id, action: 'user.sign_in_failed', address });
+    return { kind: 'wrong_credentials' };
+  }
+  const cookieValue = newSecret();
+  const now = Date.now();
+  await withTransaction(ports.pool, async (tx) => {
+    await insertSignIn(tx, {
+      idHash: hashSecret(cookieValue),
+      userId: user.id,
+      accountId: membership.accountId,
+      expiresAt: new Date(now + ports.signIn.maxSeconds * 1000),
+      address,
+    });
+    await appendAudit(tx, { accountId: membership.accountId, actorId: user.id, action: 'user.signed_in', address });
+  });
+  return { kind: 'signed_in', cookieValue, userId: user.id };
+}
+
+export interface Viewer {
+  userId: UserId;
+  accountId: AccountId;
+  role: Role;
+  /** The hash of the sign-in cookie: the CSRF tokens are bound to it. */
+  signInHash: string;
+}
+
+/** The person behind a sign-in cookie, or null (unknown, expired, idle too long, or the membership gone). */
+export async function viewerOf(ports: DashboardPorts, cookieValue: string | undefined): Promise<Viewer | null> {
+  if (!looksLikeSecret(cookieValue)) return null;
+  const signInHash = hashSecret(cookieValue);
+  const signedIn = await touchSignIn(ports.pool, signInHash, ports.signIn.idleSeconds);
+  if (!signedIn) return null;
+  const membership = await findMembership(ports.pool, signedIn.userId, signedIn.accountId);
+  if (!membership) return null;
+  return { userId: signedIn.userId, accountId: signedIn.accountId, role: membership.role, signInHash };
+}
+
+export async function signOut(ports: DashboardPorts, viewer: Viewer, address: string): Promise<void> {
+  await deleteSignIn(ports.pool, viewer.signInHash);
+  await appendAudit(ports.pool, { accountId: viewer.accountId, actorId: viewer.userId, action: 'user.signed_out', address });
+}
+
+/** Ends every browser signed in as this person, this one included. */
+export async function signOutEverywhere(ports: DashboardPorts, viewer: Viewer, address: string): Promise<void> {
+  await withTransaction(ports.pool, async (tx) => {
+    const ended = await deleteSignInsOf(tx, viewer.userId);
+    await appendAudit(tx, {
+      accountId: viewer.accountId,
+      actorId: viewer.userId,
+      action: 'user.signed_out_everywhere',
+      target: String(ended),
+      address,
+    });
+  });
+}
