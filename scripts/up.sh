@@ -11,5 +11,6 @@ echo
 echo "Demo account (operator CLI: pnpm ops --help):"
 INTERNAL_TOKEN=${INTERNAL_TOKEN:-local-development-internal-token} node packages/ops/dist/cli.js demo
 echo
+echo "Dashboard: http://localhost:8085 (sign in with dashboard_owner's e-mail and password)"
 echo "Try: curl -s http://localhost:8080/v1/verification-sessions -H \"Authorization: Bearer <test_key secret>\""
 echo "Stop: node packages/testkit/dist/cli.js down"

@@ -5,7 +5,7 @@
 # ---- build: install the workspace, compile this service and its workspace dependencies ----
 FROM node:20-bookworm-slim AS build
 ARG SERVICE
-RUN test -n "$SERVICE" || { echo "pass --build-arg SERVICE=<gateway|keys|sessions|webhooks|flow-runner>" >&2; exit 1; }
+RUN test -n "$SERVICE" || { echo "pass --build-arg SERVICE=<gateway|keys|sessions|webhooks|flow-runner|dashboard>" >&2; exit 1; }
 ENV CI=true TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
 RUN npm i -g pnpm@10.34.9 && npm cache clean --force
 WORKDIR /repo
@@ -16,12 +16,14 @@ COPY . .
 RUN pnpm install --frozen-lockfile --offline
 RUN pnpm exec turbo run build --filter=@idv/${SERVICE}...
 # A self-contained copy with production dependencies only. Workspace packages (@idv/kit,
-# @idv/contracts) are copied into node_modules with their dist/ (and the kit's migrations/).
+# @idv/contracts) are copied into node_modules with their dist/ (and the kit's migrations/). The service's
+# own migrations/ and assets/ (stylesheets and scripts read at run time) come along.
 RUN pnpm deploy --filter=@idv/${SERVICE} --prod --legacy /out \
  && rm -rf /out/src /out/test /out/.turbo /out/tsconfig*.json /out/jest.config.js \
  && { test -f /out/dist/main.js || { echo "services/${SERVICE} has no src/main.ts yet" >&2; exit 1; }; } \
  && test -d /out/node_modules/@idv/kit/migrations \
- && { test ! -d services/${SERVICE}/migrations || test -d /out/migrations; }
+ && { test ! -d services/${SERVICE}/migrations || test -d /out/migrations; } \
+ && { test ! -d services/${SERVICE}/assets || test -d /out/assets; }
 
 # ---- runtime: node, the compiled service and its production node_modules ----
 FROM node:20-bookworm-slim AS runtime

@@ -30,6 +30,7 @@ describe('secret redaction', () => {
     'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
     'lt_Ch7LorV87cFXsNOzu3fwu0abYn9hkXj8',
     'ho_pQ3vN8sLwT0aZk5yXr2uJ7bFc4dGh6eMi9oVn1tYs0w',
+    '/confirm-email?token=dt_Zm9vYmFyYmF6cXV4cXV1eGNvcmdlZ3JhdWx0Z2FycGx5',
   ];
 
   it('when a text carries secrets, then their values are replaced and their kind kept', () => {
@@ -38,6 +39,7 @@ describe('secret redaction', () => {
     for (const secret of secrets) expect(redacted).not.toContain(secret);
     expect(redacted).toContain('sk_live_[REDACTED]');
     expect(redacted).toContain('whsec_[REDACTED]');
+    expect(redacted).toContain('token=dt_[REDACTED]');
   });
 
   it('when a log line would carry a secret in the message, a field, a nested object or an error, then it does not', () => {

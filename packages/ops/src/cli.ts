@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SCOPES, type Mode, type Scope } from '@idv/contracts';
@@ -20,11 +21,12 @@ const USAGE = `Usage: pnpm ops <command> [options] [--json]
   key:list --account ID
   balance:credit --account ID --tokens N
   balance:show --account ID
+  owner:add --account ID --email E --name N    (a dashboard owner; prints a drawn password once)
   demo
 ${DOCUMENT_READ_USAGE}
 ${FACE_USAGE}
 
-Environment: KEYS_URL, SESSIONS_URL, INTERNAL_TOKEN (defaults match the local stack).`;
+Environment: KEYS_URL, SESSIONS_URL, DASHBOARD_URL, INTERNAL_TOKEN (defaults match the local stack).`;
 
 class UsageError extends Error {}
 
@@ -125,6 +127,15 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
     }
     case 'balance:show':
       return ops.balance(required(values, 'account'));
+    case 'owner:add': {
+      const password = randomBytes(12).toString('base64url');
+      const owner = await ops.createAccountOwner(required(values, 'account'), {
+        email: required(values, 'email'),
+        name: required(values, 'name'),
+        password,
+      });
+      return { id: owner.id, account_id: owner.account_id, email: owner.email, password };
+    }
     case 'demo':
       return createDemo(ops);
     case undefined:

@@ -170,7 +170,7 @@ describe('sign-in', () => {
   it('gives a new cookie at sign-in: a value planted before it is never signed in (fixation)', async () => {
     const { owner } = await signUp();
     const browser = dashboard.browser();
-    const planted = 'A'.repeat(43);
+    const planted = `dt_${'A'.repeat(43)}`;
     browser.cookies.set('__Host-idv_dash', planted);
     const { answer } = await signIn(owner.email, owner.password, browser);
     expect(answer.status).toBe(303);
