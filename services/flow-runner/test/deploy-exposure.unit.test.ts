@@ -40,8 +40,8 @@ function matches(route: Route, requestPath: string): boolean {
 }
 
 describe('public exposure of the deployment', () => {
-  test('when the ingress is read, then only the gateway and the flow-runner are routed, by their public paths', () => {
-    expect(new Set(routes.map((r) => r.service))).toEqual(new Set(['gateway', 'flow-runner']));
+  test('when the ingress is read, then only the gateway, the flow-runner and the dashboard are routed, by their public paths', () => {
+    expect(new Set(routes.map((r) => r.service))).toEqual(new Set(['gateway', 'flow-runner', 'dashboard']));
     for (const route of routes) expect(route.pathType).not.toBe('ImplementationSpecific');
     const reachable = (service: string, requestPath: string) =>
       routes.some((r) => r.service === service && matches(r, requestPath));
@@ -49,10 +49,16 @@ describe('public exposure of the deployment', () => {
       expect(reachable('flow-runner', requestPath)).toBe(true);
     }
     expect(reachable('gateway', '/v1/verification-sessions')).toBe(true);
+    for (const requestPath of ['/', '/sign-up', '/sign-in', '/home', '/keys', '/keys/key_x/revoke', '/assets/dashboard.css']) {
+      expect(reachable('dashboard', requestPath)).toBe(true);
+    }
     for (const service of ['gateway', 'flow-runner']) {
       for (const requestPath of ['/internal/evidence-links', '/internal', '/metrics', '/healthz', '/readyz', '/']) {
         expect(reachable(service, requestPath)).toBe(false);
       }
+    }
+    for (const requestPath of ['/internal/accounts/acc_x/owners', '/internal', '/metrics', '/healthz', '/readyz']) {
+      expect(reachable('dashboard', requestPath)).toBe(false);
     }
   });
 

@@ -14,6 +14,13 @@ export function formFields(body: unknown): FormFields {
   return fields;
 }
 
+/** A field sent once or several times (checkboxes), as its list of texts. */
+export function formList(body: unknown, name: string): string[] {
+  const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
+}
+
 export type FieldErrors = Partial<Record<string, FieldProblem>>;
 
 // eslint-disable-next-line no-control-regex -- finding control characters is the point

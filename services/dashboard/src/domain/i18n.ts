@@ -63,6 +63,47 @@ export interface Messages {
   resendConfirmation: string;
   confirmationResent: string;
   signedOutEverywhere: string;
+  nav: { home: string; keys: string };
+  forbiddenTitle: string;
+  forbiddenBody: string;
+  keys: {
+    title: string;
+    lead: string;
+    createTitle: string;
+    name: string;
+    mode: string;
+    modes: Record<'test' | 'live', string>;
+    scopes: string;
+    scopesHint: string;
+    create: string;
+    none: string;
+    columns: {
+      name: string;
+      id: string;
+      mode: string;
+      scopes: string;
+      created: string;
+      lastUsed: string;
+      state: string;
+      action: string;
+    };
+    never: string;
+    active: string;
+    revokedOn: (date: string) => string;
+    revoke: string;
+    revokeTitle: (name: string) => string;
+    revokeBody: string;
+    revokeConfirm: string;
+    cancel: string;
+    revoked: (name: string) => string;
+    createdTitle: string;
+    createdWarning: string;
+    secretLabel: string;
+    copy: string;
+    done: string;
+    duplicate: string;
+    liveNeedsActive: string;
+  };
   mail: {
     confirmSubject: string;
     confirmText: (name: string, link: string, hours: number) => string;
@@ -134,6 +175,48 @@ const es: Messages = {
   resendConfirmation: 'Reenviar el enlace',
   confirmationResent: 'Te mandamos un enlace nuevo.',
   signedOutEverywhere: 'Cerramos tu sesión en todos los dispositivos.',
+  nav: { home: 'Inicio', keys: 'Claves de API' },
+  forbiddenTitle: 'No tenés permiso',
+  forbiddenBody: 'Tu rol en esta cuenta no permite esta acción. Pedísela a quien administra la cuenta.',
+  keys: {
+    title: 'Claves de API',
+    lead: 'Tu servidor usa estas claves para crear sesiones y leer resultados. Las de prueba nunca gastan fichas; las reales, sí.',
+    createTitle: 'Crear una clave',
+    name: 'Nombre (para reconocerla)',
+    mode: 'Modo',
+    modes: { test: 'Prueba', live: 'Real' },
+    scopes: 'Permisos',
+    scopesHint: 'Dale a cada clave solo lo que necesita. La API hace cumplir estos permisos.',
+    create: 'Crear clave',
+    none: 'Todavía no hay claves.',
+    columns: {
+      name: 'Nombre',
+      id: 'Id',
+      mode: 'Modo',
+      scopes: 'Permisos',
+      created: 'Creada',
+      lastUsed: 'Último uso',
+      state: 'Estado',
+      action: 'Acción',
+    },
+    never: 'nunca',
+    active: 'activa',
+    revokedOn: (date) => `revocada el ${date}`,
+    revoke: 'Revocar',
+    revokeTitle: (name) => `¿Revocar la clave «${name}»?`,
+    revokeBody:
+      'La API la rechaza en cuanto la revocás, en todas las réplicas. No se puede deshacer; queda en la lista para auditoría.',
+    revokeConfirm: 'Sí, revocar',
+    cancel: 'Cancelar',
+    revoked: (name) => `Revocaste la clave «${name}».`,
+    createdTitle: 'Tu clave nueva',
+    createdWarning: 'Copiala ahora y guardala en un lugar seguro: no la vamos a mostrar nunca más.',
+    secretLabel: 'Clave secreta',
+    copy: 'Copiar',
+    done: 'Ya la guardé',
+    duplicate: 'Ese formulario ya se envió: la clave está en la lista. Si no copiaste el secreto, revocala y creá otra.',
+    liveNeedsActive: 'Las claves reales se habilitan cuando aprobamos la cuenta. Mientras tanto, usá claves de prueba.',
+  },
   mail: {
     confirmSubject: 'Confirmá tu correo',
     confirmText: (name, link, hours) =>
@@ -207,6 +290,49 @@ const en: Messages = {
   resendConfirmation: 'Send the link again',
   confirmationResent: 'We sent you a new link.',
   signedOutEverywhere: 'You were signed out on every device.',
+  nav: { home: 'Home', keys: 'API keys' },
+  forbiddenTitle: 'Not allowed',
+  forbiddenBody: 'Your role in this account does not allow this. Ask whoever manages the account.',
+  keys: {
+    title: 'API keys',
+    lead: 'Your server uses these keys to create sessions and read results. Test keys never spend tokens; live keys do.',
+    createTitle: 'Create a key',
+    name: 'Name (to recognise it)',
+    mode: 'Mode',
+    modes: { test: 'Test', live: 'Live' },
+    scopes: 'Permissions',
+    scopesHint: 'Give each key only what it needs. The API enforces these permissions.',
+    create: 'Create key',
+    none: 'No keys yet.',
+    columns: {
+      name: 'Name',
+      id: 'Id',
+      mode: 'Mode',
+      scopes: 'Permissions',
+      created: 'Created',
+      lastUsed: 'Last used',
+      state: 'State',
+      action: 'Action',
+    },
+    never: 'never',
+    active: 'active',
+    revokedOn: (date) => `revoked on ${date}`,
+    revoke: 'Revoke',
+    revokeTitle: (name) => `Revoke the key “${name}”?`,
+    revokeBody:
+      'The API refuses it as soon as you revoke it, on every replica. This cannot be undone; it stays listed for auditing.',
+    revokeConfirm: 'Yes, revoke',
+    cancel: 'Cancel',
+    revoked: (name) => `You revoked the key “${name}”.`,
+    createdTitle: 'Your new key',
+    createdWarning: 'Copy it now and keep it somewhere safe: we will never show it again.',
+    secretLabel: 'Secret key',
+    copy: 'Copy',
+    done: 'I have saved it',
+    duplicate:
+      'That form was sent already: the key is in the list. If you did not copy its secret, revoke it and create another.',
+    liveNeedsActive: 'Live keys open once we approve the account. Meanwhile, use test keys.',
+  },
   mail: {
     confirmSubject: 'Confirm your e-mail',
     confirmText: (name, link, hours) =>

@@ -1,3 +1,14 @@
 /** Who may do what in an account: `owner` everything; `developer` all but members and account settings; `viewer` reads. */
 export const ROLES = ['owner', 'developer', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
+
+export type Action = 'keys.read' | 'keys.write' | 'members.manage' | 'account.settings';
+
+const ALLOWED: Record<Role, ReadonlySet<Action>> = {
+  owner: new Set(['keys.read', 'keys.write', 'members.manage', 'account.settings']),
+  developer: new Set(['keys.read', 'keys.write']),
+  viewer: new Set(['keys.read']),
+};
+
+/** Checked on the server for every page and action; hiding a button is only a courtesy. */
+export const can = (role: Role, action: Action): boolean => ALLOWED[role].has(action);

@@ -3,15 +3,18 @@ import path from 'node:path';
 import type { ClientAddresses, Logger } from '@idv/kit';
 import { doubleCsrf } from 'csrf-csrf';
 import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { formFields, parseSignIn, parseSignUp } from '../domain/forms';
+import { formFields, formList, parseSignIn, parseSignUp } from '../domain/forms';
+import { can } from '../domain/roles';
 import { MESSAGES, localeOf, type Locale, type Messages } from '../domain/i18n';
 import { newSecret } from '../domain/secrets';
 import { confirmEmail, confirmationLinkLive, homeOf, resendConfirmation, signUp } from '../use-cases/accounts';
+import { createKey, keyOf, listKeys, parseNewKey, revokeKey } from '../use-cases/keys';
 import type { DashboardPorts } from '../use-cases/ports';
 import { signIn, signOut, signOutEverywhere, viewerOf, type Viewer } from '../use-cases/sign-in';
 import { redirect, sendHtml } from './respond';
 import { Cookies, cookiesOf, parseCookies, securityHeaders } from './security';
-import { STYLESHEET_PATH } from './views/layout';
+import { keyCreatedPage, keysPage, revokeKeyPage } from './views/keys';
+import { COPY_SCRIPT_PATH, STYLESHEET_PATH } from './views/layout';
 import { confirmEmailPage, homePage, messagePage, signInPage, signUpPage } from './views/pages';
 
 export interface DashboardHttpOptions {
@@ -37,7 +40,9 @@ const stateOf = (res: Response) => res.locals.page as PageState;
 export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOptions, logger: Logger): express.Router {
   const router = express.Router();
   const cookies = new Cookies(options.secureCookies);
-  const stylesheet = readFileSync(path.join(__dirname, '..', '..', 'assets', 'dashboard.css'));
+  const asset = (file: string) => readFileSync(path.join(__dirname, '..', '..', 'assets', file));
+  const stylesheet = asset('dashboard.css');
+  const copyScript = asset('copy.js');
 
   const csrf = doubleCsrf({
     getSecret: () => options.secret,
@@ -64,6 +69,10 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
   router.get(STYLESHEET_PATH, (_req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=3600');
     res.type('text/css; charset=utf-8').send(stylesheet);
+  });
+  router.get(COPY_SCRIPT_PATH, (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.type('text/javascript; charset=utf-8').send(copyScript);
   });
 
   router.use(securityHeaders, parseCookies, (async (req, res, next) => {
@@ -235,6 +244,124 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
     ),
   );
 
+  /** The keys pages: every action checked against the viewer's role here, whatever the page showed. */
+  const keysView = async (
+    req: Request,
+    res: Response,
+    viewer: Viewer,
+    extra: Partial<Parameters<typeof keysPage>[0]> = {},
+    status = 200,
+  ) => {
+    const { locale, messages } = stateOf(res);
+    const listed = await listKeys(ports, viewer);
+    if (listed.kind !== 'keys') return forbidden(res);
+    const account = await ports.platform.call('getAccount', { id: viewer.accountId });
+    sendHtml(
+      res,
+      status,
+      keysPage({
+        locale,
+        messages,
+        csrfToken: csrfToken(req, res),
+        account,
+        keys: listed.keys,
+        canWrite: can(viewer.role, 'keys.write'),
+        nonce: newSecret(),
+        ...extra,
+      }),
+    );
+  };
+  router.get(
+    '/keys',
+    page(
+      signedIn(async (req, res, viewer) => {
+        const revoked = typeof req.query.revoked === 'string' ? req.query.revoked : undefined;
+        const notice = revoked ? stateOf(res).messages.keys.revoked(revoked) : undefined;
+        await keysView(req, res, viewer, notice ? { notice } : {});
+      }),
+    ),
+  );
+  router.post(
+    '/keys',
+    ...post(
+      signedIn(async (req, res, viewer) => {
+        const { locale, messages, address } = stateOf(res);
+        const { input, errors } = parseNewKey(formFields(req.body), formList(req.body, 'scopes'));
+        if (!can(viewer.role, 'keys.write')) return forbidden(res);
+        if (Object.keys(errors).length) return keysView(req, res, viewer, { errors, input }, 422);
+        const result = await createKey(ports, viewer, input, address);
+        switch (result.kind) {
+          case 'forbidden':
+          case 'not_found':
+            return forbidden(res);
+          case 'live_needs_active_account':
+            return keysView(req, res, viewer, { alert: messages.keys.liveNeedsActive, input }, 422);
+          case 'duplicate':
+            return keysView(req, res, viewer, { alert: messages.keys.duplicate }, 409);
+          case 'created': {
+            const account = await ports.platform.call('getAccount', { id: viewer.accountId });
+            sendHtml(res, 201, keyCreatedPage({ locale, messages, csrfToken: csrfToken(req, res), account, key: result.key }));
+          }
+        }
+      }),
+    ),
+  );
+  router.get(
+    '/keys/:id/revoke',
+    page(
+      signedIn(async (req, res, viewer) => {
+        const { locale, messages } = stateOf(res);
+        if (!can(viewer.role, 'keys.write')) return forbidden(res);
+        const found = await keyOf(ports, viewer, String(req.params.id));
+        if (found.kind === 'forbidden') return forbidden(res);
+        if (found.kind !== 'key' || found.key.revoked_at) return notFound(res);
+        const account = await ports.platform.call('getAccount', { id: viewer.accountId });
+        sendHtml(res, 200, revokeKeyPage({ locale, messages, csrfToken: csrfToken(req, res), account, key: found.key }));
+      }),
+    ),
+  );
+  router.post(
+    '/keys/:id/revoke',
+    ...post(
+      signedIn(async (req, res, viewer) => {
+        const result = await revokeKey(ports, viewer, String(req.params.id), stateOf(res).address);
+        if (result.kind === 'forbidden') return forbidden(res);
+        if (result.kind === 'not_found') return notFound(res);
+        redirect(res, `/keys?revoked=${encodeURIComponent(result.key.name)}`);
+      }),
+    ),
+  );
+
+  function forbidden(res: Response): void {
+    const { locale, messages } = stateOf(res);
+    sendHtml(
+      res,
+      403,
+      messagePage({
+        locale,
+        messages,
+        title: messages.forbiddenTitle,
+        body: messages.forbiddenBody,
+        action: { href: '/home', label: messages.homeTitle },
+      }),
+    );
+  }
+
+  function notFound(res: Response): void {
+    const { locale, messages } = stateOf(res);
+    sendHtml(
+      res,
+      404,
+      messagePage({
+        locale,
+        messages,
+        title: messages.notFoundTitle,
+        body: messages.notFoundBody,
+        action: { href: '/', label: messages.homeTitle },
+      }),
+    );
+  }
+
   function linkInvalid(res: Response): void {
     const { locale, messages } = stateOf(res);
     sendHtml(
@@ -250,20 +377,7 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
     );
   }
 
-  router.use((_req, res) => {
-    const { locale, messages } = stateOf(res);
-    sendHtml(
-      res,
-      404,
-      messagePage({
-        locale,
-        messages,
-        title: messages.notFoundTitle,
-        body: messages.notFoundBody,
-        action: { href: '/', label: messages.homeTitle },
-      }),
-    );
-  });
+  router.use((_req, res) => notFound(res));
   router.use(pageErrors(logger));
   return router;
 }

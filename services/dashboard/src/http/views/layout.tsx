@@ -9,9 +9,13 @@ export interface PageFrame {
   locale: Locale;
   messages: Messages;
   title: string;
-  /** The signed-in person's header: their account's name and the sign-out form. */
-  signedIn?: { accountName: string; csrfToken: string };
+  /** The signed-in person's header: their account's name, the sections and the sign-out form. */
+  signedIn?: { accountName: string; csrfToken: string; section?: 'home' | 'keys' };
+  /** This page's own scripts (the CSP allows this origin's only). */
+  scripts?: string[];
 }
+
+export const COPY_SCRIPT_PATH = '/assets/copy.js';
 
 /** One page of the dashboard: its own stylesheet only (strict CSP), a skip link, the language of its text. */
 export function renderPage(frame: PageFrame, body: ComponentChildren): string {
@@ -23,6 +27,9 @@ export function renderPage(frame: PageFrame, body: ComponentChildren): string {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${frame.title} · ${messages.product}`}</title>
         <link rel="stylesheet" href={STYLESHEET_PATH} />
+        {(frame.scripts ?? []).map((src) => (
+          <script src={src} defer />
+        ))}
       </head>
       <body>
         <a class="skip" href="#main">
@@ -32,6 +39,16 @@ export function renderPage(frame: PageFrame, body: ComponentChildren): string {
           <a class="brand" href="/">
             {messages.product}
           </a>
+          {frame.signedIn ? (
+            <nav aria-label={messages.product}>
+              <a href="/home" {...(frame.signedIn.section === 'home' ? { 'aria-current': 'page' } : {})}>
+                {messages.nav.home}
+              </a>
+              <a href="/keys" {...(frame.signedIn.section === 'keys' ? { 'aria-current': 'page' } : {})}>
+                {messages.nav.keys}
+              </a>
+            </nav>
+          ) : null}
           {frame.signedIn ? (
             <div class="who">
               <span>{frame.signedIn.accountName}</span>
