@@ -1,4 +1,4 @@
-import { SCOPES, type ApiKey, type ApiKeyId, type Mode, type Scope } from '@idv/contracts';
+import { SCOPES, type ApiKey, type Mode, type Scope } from '@idv/contracts';
 import { appendAudit } from '../adapters/audit.repository';
 import { claimFormNonce } from '../adapters/form-submissions.repository';
 import type { FieldErrors } from '../domain/forms';
