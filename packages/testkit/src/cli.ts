@@ -16,6 +16,8 @@ const PASS_THROUGH = [
   'INTERNAL_TOKEN',
   'PUBLIC_BASE_URL',
   'FLOW_BASE_URL',
+  'DASHBOARD_BASE_URL',
+  'DASHBOARD_SECRET',
   'CORS_ORIGINS',
   'SMTP_HOST',
   'SMTP_PORT',
@@ -72,6 +74,7 @@ async function up(): Promise<void> {
       ...env,
       PUBLIC_BASE_URL: env.PUBLIC_BASE_URL ?? `http://localhost:${DEFAULT_PORTS.gateway}`,
       FLOW_BASE_URL: env.FLOW_BASE_URL ?? `http://localhost:${DEFAULT_PORTS['flow-runner']}`,
+      DASHBOARD_BASE_URL: env.DASHBOARD_BASE_URL ?? `http://localhost:${DEFAULT_PORTS.dashboard}`,
     },
     detached: true,
   });
