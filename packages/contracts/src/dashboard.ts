@@ -18,3 +18,13 @@ export const DashboardUserSchema = z.object({
   role: z.enum(['owner', 'developer', 'viewer']),
 });
 export type DashboardUser = z.infer<typeof DashboardUserSchema>;
+
+/** An operator of the service (the operator console), created with the CLI; TOTP is enrolled at the first sign-in. */
+export const CreateOperatorBodySchema = CreateAccountOwnerBodySchema;
+
+export const OperatorSchema = z.object({
+  object: z.literal('operator'),
+  id: idSchema('user'),
+  email: z.string(),
+  name: z.string(),
+});

@@ -51,11 +51,13 @@ export class InternalClient {
     operationId: Id,
     params: Record<string, string> = {},
     body?: unknown,
+    query: Record<string, string> = {},
   ): Promise<InternalAnswer<Id>> {
     const route = internalRoute(operationId);
     const base = this.options.urls[route.service];
     if (!base) throw new Error(`${operationId}: no URL configured for the ${route.service} service`);
-    const response = await fetch(`${base.replace(/\/+$/, '')}${contractPath(route, params)}`, {
+    const search = new URLSearchParams(query).toString();
+    const response = await fetch(`${base.replace(/\/+$/, '')}${contractPath(route, params)}${search ? `?${search}` : ''}`, {
       method: route.method.toUpperCase(),
       headers: { 'content-type': 'application/json', [INTERNAL_HEADERS.token]: this.options.internalToken },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),

@@ -1,6 +1,7 @@
-import { CreateAccountOwnerBodySchema, DashboardUserSchema } from './dashboard';
+import { CreateAccountOwnerBodySchema, CreateOperatorBodySchema, DashboardUserSchema, OperatorSchema } from './dashboard';
 import { idSchema, linkTokenSchema } from './ids';
 import {
+  ACCOUNT_STATUSES,
   AccountSchema,
   ApiKeySchema,
   CreateAccountBodySchema,
@@ -47,6 +48,13 @@ const projectParams = z.object({ id: idSchema('project') });
 const sessionParams = z.object({ id: idSchema('session') });
 const tokenParams = z.object({ token: linkTokenSchema() });
 
+export const AccountListSchema = z.object({ object: z.literal('list'), data: z.array(AccountSchema), has_more: z.boolean() });
+/** The operator console's lists: by status, oldest first (the longest waiting on top). */
+export const ListAccountsQuerySchema = z.object({
+  status: z.enum(ACCOUNT_STATUSES).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(100),
+});
+
 export const ApiKeyListSchema = z.object({ object: z.literal('list'), data: z.array(ApiKeySchema), has_more: z.boolean() });
 /** The one answer that carries a key's secret: its creation. */
 export const CreatedApiKeySchema = ApiKeySchema.extend({ secret: z.string() });
@@ -61,6 +69,15 @@ const INTERNAL_ROUTE_ENTRIES = [
     summary: 'Create an account (pending until approved)',
     body: CreateAccountBodySchema,
     responses: { 201: { description: 'Created', schema: AccountSchema } },
+  },
+  {
+    operationId: 'listAccounts',
+    method: 'get',
+    path: '/internal/accounts',
+    service: 'keys',
+    summary: 'Accounts, oldest first, optionally of one status (the operator console)',
+    query: ListAccountsQuerySchema,
+    responses: { 200: { description: 'The accounts', schema: AccountListSchema } },
   },
   {
     operationId: 'getAccount',
@@ -252,6 +269,19 @@ const INTERNAL_ROUTE_ENTRIES = [
       201: { description: 'Created', schema: DashboardUserSchema },
       404: { description: 'No such account' },
       409: { description: 'A dashboard user already has this e-mail' },
+      422: { description: 'The password breaks the rules' },
+    },
+  },
+  {
+    operationId: 'createOperator',
+    method: 'post',
+    path: '/internal/operators',
+    service: 'dashboard',
+    summary: 'Create an operator of the service (the operator console; TOTP enrolled at the first sign-in)',
+    body: CreateOperatorBodySchema,
+    responses: {
+      201: { description: 'Created', schema: OperatorSchema },
+      409: { description: 'An operator already has this e-mail' },
       422: { description: 'The password breaks the rules' },
     },
   },

@@ -239,6 +239,8 @@ export type PublishedConfig = z.infer<typeof PublishedConfigSchema>;
 
 export const CreditBalanceBodySchema = z.strictObject({
   tokens: z.number().int().positive().max(1_000_000_000),
+  /** Why the tokens were credited (the operator's words), kept with the ledger entry. */
+  reason: z.string().trim().min(1).max(500).optional(),
 });
 
 export const BalanceSchema = z.object({ account_id: idSchema('account'), balance: z.number().int() });

@@ -22,6 +22,7 @@ const USAGE = `Usage: pnpm ops <command> [options] [--json]
   balance:credit --account ID --tokens N
   balance:show --account ID
   owner:add --account ID --email E --name N    (a dashboard owner; prints a drawn password once)
+  operator:create --email E --name N           (an operator of the console; prints a drawn password once)
   demo
 ${DOCUMENT_READ_USAGE}
 ${FACE_USAGE}
@@ -135,6 +136,16 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
         password,
       });
       return { id: owner.id, account_id: owner.account_id, email: owner.email, password };
+    }
+    case 'operator:create': {
+      const password = randomBytes(12).toString('base64url');
+      const operator = await ops.createOperator({ email: required(values, 'email'), name: required(values, 'name'), password });
+      return {
+        id: operator.id,
+        email: operator.email,
+        password,
+        console: '/operator/sign-in (TOTP enrolled at the first sign-in)',
+      };
     }
     case 'demo':
       return createDemo(ops);

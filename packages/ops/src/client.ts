@@ -70,6 +70,11 @@ export class OpsClient {
     return this.call('createAccountOwner', { id: accountId }, input);
   }
 
+  /** An operator of the service; TOTP is enrolled at the first sign-in to the console. */
+  createOperator(input: { email: string; name: string; password: string }) {
+    return this.call('createOperator', {}, input);
+  }
+
   balance(accountId: string) {
     return this.call('getBalance', { id: accountId });
   }

@@ -3,7 +3,7 @@
 -- several copies sent at once; the others find it taken.
 CREATE TABLE form_submissions (
   nonce      text PRIMARY KEY,
-  user_id    text        NOT NULL REFERENCES users (id),
+  actor_id   text        NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now()
 );
 

@@ -1,6 +1,15 @@
 import { hkdfSync } from 'node:crypto';
-import { baseEnvSchema, databaseEnvShape, env, loadConfig, smtpEnvShape, trustedProxiesEnvShape } from '@idv/kit';
+import { Keyring, baseEnvSchema, databaseEnvShape, env, loadConfig, smtpEnvShape, trustedProxiesEnvShape } from '@idv/kit';
 import { z } from 'zod';
+
+const keyringSpec = z.string().refine((spec) => {
+  try {
+    Keyring.parse(spec);
+    return true;
+  } catch {
+    return false;
+  }
+}, 'must be id:base64key[,id:base64key…] with 32-byte keys');
 
 export const configSchema = baseEnvSchema
   .extend({
@@ -27,6 +36,15 @@ export const configSchema = baseEnvSchema
       .number()
       .positive()
       .default(7 * 24),
+    /** An operator's sign-in is shorter: 30 minutes idle, 12 hours at most. */
+    OPERATOR_SIGN_IN_IDLE_MINUTES: z.coerce.number().positive().default(30),
+    OPERATOR_SIGN_IN_MAX_HOURS: z.coerce.number().positive().default(12),
+    /**
+     * Keys sealing what the dashboard must read back (operators' TOTP secrets), `id:base64key,…` as
+     * ARTEFACT_KEYS; the first seals, the others still open. Required in production; derived from
+     * INTERNAL_TOKEN elsewhere.
+     */
+    DASHBOARD_KEYS: keyringSpec.optional(),
     /** Per client address: sign-ups and sign-in attempts before "too many attempts" (429). */
     THROTTLE_SIGN_UPS_PER_MINUTE: z.coerce.number().positive().default(2),
     THROTTLE_SIGN_UPS_BURST: z.coerce.number().int().positive().default(10),
@@ -44,6 +62,9 @@ export const configSchema = baseEnvSchema
     if (config.NODE_ENV === 'production' && !config.DASHBOARD_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['DASHBOARD_SECRET'], message: 'is required in production' });
     }
+    if (config.NODE_ENV === 'production' && !config.DASHBOARD_KEYS) {
+      ctx.addIssue({ code: 'custom', path: ['DASHBOARD_KEYS'], message: 'is required in production' });
+    }
   });
 export type Config = z.infer<typeof configSchema>;
 
@@ -53,4 +74,10 @@ export const readConfig = (source: NodeJS.ProcessEnv = process.env): Config => l
 export function dashboardSecret(config: Pick<Config, 'DASHBOARD_SECRET' | 'INTERNAL_TOKEN'>): string {
   if (config.DASHBOARD_SECRET) return config.DASHBOARD_SECRET;
   return Buffer.from(hkdfSync('sha256', config.INTERNAL_TOKEN, 'idv-dashboard', 'csrf', 32)).toString('base64url');
+}
+
+/** The key ring: DASHBOARD_KEYS, or (development and tests only) one key derived from INTERNAL_TOKEN. */
+export function dashboardKeyring(config: Pick<Config, 'DASHBOARD_KEYS' | 'INTERNAL_TOKEN'>): Keyring {
+  if (config.DASHBOARD_KEYS) return Keyring.parse(config.DASHBOARD_KEYS);
+  return new Keyring({ dev: Buffer.from(hkdfSync('sha256', config.INTERNAL_TOKEN, 'idv-dashboard', 'sealing', 32)) }, 'dev');
 }

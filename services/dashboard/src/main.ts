@@ -5,7 +5,7 @@ import { dictionary } from '@zxcvbn-ts/language-common';
 import { DashboardMailer } from './adapters/mailer';
 import { Argon2PasswordHasher } from './adapters/password-hasher';
 import { createApp } from './app';
-import { dashboardSecret, readConfig } from './config';
+import { dashboardKeyring, dashboardSecret, readConfig } from './config';
 import { commonPasswordSet } from './domain/passwords';
 import { THROTTLES } from './use-cases/ports';
 
@@ -55,7 +55,13 @@ runMain('dashboard', async () => {
       commonPasswords: commonPasswordSet(dictionary['passwords-common']),
       logger: runtime.logger,
       baseUrl: config.DASHBOARD_BASE_URL,
-      signIn: { idleSeconds: config.SIGN_IN_IDLE_HOURS * 3600, maxSeconds: config.SIGN_IN_MAX_HOURS * 3600 },
+      signIn: {
+        idleSeconds: config.SIGN_IN_IDLE_HOURS * 3600,
+        maxSeconds: config.SIGN_IN_MAX_HOURS * 3600,
+        operatorIdleSeconds: config.OPERATOR_SIGN_IN_IDLE_MINUTES * 60,
+        operatorMaxSeconds: config.OPERATOR_SIGN_IN_MAX_HOURS * 3600,
+      },
+      keyring: dashboardKeyring(config),
     },
     redis,
     logger: runtime.logger,

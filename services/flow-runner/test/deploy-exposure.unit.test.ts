@@ -49,7 +49,16 @@ describe('public exposure of the deployment', () => {
       expect(reachable('flow-runner', requestPath)).toBe(true);
     }
     expect(reachable('gateway', '/v1/verification-sessions')).toBe(true);
-    for (const requestPath of ['/', '/sign-up', '/sign-in', '/home', '/keys', '/keys/key_x/revoke', '/assets/dashboard.css']) {
+    for (const requestPath of [
+      '/',
+      '/sign-up',
+      '/sign-in',
+      '/home',
+      '/keys',
+      '/keys/key_x/revoke',
+      '/operator',
+      '/assets/dashboard.css',
+    ]) {
       expect(reachable('dashboard', requestPath)).toBe(true);
     }
     for (const service of ['gateway', 'flow-runner']) {

@@ -1,3 +1,4 @@
+import type { AccountStatus } from '@idv/contracts';
 import { SmtpTransport, type SmtpOptions } from '@idv/kit';
 import { MESSAGES, type Locale } from '../domain/i18n';
 
@@ -14,9 +15,14 @@ export class DashboardMailer {
     await this.transport.send({ to, subject: copy.confirmSubject, text: copy.confirmText(name, link, validHours) });
   }
 
+  async sendAccountDecision(to: string, name: string, status: AccountStatus, reason: string, locale: Locale): Promise<void> {
+    const copy = MESSAGES[locale].mail;
+    await this.transport.send({ to, subject: copy.decisionSubject(status), text: copy.decisionText(name, status, reason) });
+  }
+
   close(): void {
     this.transport.close();
   }
 }
 
-export type Mailer = Pick<DashboardMailer, 'sendConfirmation'>;
+export type Mailer = Pick<DashboardMailer, 'sendConfirmation' | 'sendAccountDecision'>;

@@ -104,9 +104,46 @@ export interface Messages {
     duplicate: string;
     liveNeedsActive: string;
   };
+  operator: {
+    console: string;
+    signInTitle: string;
+    enrolTitle: string;
+    enrolBody: string;
+    enrolManual: string;
+    verifyTitle: string;
+    verifyBody: string;
+    code: string;
+    codeHint: string;
+    confirm: string;
+    wrongCode: string;
+    recoveryTitle: string;
+    recoveryBody: string;
+    continue: string;
+    tabs: Record<AccountStatus, string>;
+    none: string;
+    columns: { name: string; email: string; created: string; waiting: string };
+    age: (hours: number) => string;
+    accountTitle: (name: string) => string;
+    status: string;
+    owners: string;
+    balance: string;
+    keys: string;
+    noKeys: string;
+    reason: string;
+    reasonHint: string;
+    approve: string;
+    suspend: string;
+    decided: Record<'approve' | 'suspend', string>;
+    credit: string;
+    tokens: string;
+    credited: (balance: number) => string;
+    duplicate: string;
+  };
   mail: {
     confirmSubject: string;
     confirmText: (name: string, link: string, hours: number) => string;
+    decisionSubject: (status: AccountStatus) => string;
+    decisionText: (name: string, status: AccountStatus, reason: string) => string;
   };
 }
 
@@ -217,10 +254,57 @@ const es: Messages = {
     duplicate: 'Ese formulario ya se envió: la clave está en la lista. Si no copiaste el secreto, revocala y creá otra.',
     liveNeedsActive: 'Las claves reales se habilitan cuando aprobamos la cuenta. Mientras tanto, usá claves de prueba.',
   },
+  operator: {
+    console: 'Consola de operación',
+    signInTitle: 'Ingreso de operadores',
+    enrolTitle: 'Configurá tu segundo factor',
+    enrolBody:
+      'Escaneá este código con tu app de autenticación (Google Authenticator, 1Password, Aegis…) y escribí el código de 6 dígitos que muestra.',
+    enrolManual: 'Si no podés escanearlo, cargá esta clave a mano:',
+    verifyTitle: 'Código de verificación',
+    verifyBody: 'Escribí el código de 6 dígitos de tu app de autenticación, o uno de tus códigos de recuperación.',
+    code: 'Código',
+    codeHint: '6 dígitos, o un código de recuperación',
+    confirm: 'Confirmar',
+    wrongCode: 'El código no es correcto o ya se usó. Esperá el siguiente y probá de nuevo.',
+    recoveryTitle: 'Tus códigos de recuperación',
+    recoveryBody:
+      'Guardalos fuera de este dispositivo. Cada uno sirve una vez si perdés el teléfono. No los vamos a mostrar de nuevo.',
+    continue: 'Ya los guardé',
+    tabs: { pending: 'Pendientes', active: 'Activas', suspended: 'Suspendidas' },
+    none: 'No hay cuentas en este estado.',
+    columns: { name: 'Organización', email: 'Correo', created: 'Creada', waiting: 'Antigüedad' },
+    age: (hours) => (hours < 48 ? `${hours} h` : `${Math.floor(hours / 24)} días`),
+    accountTitle: (name) => `Cuenta: ${name}`,
+    status: 'Estado',
+    owners: 'Dueños',
+    balance: 'Saldo de fichas',
+    keys: 'Claves (nunca se muestran los secretos)',
+    noKeys: 'Sin claves.',
+    reason: 'Motivo',
+    reasonHint: 'Se lo contamos por correo a los dueños de la cuenta y queda en la auditoría.',
+    approve: 'Aprobar',
+    suspend: 'Suspender',
+    decided: { approve: 'Cuenta aprobada; avisamos a sus dueños.', suspend: 'Cuenta suspendida; avisamos a sus dueños.' },
+    credit: 'Acreditar fichas',
+    tokens: 'Fichas',
+    credited: (balance) => `Fichas acreditadas. Saldo: ${balance}.`,
+    duplicate: 'Ese formulario ya se envió; no se repitió la acción.',
+  },
   mail: {
     confirmSubject: 'Confirmá tu correo',
     confirmText: (name, link, hours) =>
       `Hola ${name}:\n\nPara confirmar tu correo, abrí este enlace:\n\n${link}\n\nVence en ${hours} horas y sirve una sola vez. Si no creaste una cuenta, ignorá este mensaje.\n`,
+    decisionSubject: (status) =>
+      status === 'active'
+        ? 'Tu cuenta fue aprobada'
+        : status === 'suspended'
+          ? 'Tu cuenta fue suspendida'
+          : 'Tu cuenta cambió de estado',
+    decisionText: (name, status, reason) =>
+      status === 'active'
+        ? `Hola ${name}:\n\nAprobamos tu cuenta: ya podés crear claves reales y publicar flujos en modo real.\n\nNota del equipo: ${reason}\n`
+        : `Hola ${name}:\n\nSuspendimos tu cuenta: la API rechaza sus claves mientras tanto.\n\nMotivo: ${reason}\n\nRespondé este correo para hablar con el equipo.\n`,
   },
 };
 
@@ -333,10 +417,56 @@ const en: Messages = {
       'That form was sent already: the key is in the list. If you did not copy its secret, revoke it and create another.',
     liveNeedsActive: 'Live keys open once we approve the account. Meanwhile, use test keys.',
   },
+  operator: {
+    console: 'Operator console',
+    signInTitle: 'Operator sign-in',
+    enrolTitle: 'Set up your second factor',
+    enrolBody:
+      'Scan this code with your authenticator app (Google Authenticator, 1Password, Aegis…) and enter the 6-digit code it shows.',
+    enrolManual: 'If you cannot scan it, enter this key by hand:',
+    verifyTitle: 'Verification code',
+    verifyBody: 'Enter the 6-digit code of your authenticator app, or one of your recovery codes.',
+    code: 'Code',
+    codeHint: '6 digits, or a recovery code',
+    confirm: 'Confirm',
+    wrongCode: 'The code is not right or was used already. Wait for the next one and try again.',
+    recoveryTitle: 'Your recovery codes',
+    recoveryBody: 'Keep them off this device. Each works once if you lose your phone. We will not show them again.',
+    continue: 'I have saved them',
+    tabs: { pending: 'Pending', active: 'Active', suspended: 'Suspended' },
+    none: 'No accounts in this state.',
+    columns: { name: 'Organisation', email: 'E-mail', created: 'Created', waiting: 'Age' },
+    age: (hours) => (hours < 48 ? `${hours} h` : `${Math.floor(hours / 24)} days`),
+    accountTitle: (name) => `Account: ${name}`,
+    status: 'State',
+    owners: 'Owners',
+    balance: 'Token balance',
+    keys: 'Keys (secrets are never shown)',
+    noKeys: 'No keys.',
+    reason: 'Reason',
+    reasonHint: "We tell the account's owners by e-mail and keep it in the audit log.",
+    approve: 'Approve',
+    suspend: 'Suspend',
+    decided: { approve: 'Account approved; its owners were told.', suspend: 'Account suspended; its owners were told.' },
+    credit: 'Credit tokens',
+    tokens: 'Tokens',
+    credited: (balance) => `Tokens credited. Balance: ${balance}.`,
+    duplicate: 'That form was sent already; nothing was repeated.',
+  },
   mail: {
     confirmSubject: 'Confirm your e-mail',
     confirmText: (name, link, hours) =>
       `Hello ${name},\n\nTo confirm your e-mail, open this link:\n\n${link}\n\nIt expires in ${hours} hours and works once. If you did not create an account, ignore this message.\n`,
+    decisionSubject: (status) =>
+      status === 'active'
+        ? 'Your account was approved'
+        : status === 'suspended'
+          ? 'Your account was suspended'
+          : 'Your account changed state',
+    decisionText: (name, status, reason) =>
+      status === 'active'
+        ? `Hello ${name},\n\nWe approved your account: you can now create live keys and publish live flows.\n\nA note from the team: ${reason}\n`
+        : `Hello ${name},\n\nWe suspended your account: the API refuses its keys meanwhile.\n\nReason: ${reason}\n\nReply to this e-mail to talk to the team.\n`,
   },
 };
 

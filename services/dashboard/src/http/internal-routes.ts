@@ -1,6 +1,7 @@
 import { internalRoute } from '@idv/contracts';
 import { AppError, route } from '@idv/kit';
 import { addOwner } from '../use-cases/accounts';
+import { createOperator } from '../use-cases/operators';
 import type { DashboardPorts } from '../use-cases/ports';
 
 /** Internal operations (INTERNAL_ROUTES) the dashboard owns: the operator CLI's. */
@@ -27,6 +28,22 @@ export const dashboardInternalRoutes = [
             name: result.user.name,
             role: 'owner' as const,
           },
+        };
+    }
+  }),
+  route(internalRoute('createOperator'), async ({ body }, ports: DashboardPorts) => {
+    const result = await createOperator(ports, body);
+    switch (result.kind) {
+      case 'email_taken':
+        throw new AppError('conflict', 'An operator already has this e-mail.');
+      case 'weak_password':
+        throw new AppError('validation_failed', 'The password breaks the rules.', {
+          errors: [{ path: 'password', message: result.problem }],
+        });
+      case 'created':
+        return {
+          status: 201,
+          body: { object: 'operator' as const, id: result.operator.id, email: result.operator.email, name: result.operator.name },
         };
     }
   }),

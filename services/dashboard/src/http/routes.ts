@@ -10,7 +10,9 @@ import { newSecret } from '../domain/secrets';
 import { confirmEmail, confirmationLinkLive, homeOf, resendConfirmation, signUp } from '../use-cases/accounts';
 import { createKey, keyOf, listKeys, parseNewKey, revokeKey } from '../use-cases/keys';
 import type { DashboardPorts } from '../use-cases/ports';
+import { operatorOf, type OperatorViewer } from '../use-cases/operators';
 import { signIn, signOut, signOutEverywhere, viewerOf, type Viewer } from '../use-cases/sign-in';
+import { mountOperatorPages } from './operator-routes';
 import { redirect, sendHtml } from './respond';
 import { Cookies, cookiesOf, parseCookies, securityHeaders } from './security';
 import { keyCreatedPage, keysPage, revokeKeyPage } from './views/keys';
@@ -27,14 +29,26 @@ export interface DashboardHttpOptions {
 /** A form's body: URL-encoded, small (the largest form is a flow's JSON, added with the editor). */
 const FORM_BODY_LIMIT = '64kb';
 
-interface PageState {
+export interface PageState {
   locale: Locale;
   messages: Messages;
   address: string;
   viewer: Viewer | null;
+  /** Looked up on the operator console's paths only. */
+  operator: OperatorViewer | null;
 }
 
-const stateOf = (res: Response) => res.locals.page as PageState;
+export const stateOf = (res: Response) => res.locals.page as PageState;
+
+/** What every page handler is built with: the cookies, CSRF tokens, form posts and the common answers. */
+export interface PageTools {
+  cookies: Cookies;
+  csrfToken: (req: Request, res: Response) => string;
+  post: (handler: (req: Request, res: Response) => Promise<void>) => RequestHandler[];
+  page: (handler: (req: Request, res: Response) => Promise<void> | void) => RequestHandler;
+  forbidden: (res: Response) => void;
+  notFound: (res: Response) => void;
+}
 
 /** The dashboard's pages. Every change is a POST with a CSRF token bound to the browser's sign-in (or visit). */
 export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOptions, logger: Logger): express.Router {
@@ -49,7 +63,10 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
     // Bound to the sign-in when there is one, else to the visit: a token from before a sign-in is not
     // one after it, and a visit without its cookie has no valid token at all.
     getSessionIdentifier: (req) =>
-      (req.res?.locals.page as PageState | undefined)?.viewer?.signInHash ?? cookiesOf(req)[cookies.visitor] ?? '',
+      (req.res?.locals.page as PageState | undefined)?.operator?.signInHash ??
+      (req.res?.locals.page as PageState | undefined)?.viewer?.signInHash ??
+      cookiesOf(req)[cookies.visitor] ??
+      '',
     cookieName: cookies.csrf,
     cookieOptions: { sameSite: 'lax', path: '/', secure: options.secureCookies, httpOnly: true },
     getCsrfTokenFromRequest: (req) => (req.body as Record<string, unknown> | undefined)?._csrf as string | undefined,
@@ -58,7 +75,7 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
   /** A CSRF token for a page's forms; an anonymous browser first gets its visit cookie. */
   const csrfToken = (req: Request, res: Response): string => {
     const page = stateOf(res);
-    if (!page.viewer && !cookiesOf(req)[cookies.visitor]) {
+    if (!page.viewer && !page.operator && !cookiesOf(req)[cookies.visitor]) {
       const visit = newSecret();
       cookies.set(res, cookies.visitor, visit);
       (req as { cookies?: Record<string, string> }).cookies = { ...cookiesOf(req), [cookies.visitor]: visit };
@@ -77,12 +94,17 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
 
   router.use(securityHeaders, parseCookies, (async (req, res, next) => {
     const locale = localeOf(req.headers['accept-language']);
-    const viewer = await viewerOf(ports, cookiesOf(req)[cookies.signIn]);
+    const onConsole = req.path === '/operator' || req.path.startsWith('/operator/');
+    const [viewer, operator] = await Promise.all([
+      onConsole ? null : viewerOf(ports, cookiesOf(req)[cookies.signIn]),
+      onConsole ? operatorOf(ports, cookiesOf(req)[cookies.operator]) : null,
+    ]);
     res.locals.page = {
       locale,
       messages: MESSAGES[locale],
       address: options.clientAddresses.of(req),
       viewer,
+      operator,
     } satisfies PageState;
     next();
   }) as RequestHandler);
@@ -111,6 +133,9 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
       if (!viewer) return redirect(res, '/sign-in');
       await handler(req, res, viewer);
     };
+
+  const tools: PageTools = { cookies, csrfToken, post, page, forbidden, notFound };
+  mountOperatorPages(router, ports, tools);
 
   router.get(
     '/',

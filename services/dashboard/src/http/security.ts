@@ -40,10 +40,12 @@ export class Cookies {
   readonly signIn: string;
   readonly visitor: string;
   readonly csrf: string;
+  readonly operator: string;
 
   constructor(readonly secure: boolean) {
     const prefix = secure ? '__Host-' : '';
     this.signIn = `${prefix}idv_dash`;
+    this.operator = `${prefix}idv_op`;
     this.visitor = `${prefix}idv_visit`;
     this.csrf = `${prefix}idv_csrf`;
   }

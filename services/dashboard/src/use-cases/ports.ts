@@ -1,5 +1,5 @@
 import type { InternalClient } from '@idv/contracts';
-import type { AddressThrottle, Logger, Pool } from '@idv/kit';
+import type { AddressThrottle, Keyring, Logger, Pool } from '@idv/kit';
 import type { Mailer } from '../adapters/mailer';
 import type { PasswordHasher } from '../adapters/password-hasher';
 
@@ -15,7 +15,9 @@ export interface DashboardPorts {
   logger: Logger;
   /** The dashboard's public origin, for the links it e-mails. */
   baseUrl: string;
-  signIn: { idleSeconds: number; maxSeconds: number };
+  signIn: { idleSeconds: number; maxSeconds: number; operatorIdleSeconds: number; operatorMaxSeconds: number };
+  /** Seals what must be read back (operators' TOTP secrets). */
+  keyring: Keyring;
 }
 
 /** The per-address and per-e-mail throttles' kinds (limits in config.ts). */

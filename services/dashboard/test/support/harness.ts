@@ -5,6 +5,7 @@ import { InternalClient } from '@idv/contracts';
 import {
   AddressThrottle,
   ClientAddresses,
+  Keyring,
   createLogger,
   createMetrics,
   createPool,
@@ -71,7 +72,8 @@ export async function startDashboard(options: { limits?: Partial<Record<keyof ty
         commonPasswords: commonPasswordSet(dictionary['passwords-common']),
         logger,
         baseUrl: 'http://dashboard.test',
-        signIn: { idleSeconds: 3600, maxSeconds: 86_400 },
+        signIn: { idleSeconds: 3600, maxSeconds: 86_400, operatorIdleSeconds: 1800, operatorMaxSeconds: 43_200 },
+        keyring: new Keyring({ test: Buffer.alloc(32, 7) }, 'test'),
       },
       redis,
       logger,

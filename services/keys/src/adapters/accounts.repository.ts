@@ -51,3 +51,12 @@ export async function setAccountStatus(
   ]);
   return rows[0] ? toRecord(rows[0]) : null;
 }
+
+/** Accounts oldest first, of one status or all; one more than `limit` tells whether more exist. */
+export async function listAccounts(db: Queryable, status: AccountStatus | undefined, limit: number): Promise<AccountRecord[]> {
+  const { rows } = await db.query<AccountRow>(
+    'SELECT * FROM accounts WHERE ($1::text IS NULL OR status = $1) ORDER BY created_at, id LIMIT $2',
+    [status ?? null, limit],
+  );
+  return rows.map(toRecord);
+}

@@ -1,6 +1,6 @@
 import { internalRoute } from '@idv/contracts';
 import { route, type Pool } from '@idv/kit';
-import { approveAccount, createAccount, getAccount, suspendAccount } from '../use-cases/accounts';
+import { approveAccount, createAccount, getAccount, listAccounts, suspendAccount } from '../use-cases/accounts';
 import { createApiKey, listApiKeys, resolveApiKey, revokeApiKey } from '../use-cases/api-keys';
 import { toAccount, toApiKey, toResolvedKey } from './views';
 
@@ -14,6 +14,10 @@ export const keysRoutes = [
     status: 201,
     body: toAccount(await createAccount(pool, body)),
   })),
+  route(internalRoute('listAccounts'), async ({ query }, { pool }: RouteDeps) => {
+    const listed = await listAccounts(pool, query.status, query.limit);
+    return { status: 200, body: { object: 'list' as const, data: listed.accounts.map(toAccount), has_more: listed.hasMore } };
+  }),
   route(internalRoute('getAccount'), async ({ params }, { pool }: RouteDeps) => ({
     status: 200,
     body: toAccount(await getAccount(pool, params.id)),

@@ -8,6 +8,12 @@ export function createAccount(pool: Pool, input: { name: string; email: string }
   return accounts.insertAccount(pool, newId('account'), input);
 }
 
+/** The operator console's list: the oldest first, so the longest waiting is on top. */
+export async function listAccounts(pool: Pool, status: AccountStatus | undefined, limit: number) {
+  const rows = await accounts.listAccounts(pool, status, limit + 1);
+  return { accounts: rows.slice(0, limit), hasMore: rows.length > limit };
+}
+
 export async function getAccount(pool: Pool, accountId: AccountId): Promise<AccountRecord> {
   const account = await accounts.findAccount(pool, accountId);
   if (!account) throw notFound('account');

@@ -2,8 +2,12 @@ import type { AccountId, SessionId } from '@idv/contracts';
 import type { Queryable } from '@idv/kit';
 
 /** Adds a credit to the ledger and the running balance; run inside a transaction. */
-export async function credit(db: Queryable, accountId: AccountId, tokens: number): Promise<number> {
-  await db.query("INSERT INTO balance_ledger (account_id, kind, tokens) VALUES ($1, 'credit', $2)", [accountId, tokens]);
+export async function credit(db: Queryable, accountId: AccountId, tokens: number, reason?: string): Promise<number> {
+  await db.query("INSERT INTO balance_ledger (account_id, kind, tokens, reason) VALUES ($1, 'credit', $2, $3)", [
+    accountId,
+    tokens,
+    reason ?? null,
+  ]);
   const { rows } = await db.query<{ balance: number }>(
     `INSERT INTO balances (account_id, balance) VALUES ($1, $2)
      ON CONFLICT (account_id) DO UPDATE SET balance = balances.balance + EXCLUDED.balance, updated_at = now()

@@ -24,7 +24,7 @@ export const internalRoutes = [
   }),
   route(internalRoute('creditBalance'), async ({ params, body }, { service }: RouteDeps) => ({
     status: 200,
-    body: { account_id: params.id, balance: await service.credit(params.id, body.tokens) },
+    body: { account_id: params.id, balance: await service.credit(params.id, body.tokens, body.reason) },
   })),
   route(internalRoute('getBalance'), async ({ params }, { service }: RouteDeps) => ({
     status: 200,

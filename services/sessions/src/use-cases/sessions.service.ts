@@ -137,8 +137,8 @@ export class SessionsService {
     return version;
   }
 
-  credit(accountId: AccountId, tokens: number): Promise<number> {
-    return withTransaction(this.pool, (tx) => ledger.credit(tx, accountId, tokens));
+  credit(accountId: AccountId, tokens: number, reason?: string): Promise<number> {
+    return withTransaction(this.pool, (tx) => ledger.credit(tx, accountId, tokens, reason));
   }
 
   balance(accountId: AccountId): Promise<number> {

@@ -57,21 +57,30 @@ export function signUpPage(view: Base & { input?: Partial<SignUpInput>; errors?:
 }
 
 export function signInPage(
-  view: Base & { input?: Partial<SignInInput>; errors?: FieldErrors; alert?: string; notice?: string },
+  view: Base & {
+    input?: Partial<SignInInput>;
+    errors?: FieldErrors;
+    alert?: string;
+    notice?: string;
+    action?: string;
+    title?: string;
+  },
 ): string {
   const { messages: m } = view;
   const errors = view.errors ?? {};
+  const title = view.title ?? m.signInTitle;
+  const action = view.action ?? '/sign-in';
   return renderPage(
-    { locale: view.locale, messages: m, title: m.signInTitle },
+    { locale: view.locale, messages: m, title },
     <>
-      <h1>{m.signInTitle}</h1>
+      <h1>{title}</h1>
       {view.notice ? (
         <p class="notice" role="status">
           {view.notice}
         </p>
       ) : null}
       <ErrorSummary messages={m} errors={errors} alert={view.alert} />
-      <form method="post" action="/sign-in" novalidate>
+      <form method="post" action={action} novalidate>
         <input type="hidden" name="_csrf" value={view.csrfToken} />
         <Field
           name="email"
@@ -85,9 +94,11 @@ export function signInPage(
         <Field name="password" type="password" label={m.password} autocomplete="current-password" messages={m} errors={errors} />
         <button type="submit">{m.signIn}</button>
       </form>
-      <p>
-        <a href="/sign-up">{m.noAccount}</a>
-      </p>
+      {action === '/sign-in' ? (
+        <p>
+          <a href="/sign-up">{m.noAccount}</a>
+        </p>
+      ) : null}
     </>,
   );
 }
