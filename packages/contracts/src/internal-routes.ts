@@ -14,6 +14,7 @@ import {
   ActivityReportBodySchema,
   ActivityReportResultSchema,
   BalanceSchema,
+  ConfigVersionEntrySchema,
   CreateProjectBodySchema,
   CreditBalanceBodySchema,
   EvidenceLinksBodySchema,
@@ -21,9 +22,11 @@ import {
   HoldSessionBodySchema,
   HoldSessionResultSchema,
   InternalSessionSchema,
+  ProjectOverviewSchema,
   ProjectSchema,
   PublishConfigBodySchema,
   PublishedConfigSchema,
+  RenameProjectBodySchema,
   ResolveSessionBodySchema,
   VerificationSessionSchema,
 } from './sessions';
@@ -54,6 +57,9 @@ export const ListAccountsQuerySchema = z.object({
   status: z.enum(ACCOUNT_STATUSES).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(100),
 });
+
+export const ProjectOverviewListSchema = z.object({ object: z.literal('list'), data: z.array(ProjectOverviewSchema), has_more: z.boolean() });
+export const ConfigVersionListSchema = z.object({ object: z.literal('list'), data: z.array(ConfigVersionEntrySchema), has_more: z.boolean() });
 
 export const ApiKeyListSchema = z.object({ object: z.literal('list'), data: z.array(ApiKeySchema), has_more: z.boolean() });
 /** The one answer that carries a key's secret: its creation. */
@@ -152,6 +158,34 @@ const INTERNAL_ROUTE_ENTRIES = [
     summary: 'Create a project of an account',
     body: CreateProjectBodySchema,
     responses: { 201: { description: 'Created', schema: ProjectSchema } },
+  },
+  {
+    operationId: 'listProjects',
+    method: 'get',
+    path: '/internal/accounts/{id}/projects',
+    service: 'sessions',
+    summary: "An account's projects with each mode's current version (the dashboard)",
+    params: accountParams,
+    responses: { 200: { description: 'The projects', schema: ProjectOverviewListSchema } },
+  },
+  {
+    operationId: 'renameProject',
+    method: 'post',
+    path: '/internal/projects/{id}/name',
+    service: 'sessions',
+    summary: 'Rename a project',
+    params: projectParams,
+    body: RenameProjectBodySchema,
+    responses: { 200: { description: 'The project', schema: ProjectOverviewSchema }, 404: { description: 'No such project' } },
+  },
+  {
+    operationId: 'listConfigVersions',
+    method: 'get',
+    path: '/internal/projects/{id}/configs',
+    service: 'sessions',
+    summary: "A project's published versions, newest first, with their configurations (history and diffs)",
+    params: projectParams,
+    responses: { 200: { description: 'The versions', schema: ConfigVersionListSchema }, 404: { description: 'No such project' } },
   },
   {
     operationId: 'publishConfig',

@@ -223,6 +223,26 @@ export const ProjectSchema = z.object({
 });
 export type Project = z.infer<typeof ProjectSchema>;
 
+/** A project with where each mode points (the dashboard's list of projects). */
+export const ProjectOverviewSchema = ProjectSchema.extend({
+  test_version: ConfigVersionSchema.nullable(),
+  live_version: ConfigVersionSchema.nullable(),
+  last_version: ConfigVersionSchema.nullable(),
+});
+export type ProjectOverview = z.infer<typeof ProjectOverviewSchema>;
+
+/** One frozen configuration version: the mode it was published to, when, and the configuration itself. */
+export const ConfigVersionEntrySchema = z.object({
+  id: ConfigVersionSchema,
+  project_id: idSchema('project'),
+  mode: ModeSchema,
+  created_at: TimestampSchema,
+  config: z.record(z.string(), z.unknown()),
+});
+export type ConfigVersionEntry = z.infer<typeof ConfigVersionEntrySchema>;
+
+export const RenameProjectBodySchema = z.strictObject({ name: z.string().trim().min(1).max(200) });
+
 export const CreateProjectBodySchema = z.strictObject({
   account_id: idSchema('account'),
   name: z.string().min(1).max(200),

@@ -1,4 +1,4 @@
-import type { AccountStatus } from '@idv/contracts';
+import type { AccountStatus, Mode } from '@idv/contracts';
 import type { PasswordProblem } from './passwords';
 
 export type Locale = 'es' | 'en';
@@ -63,7 +63,7 @@ export interface Messages {
   resendConfirmation: string;
   confirmationResent: string;
   signedOutEverywhere: string;
-  nav: { home: string; keys: string };
+  nav: { home: string; keys: string; projects: string };
   forbiddenTitle: string;
   forbiddenBody: string;
   keys: {
@@ -103,6 +103,37 @@ export interface Messages {
     done: string;
     duplicate: string;
     liveNeedsActive: string;
+  };
+  projects: {
+    title: string;
+    lead: string;
+    none: string;
+    name: string;
+    create: string;
+    rename: string;
+    pointers: string;
+    unpublished: string;
+    draftTitle: string;
+    draftHint: string;
+    save: string;
+    saved: string;
+    valid: string;
+    problems: string;
+    publishTo: Record<Mode, string>;
+    previewTitle: (mode: string) => string;
+    previewLead: (current: string | null) => string;
+    noChanges: string;
+    confirm: string;
+    cancel: string;
+    published: (version: string, mode: string) => string;
+    stale: string;
+    liveNeedsActive: string;
+    history: string;
+    columns: { version: string; mode: string; created: string; by: string; pointers: string; actions: string };
+    compare: string;
+    restoreTo: Record<Mode, string>;
+    diffTitle: (from: string, to: string) => string;
+    duplicate: string;
   };
   operator: {
     console: string;
@@ -212,7 +243,7 @@ const es: Messages = {
   resendConfirmation: 'Reenviar el enlace',
   confirmationResent: 'Te mandamos un enlace nuevo.',
   signedOutEverywhere: 'Cerramos tu sesión en todos los dispositivos.',
-  nav: { home: 'Inicio', keys: 'Claves de API' },
+  nav: { home: 'Inicio', keys: 'Claves de API', projects: 'Proyectos' },
   forbiddenTitle: 'No tenés permiso',
   forbiddenBody: 'Tu rol en esta cuenta no permite esta acción. Pedísela a quien administra la cuenta.',
   keys: {
@@ -253,6 +284,40 @@ const es: Messages = {
     done: 'Ya la guardé',
     duplicate: 'Ese formulario ya se envió: la clave está en la lista. Si no copiaste el secreto, revocala y creá otra.',
     liveNeedsActive: 'Las claves reales se habilitan cuando aprobamos la cuenta. Mientras tanto, usá claves de prueba.',
+  },
+  projects: {
+    title: 'Proyectos',
+    lead: 'Cada proyecto tiene un flujo. Lo editás como borrador y lo publicás en prueba o en real; cada publicación queda congelada como una versión.',
+    none: 'Todavía no hay proyectos.',
+    name: 'Nombre del proyecto',
+    create: 'Crear proyecto',
+    rename: 'Cambiar el nombre',
+    pointers: 'Publicado',
+    unpublished: 'sin publicar',
+    draftTitle: 'Borrador del flujo (JSON)',
+    draftHint: 'El consentimiento va siempre primero. Se valida con el mismo esquema que la publicación.',
+    save: 'Guardar borrador',
+    saved: 'Borrador guardado.',
+    valid: 'El borrador es válido.',
+    problems: 'El borrador tiene problemas; se guardó igual, pero no se puede publicar así:',
+    publishTo: { test: 'Publicar en prueba', live: 'Publicar en real' },
+    previewTitle: (mode) => `Publicar en ${mode}`,
+    previewLead: (current) =>
+      current
+        ? `Cambios respecto de ${current}, la versión actual de este modo:`
+        : 'Este modo no tiene versión publicada todavía. Se publicará esto:',
+    noChanges: 'No hay cambios respecto de la versión actual.',
+    confirm: 'Confirmar y publicar',
+    cancel: 'Volver',
+    published: (version, mode) => `Publicaste ${version} en ${mode}.`,
+    stale: 'Alguien publicó en este modo mientras revisabas. Revisá los cambios de nuevo.',
+    liveNeedsActive: 'El modo real se habilita cuando aprobamos la cuenta.',
+    history: 'Historial de versiones',
+    columns: { version: 'Versión', mode: 'Modo', created: 'Publicada', by: 'Por', pointers: 'En uso', actions: 'Acciones' },
+    compare: 'Comparar con la anterior',
+    restoreTo: { test: 'Volver a esta en prueba', live: 'Volver a esta en real' },
+    diffTitle: (from, to) => `Diferencias de ${from} a ${to}`,
+    duplicate: 'Ese formulario ya se envió: el proyecto está en la lista.',
   },
   operator: {
     console: 'Consola de operación',
@@ -374,7 +439,7 @@ const en: Messages = {
   resendConfirmation: 'Send the link again',
   confirmationResent: 'We sent you a new link.',
   signedOutEverywhere: 'You were signed out on every device.',
-  nav: { home: 'Home', keys: 'API keys' },
+  nav: { home: 'Home', keys: 'API keys', projects: 'Projects' },
   forbiddenTitle: 'Not allowed',
   forbiddenBody: 'Your role in this account does not allow this. Ask whoever manages the account.',
   keys: {
@@ -416,6 +481,40 @@ const en: Messages = {
     duplicate:
       'That form was sent already: the key is in the list. If you did not copy its secret, revoke it and create another.',
     liveNeedsActive: 'Live keys open once we approve the account. Meanwhile, use test keys.',
+  },
+  projects: {
+    title: 'Projects',
+    lead: 'Each project has one flow. You edit it as a draft and publish it to test or live; each publication is frozen as a version.',
+    none: 'No projects yet.',
+    name: 'Project name',
+    create: 'Create project',
+    rename: 'Rename',
+    pointers: 'Published',
+    unpublished: 'not published',
+    draftTitle: 'Flow draft (JSON)',
+    draftHint: 'Consent always comes first. Checked by the same schema as publication.',
+    save: 'Save draft',
+    saved: 'Draft saved.',
+    valid: 'The draft is valid.',
+    problems: 'The draft has problems; it was saved anyway, but cannot be published like this:',
+    publishTo: { test: 'Publish to test', live: 'Publish to live' },
+    previewTitle: (mode) => `Publish to ${mode}`,
+    previewLead: (current) =>
+      current
+        ? `Changes against ${current}, this mode's current version:`
+        : 'This mode has no published version yet. This will be published:',
+    noChanges: 'No changes against the current version.',
+    confirm: 'Confirm and publish',
+    cancel: 'Back',
+    published: (version, mode) => `You published ${version} to ${mode}.`,
+    stale: 'Someone published to this mode while you were reviewing. Review the changes again.',
+    liveNeedsActive: 'Live mode opens once we approve the account.',
+    history: 'Version history',
+    columns: { version: 'Version', mode: 'Mode', created: 'Published', by: 'By', pointers: 'In use', actions: 'Actions' },
+    compare: 'Compare with the previous one',
+    restoreTo: { test: 'Back to this one in test', live: 'Back to this one in live' },
+    diffTitle: (from, to) => `Differences from ${from} to ${to}`,
+    duplicate: 'That form was sent already: the project is in the list.',
   },
   operator: {
     console: 'Operator console',

@@ -2,12 +2,12 @@
 export const ROLES = ['owner', 'developer', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
-export type Action = 'keys.read' | 'keys.write' | 'members.manage' | 'account.settings';
+export type Action = 'keys.read' | 'keys.write' | 'projects.read' | 'projects.write' | 'members.manage' | 'account.settings';
 
 const ALLOWED: Record<Role, ReadonlySet<Action>> = {
-  owner: new Set(['keys.read', 'keys.write', 'members.manage', 'account.settings']),
-  developer: new Set(['keys.read', 'keys.write']),
-  viewer: new Set(['keys.read']),
+  owner: new Set(['keys.read', 'keys.write', 'projects.read', 'projects.write', 'members.manage', 'account.settings']),
+  developer: new Set(['keys.read', 'keys.write', 'projects.read', 'projects.write']),
+  viewer: new Set(['keys.read', 'projects.read']),
 };
 
 /** Checked on the server for every page and action; hiding a button is only a courtesy. */

@@ -13,6 +13,7 @@ import type { DashboardPorts } from '../use-cases/ports';
 import { operatorOf, type OperatorViewer } from '../use-cases/operators';
 import { signIn, signOut, signOutEverywhere, viewerOf, type Viewer } from '../use-cases/sign-in';
 import { mountOperatorPages } from './operator-routes';
+import { mountProjectPages } from './project-routes';
 import { redirect, sendHtml } from './respond';
 import { Cookies, cookiesOf, parseCookies, securityHeaders } from './security';
 import { keyCreatedPage, keysPage, revokeKeyPage } from './views/keys';
@@ -136,6 +137,8 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
 
   const tools: PageTools = { cookies, csrfToken, post, page, forbidden, notFound };
   mountOperatorPages(router, ports, tools);
+
+  mountProjectPages(router, ports, tools, signedIn);
 
   router.get(
     '/',

@@ -1,4 +1,13 @@
-import type { AccountId, FlowConfig, Mode, Project, ProjectId } from '@idv/contracts';
+import {
+  configVersionId,
+  type AccountId,
+  type ConfigVersionEntry,
+  type FlowConfig,
+  type Mode,
+  type Project,
+  type ProjectId,
+  type ProjectOverview,
+} from '@idv/contracts';
 import type { Queryable } from '@idv/kit';
 
 interface ProjectRow {
@@ -70,4 +79,59 @@ export async function findConfig(db: Queryable, projectId: ProjectId, version: n
     [projectId, version],
   );
   return rows[0]?.config ?? null;
+}
+
+interface OverviewRow extends ProjectRow {
+  test_version: number | null;
+  live_version: number | null;
+  last_version: number;
+}
+
+const versionIdOf = (version: number | null) => (version ? configVersionId(version) : null);
+
+function toOverview(row: OverviewRow): ProjectOverview {
+  return {
+    ...toProject(row),
+    test_version: versionIdOf(row.test_version),
+    live_version: versionIdOf(row.live_version),
+    last_version: versionIdOf(row.last_version),
+  };
+}
+
+/** An account's projects, oldest first, with where each mode points. */
+export async function listProjects(db: Queryable, accountId: AccountId): Promise<ProjectOverview[]> {
+  const { rows } = await db.query<OverviewRow>(
+    'SELECT id, account_id, name, created_at, test_version, live_version, last_version FROM projects WHERE account_id = $1 ORDER BY created_at, id',
+    [accountId],
+  );
+  return rows.map(toOverview);
+}
+
+export async function renameProject(db: Queryable, projectId: ProjectId, name: string): Promise<ProjectOverview | null> {
+  const { rows } = await db.query<OverviewRow>(
+    'UPDATE projects SET name = $2 WHERE id = $1 RETURNING id, account_id, name, created_at, test_version, live_version, last_version',
+    [projectId, name],
+  );
+  return rows[0] ? toOverview(rows[0]) : null;
+}
+
+/** A project's versions, newest first (at most `limit`); null when the project does not exist. */
+export async function listConfigVersions(
+  db: Queryable,
+  projectId: ProjectId,
+  limit: number,
+): Promise<ConfigVersionEntry[] | null> {
+  const exists = await db.query('SELECT 1 FROM projects WHERE id = $1', [projectId]);
+  if (!exists.rowCount) return null;
+  const { rows } = await db.query<{ version: number; mode: Mode; created_at: Date; config: Record<string, unknown> }>(
+    'SELECT version, mode, created_at, config FROM config_versions WHERE project_id = $1 ORDER BY version DESC LIMIT $2',
+    [projectId, limit],
+  );
+  return rows.map((row) => ({
+    id: configVersionId(row.version),
+    project_id: projectId,
+    mode: row.mode,
+    created_at: row.created_at.toISOString(),
+    config: row.config,
+  }));
 }

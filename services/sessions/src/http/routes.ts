@@ -18,6 +18,18 @@ export const internalRoutes = [
     status: 201,
     body: await service.createProject(body.account_id, body.name),
   })),
+  route(internalRoute('listProjects'), async ({ params }, { service }: RouteDeps) => ({
+    status: 200,
+    body: { object: 'list' as const, data: await service.listProjects(params.id), has_more: false },
+  })),
+  route(internalRoute('renameProject'), async ({ params, body }, { service }: RouteDeps) => ({
+    status: 200,
+    body: await service.renameProject(params.id, body.name),
+  })),
+  route(internalRoute('listConfigVersions'), async ({ params }, { service }: RouteDeps) => {
+    const { versions, hasMore } = await service.configVersions(params.id);
+    return { status: 200, body: { object: 'list' as const, data: versions, has_more: hasMore } };
+  }),
   route(internalRoute('publishConfig'), async ({ params, body }, { service }: RouteDeps) => {
     const version = await service.publishConfig(params.id, body.mode, body.config);
     return { status: 201, body: { id: configVersionId(version), project_id: params.id, mode: body.mode } };

@@ -130,6 +130,22 @@ export class SessionsService {
     return projects.insertProject(this.pool, { id: newId('project'), accountId, name });
   }
 
+  listProjects(accountId: AccountId) {
+    return projects.listProjects(this.pool, accountId);
+  }
+
+  async renameProject(projectId: ProjectId, name: string) {
+    const renamed = await projects.renameProject(this.pool, projectId, name);
+    if (!renamed) throw notFound('project');
+    return renamed;
+  }
+
+  async configVersions(projectId: ProjectId) {
+    const versions = await projects.listConfigVersions(this.pool, projectId, 101);
+    if (!versions) throw notFound('project');
+    return { versions: versions.slice(0, 100), hasMore: versions.length > 100 };
+  }
+
   async publishConfig(projectId: ProjectId, mode: Mode, config: FlowConfig): Promise<number> {
     const version = await withTransaction(this.pool, (tx) => projects.publishConfig(tx, projectId, mode, config));
     if (version === null) throw notFound('project');

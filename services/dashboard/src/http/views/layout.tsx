@@ -10,7 +10,7 @@ export interface PageFrame {
   messages: Messages;
   title: string;
   /** The signed-in person's header: their account's name, the sections and the sign-out form. */
-  signedIn?: { accountName: string; csrfToken: string; section?: 'home' | 'keys' };
+  signedIn?: { accountName: string; csrfToken: string; section?: 'home' | 'keys' | 'projects' };
   /** This page's own scripts (the CSP allows this origin's only). */
   scripts?: string[];
 }
@@ -43,6 +43,9 @@ export function renderPage(frame: PageFrame, body: ComponentChildren): string {
             <nav aria-label={messages.product}>
               <a href="/home" {...(frame.signedIn.section === 'home' ? { 'aria-current': 'page' } : {})}>
                 {messages.nav.home}
+              </a>
+              <a href="/projects" {...(frame.signedIn.section === 'projects' ? { 'aria-current': 'page' } : {})}>
+                {messages.nav.projects}
               </a>
               <a href="/keys" {...(frame.signedIn.section === 'keys' ? { 'aria-current': 'page' } : {})}>
                 {messages.nav.keys}

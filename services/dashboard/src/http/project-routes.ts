@@ -1,0 +1,296 @@
+import type { Mode } from '@idv/contracts';
+import type express from 'express';
+import type { Request, Response } from 'express';
+import { formFields } from '../domain/forms';
+import { can } from '../domain/roles';
+import { newSecret } from '../domain/secrets';
+import type { DashboardPorts } from '../use-cases/ports';
+import {
+  checkDraft,
+  compareVersions,
+  createProject,
+  draftOf,
+  historyOf,
+  listProjects,
+  projectOf,
+  publish,
+  renameProject,
+  saveDraft,
+  type PublishResult,
+} from '../use-cases/projects';
+import type { Viewer } from '../use-cases/sign-in';
+import { redirect, sendHtml } from './respond';
+import { stateOf, type PageTools } from './routes';
+import { diffPage, historyPage, projectPage, projectsPage, publishPreviewPage } from './views/projects';
+
+const queryText = (req: Request, name: string): string => {
+  const value = req.query[name];
+  return typeof value === 'string' ? value : '';
+};
+
+const modeOf = (value: string | undefined): Mode | null => (value === 'test' || value === 'live' ? value : null);
+
+/** A project's or version's name as typed: trimmed, 1–200 characters, no control characters. */
+function nameOf(value: string | undefined): string | null {
+  const name = (value ?? '').trim();
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  return name && [...name].length <= 200 && !/[\u0000-\u001f\u007f]/.test(name) ? name : null;
+}
+
+/**
+ * Projects and their flows: the list, a new project, the draft (saved as it is, checked by the publication's
+ * schema), publication to test or live after a diff against what that mode points to, the history of
+ * versions, a diff of any two, and a pointer moved back (a new publication of an earlier version).
+ */
+export function mountProjectPages(
+  router: express.Router,
+  ports: DashboardPorts,
+  tools: PageTools,
+  signedIn: (
+    handler: (req: Request, res: Response, viewer: Viewer) => Promise<void>,
+  ) => (req: Request, res: Response) => Promise<void>,
+): void {
+  const { csrfToken, post, page, forbidden, notFound } = tools;
+  const accountOf = (viewer: Viewer) => ports.platform.call('getAccount', { id: viewer.accountId });
+
+  const listView = async (req: Request, res: Response, viewer: Viewer, status = 200, alert?: string) => {
+    const { locale, messages } = stateOf(res);
+    const listed = await listProjects(ports, viewer);
+    if (listed.kind !== 'projects') return forbidden(res);
+    sendHtml(
+      res,
+      status,
+      projectsPage({
+        locale,
+        messages,
+        csrfToken: csrfToken(req, res),
+        account: await accountOf(viewer),
+        projects: listed.projects,
+        canWrite: can(viewer.role, 'projects.write'),
+        nonce: newSecret(),
+        ...(alert ? { alert } : {}),
+      }),
+    );
+  };
+
+  const projectView = async (
+    req: Request,
+    res: Response,
+    viewer: Viewer,
+    flash: { status?: number; notice?: string; alert?: string; draft?: string } = {},
+  ) => {
+    const { locale, messages } = stateOf(res);
+    const found = await projectOf(ports, viewer, String(req.params.id));
+    if (found.kind === 'forbidden') return forbidden(res);
+    if (found.kind === 'not_found') return notFound(res);
+    const draft = flash.draft ?? (await draftOf(ports, found.project));
+    sendHtml(
+      res,
+      flash.status ?? 200,
+      projectPage({
+        locale,
+        messages,
+        csrfToken: csrfToken(req, res),
+        account: await accountOf(viewer),
+        project: found.project,
+        draft,
+        problems: checkDraft(draft).problems,
+        canWrite: can(viewer.role, 'projects.write'),
+        ...(flash.notice ? { notice: flash.notice } : {}),
+        ...(flash.alert ? { alert: flash.alert } : {}),
+      }),
+    );
+  };
+
+  /** What a publication step answers: the preview, the result, or why not. */
+  const answerPublish = async (req: Request, res: Response, viewer: Viewer, result: PublishResult, source: string) => {
+    const { locale, messages } = stateOf(res);
+    const p = messages.projects;
+    switch (result.kind) {
+      case 'forbidden':
+        return forbidden(res);
+      case 'not_found':
+        return notFound(res);
+      case 'invalid':
+        return projectView(req, res, viewer, { status: 422 });
+      case 'live_needs_active_account':
+        return projectView(req, res, viewer, { status: 422, alert: p.liveNeedsActive });
+      case 'stale':
+      case 'preview': {
+        const plan =
+          result.kind === 'preview'
+            ? result.plan
+            : await publish(
+                ports,
+                viewer,
+                String(req.params.id),
+                { mode: modeOf(formFields(req.body).mode)!, source: sourceOf(source) },
+                '',
+              ).then((again) => (again.kind === 'preview' ? again.plan : null));
+        if (!plan) return projectView(req, res, viewer, { status: 409, alert: p.stale });
+        return sendHtml(
+          res,
+          result.kind === 'stale' ? 409 : 200,
+          publishPreviewPage({
+            locale,
+            messages,
+            csrfToken: csrfToken(req, res),
+            account: await accountOf(viewer),
+            project: plan.project,
+            mode: plan.mode,
+            diff: plan.diff,
+            currentVersion: plan.currentVersion,
+            source,
+            ...(result.kind === 'stale' ? { alert: p.stale } : {}),
+          }),
+        );
+      }
+      case 'published':
+        return redirect(res, `/projects/${String(req.params.id)}?published=${result.version}&mode=${formFields(req.body).mode}`);
+    }
+  };
+
+  const sourceOf = (source: string): { draft: true } | { version: string } =>
+    source === 'draft' ? { draft: true } : { version: source };
+
+  router.get('/projects', page(signedIn((req, res, viewer) => listView(req, res, viewer))));
+  router.post(
+    '/projects',
+    ...post(
+      signedIn(async (req, res, viewer) => {
+        const fields = formFields(req.body);
+        const name = nameOf(fields.name);
+        const { messages, address } = stateOf(res);
+        if (!can(viewer.role, 'projects.write')) return forbidden(res);
+        if (!name) return listView(req, res, viewer, 422, `${messages.projects.name}: ${messages.fieldProblems.required}`);
+        const result = await createProject(ports, viewer, { name, nonce: fields.nonce ?? '' }, address);
+        if (result.kind === 'forbidden' || result.kind === 'not_found') return forbidden(res);
+        if (result.kind === 'duplicate') return listView(req, res, viewer, 409, messages.projects.duplicate);
+        redirect(res, `/projects/${result.projectId}`);
+      }),
+    ),
+  );
+  router.get(
+    '/projects/:id',
+    page(
+      signedIn(async (req, res, viewer) => {
+        const { messages } = stateOf(res);
+        const version = typeof req.query.published === 'string' ? req.query.published : null;
+        const mode = modeOf(typeof req.query.mode === 'string' ? req.query.mode : undefined);
+        const notice = version && mode ? messages.projects.published(version, messages.keys.modes[mode]) : undefined;
+        await projectView(req, res, viewer, notice ? { notice } : {});
+      }),
+    ),
+  );
+  router.post(
+    '/projects/:id/draft',
+    ...post(
+      signedIn(async (req, res, viewer) => {
+        const { messages, address } = stateOf(res);
+        const fields = formFields(req.body);
+        const text = fields.config ?? '';
+        const saved = await saveDraft(ports, viewer, String(req.params.id), text);
+        if (saved.kind === 'forbidden') return forbidden(res);
+        if (saved.kind === 'not_found') return notFound(res);
+        const then = fields.then === 'publish_test' ? 'test' : fields.then === 'publish_live' ? 'live' : null;
+        if (!then || saved.problems.length) {
+          return projectView(req, res, viewer, {
+            status: saved.problems.length ? 422 : 200,
+            draft: text,
+            notice: `${messages.projects.saved}${saved.problems.length ? '' : ` ${messages.projects.valid}`}`,
+          });
+        }
+        const result = await publish(ports, viewer, String(req.params.id), { mode: then, source: { draft: true } }, address);
+        req.body = { ...(req.body as object), mode: then };
+        await answerPublish(req, res, viewer, result, 'draft');
+      }),
+    ),
+  );
+  router.post(
+    '/projects/:id/publish',
+    ...post(
+      signedIn(async (req, res, viewer) => {
+        const fields = formFields(req.body);
+        const mode = modeOf(fields.mode);
+        const source = fields.source === 'draft' || /^cfg_\d{8}$/.test(fields.source ?? '') ? fields.source! : null;
+        if (!mode || !source) return projectView(req, res, viewer, { status: 422 });
+        const against = fields.against === undefined ? undefined : fields.against === 'none' ? null : fields.against;
+        const result = await publish(
+          ports,
+          viewer,
+          String(req.params.id),
+          { mode, source: sourceOf(source), ...(against !== undefined ? { confirmAgainst: against } : {}) },
+          stateOf(res).address,
+        );
+        await answerPublish(req, res, viewer, result, source);
+      }),
+    ),
+  );
+  router.post(
+    '/projects/:id/name',
+    ...post(
+      signedIn(async (req, res, viewer) => {
+        const name = nameOf(formFields(req.body).name);
+        const { messages, address } = stateOf(res);
+        if (!name)
+          return projectView(req, res, viewer, {
+            status: 422,
+            alert: `${messages.projects.name}: ${messages.fieldProblems.required}`,
+          });
+        const result = await renameProject(ports, viewer, String(req.params.id), name, address);
+        if (result.kind === 'forbidden') return forbidden(res);
+        if (result.kind === 'not_found') return notFound(res);
+        redirect(res, `/projects/${String(req.params.id)}`);
+      }),
+    ),
+  );
+  router.get(
+    '/projects/:id/history',
+    page(
+      signedIn(async (req, res, viewer) => {
+        const { locale, messages } = stateOf(res);
+        const found = await historyOf(ports, viewer, String(req.params.id));
+        if (found.kind === 'forbidden') return forbidden(res);
+        if (found.kind === 'not_found') return notFound(res);
+        sendHtml(
+          res,
+          200,
+          historyPage({
+            locale,
+            messages,
+            csrfToken: csrfToken(req, res),
+            account: await accountOf(viewer),
+            project: found.project,
+            entries: found.entries,
+            canWrite: can(viewer.role, 'projects.write'),
+          }),
+        );
+      }),
+    ),
+  );
+  router.get(
+    '/projects/:id/diff',
+    page(
+      signedIn(async (req, res, viewer) => {
+        const { locale, messages } = stateOf(res);
+        const found = await compareVersions(ports, viewer, String(req.params.id), queryText(req, 'from'), queryText(req, 'to'));
+        if (found.kind === 'forbidden') return forbidden(res);
+        if (found.kind === 'not_found') return notFound(res);
+        sendHtml(
+          res,
+          200,
+          diffPage({
+            locale,
+            messages,
+            csrfToken: csrfToken(req, res),
+            account: await accountOf(viewer),
+            project: found.project,
+            from: found.from,
+            to: found.to,
+            diff: found.diff,
+          }),
+        );
+      }),
+    ),
+  );
+}
