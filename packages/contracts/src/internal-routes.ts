@@ -58,8 +58,16 @@ export const ListAccountsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(100),
 });
 
-export const ProjectOverviewListSchema = z.object({ object: z.literal('list'), data: z.array(ProjectOverviewSchema), has_more: z.boolean() });
-export const ConfigVersionListSchema = z.object({ object: z.literal('list'), data: z.array(ConfigVersionEntrySchema), has_more: z.boolean() });
+export const ProjectOverviewListSchema = z.object({
+  object: z.literal('list'),
+  data: z.array(ProjectOverviewSchema),
+  has_more: z.boolean(),
+});
+export const ConfigVersionListSchema = z.object({
+  object: z.literal('list'),
+  data: z.array(ConfigVersionEntrySchema),
+  has_more: z.boolean(),
+});
 
 export const ApiKeyListSchema = z.object({ object: z.literal('list'), data: z.array(ApiKeySchema), has_more: z.boolean() });
 /** The one answer that carries a key's secret: its creation. */
