@@ -7,3 +7,4 @@ export * from './tcp-proxy';
 export * from './openapi-validator';
 export * from './private-database';
 export * from './smtp';
+export * from './browser';

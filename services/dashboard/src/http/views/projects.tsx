@@ -178,7 +178,7 @@ export function projectPage(
 function Diff(props: { lines: DiffLine[]; messages: Messages }) {
   if (!props.lines.some((line) => line.kind !== 'same')) return <p>{props.messages.projects.noChanges}</p>;
   return (
-    <pre class="diff" aria-label="diff">
+    <pre class="diff" aria-label="diff" tabIndex={0}>
       {props.lines.map((line) => (
         <span class={`diff-${line.kind}`}>
           {line.kind === 'added' ? (
