@@ -35,7 +35,7 @@ const CALLS = {
   'flow-runner': ['sessions'],
   sessions: ['flow-runner'],
   webhooks: ['flow-runner'],
-  dashboard: ['keys', 'sessions'],
+  dashboard: ['keys', 'sessions', 'webhooks'],
 };
 /** The operator CLI (pods labelled `app.kubernetes.io/name: ops`): the services whose internal routes it calls. */
 const OPS_CALLS = ['keys', 'sessions', 'dashboard'];

@@ -1,3 +1,4 @@
+import { WebhookReadinessSchema } from './webhooks';
 import { CreateAccountOwnerBodySchema, CreateOperatorBodySchema, DashboardUserSchema, OperatorSchema } from './dashboard';
 import { idSchema, linkTokenSchema } from './ids';
 import {
@@ -33,7 +34,7 @@ import {
 import { z } from './zod';
 
 /** Services that own service-to-service routes. */
-export type InternalService = 'keys' | 'sessions' | 'flow-runner' | 'dashboard';
+export type InternalService = 'keys' | 'sessions' | 'flow-runner' | 'webhooks' | 'dashboard';
 
 /**
  * One service-to-service route (`/internal/...`, behind the shared internal token): never proxied by
@@ -296,6 +297,17 @@ const INTERNAL_ROUTE_ENTRIES = [
     summary: 'Fresh signed evidence links of up to 100 sessions',
     body: EvidenceLinksBodySchema,
     responses: { 200: { description: 'The links of each session', schema: EvidenceLinksResultSchema } },
+  },
+
+  // webhooks: the dashboard's go-live checklist.
+  {
+    operationId: 'getWebhookReadiness',
+    method: 'get',
+    path: '/internal/accounts/{id}/webhook-readiness',
+    service: 'webhooks',
+    summary: "An account's endpoints subscribed to the verdict events, and whether one answered a test event with 2xx",
+    params: accountParams,
+    responses: { 200: { description: 'The readiness', schema: WebhookReadinessSchema } },
   },
 
   // dashboard: the operator CLI (the demo account's owner).

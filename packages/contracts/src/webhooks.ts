@@ -88,3 +88,14 @@ export const WebhookEventEnvelopeSchema = z
     data: z.object({ object: z.record(z.string(), z.unknown()) }),
   })
   .openapi('Event');
+
+/**
+ * Whether an account's webhooks are ready for live traffic (the dashboard's go-live checklist): its
+ * endpoints subscribed to the verdict events, and whether one of them answered a test event with 2xx.
+ */
+export const WebhookReadinessSchema = z.object({
+  account_id: idSchema('account'),
+  verdict_endpoints: z.number().int().min(0),
+  verdict_endpoint_answered_test: z.boolean(),
+});
+export type WebhookReadiness = z.infer<typeof WebhookReadinessSchema>;

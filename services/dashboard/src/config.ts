@@ -18,6 +18,7 @@ export const configSchema = baseEnvSchema
     REDIS_URL: env.url(),
     KEYS_URL: env.url().default('http://127.0.0.1:8081'),
     SESSIONS_URL: env.url().default('http://127.0.0.1:8082'),
+    WEBHOOKS_URL: env.url().default('http://127.0.0.1:8084'),
     /** The dashboard's own public origin: the links in its e-mails start with it. */
     DASHBOARD_BASE_URL: env.url().default('http://localhost:8085'),
     /**

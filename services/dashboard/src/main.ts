@@ -45,7 +45,7 @@ runMain('dashboard', async () => {
     ports: {
       pool,
       platform: new InternalClient({
-        urls: { keys: config.KEYS_URL, sessions: config.SESSIONS_URL },
+        urls: { keys: config.KEYS_URL, sessions: config.SESSIONS_URL, webhooks: config.WEBHOOKS_URL },
         internalToken: config.INTERNAL_TOKEN,
         timeoutMs: config.OUTBOUND_TIMEOUT_MS,
       }),

@@ -183,5 +183,15 @@ test('an integrator signs up, is approved by an operator, publishes a flow, gets
   await page.getByRole('link', { name: 'Historial de versiones' }).click();
   await check(page, 'history');
 
+  // The checklist says what is still missing before live traffic: a live key, tokens and a tested webhook.
+  await page.goto(`${dashboard.url}/home`);
+  const checklist = page.locator('.checklist');
+  const done = (await checklist.locator('li.done').allTextContents()).join(' | ');
+  const missing = (await checklist.locator('li.missing').allTextContents()).join(' | ');
+  for (const item of ['Cuenta aprobada', 'Un flujo publicado en real']) expect(done).toContain(item);
+  for (const item of ['Una clave real', 'Fichas disponibles', 'Un webhook que recibe los veredictos'])
+    expect(missing).toContain(item);
+  await check(page, 'home-checklist');
+
   expect(seen.length).toBeGreaterThanOrEqual(15);
 }, 180_000);

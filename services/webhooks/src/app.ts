@@ -4,6 +4,7 @@ import {
   createServiceApp,
   mountRoutes,
   requireIdentity,
+  requireInternalToken,
   type Broker,
   type Logger,
   type Metrics,
@@ -11,6 +12,7 @@ import {
 } from '@idv/kit';
 import type express from 'express';
 import type { SecretSealer } from './domain/ports';
+import { webhooksInternalRoutes } from './http/internal-routes';
 import { listCursors, webhooksRoutes, type RouteDeps } from './http/routes';
 
 export interface WebhooksDeps {
@@ -42,9 +44,13 @@ export function createApp(deps: WebhooksDeps): express.Express {
     routes: (app) => {
       app.use('/v1', requireIdentity(deps.internalToken));
       mountRoutes(app, webhooksRoutes, routeDeps);
+      app.use('/internal', requireInternalToken(deps.internalToken));
+      mountRoutes(app, webhooksInternalRoutes, { pool: deps.pool });
     },
   });
 }
 
 /** The contract entries this service mounts (checked against the contracts by a test). */
-export const mountedRoutes: readonly RouteContract[] = webhooksRoutes.map((mounted) => mounted.contract);
+export const mountedRoutes: readonly RouteContract[] = [...webhooksRoutes, ...webhooksInternalRoutes].map(
+  (mounted) => mounted.contract,
+);

@@ -66,6 +66,14 @@ export interface Messages {
   nav: { home: string; keys: string; projects: string };
   forbiddenTitle: string;
   forbiddenBody: string;
+  checklist: {
+    title: string;
+    lead: string;
+    done: string;
+    missing: string;
+    unavailable: string;
+    items: Record<'account_active' | 'live_config' | 'live_key' | 'balance' | 'webhook', { label: string; how: string }>;
+  };
   keys: {
     title: string;
     lead: string;
@@ -244,6 +252,23 @@ const es: Messages = {
   confirmationResent: 'Te mandamos un enlace nuevo.',
   signedOutEverywhere: 'Cerramos tu sesión en todos los dispositivos.',
   nav: { home: 'Inicio', keys: 'Claves de API', projects: 'Proyectos' },
+  checklist: {
+    title: 'Para salir a producción',
+    lead: 'Lo calculamos del estado real de tu cuenta.',
+    done: 'Listo',
+    missing: 'Falta',
+    unavailable: 'No pudimos comprobar la lista ahora; recargá en un momento.',
+    items: {
+      account_active: { label: 'Cuenta aprobada', how: 'Nuestro equipo la revisa; te avisamos por correo.' },
+      live_config: { label: 'Un flujo publicado en real', how: 'Publicalo desde Proyectos.' },
+      live_key: { label: 'Una clave real', how: 'Creala en Claves de API.' },
+      balance: { label: 'Fichas disponibles', how: 'Cada sesión real usa una ficha; pedinos fichas para tu cuenta.' },
+      webhook: {
+        label: 'Un webhook que recibe los veredictos',
+        how: 'Registrá un endpoint suscrito a verification_session.approved y .rejected (POST /v1/webhook-endpoints) y mandale un evento de prueba que responda 2xx (POST /v1/webhook-endpoints/{id}/test).',
+      },
+    },
+  },
   forbiddenTitle: 'No tenés permiso',
   forbiddenBody: 'Tu rol en esta cuenta no permite esta acción. Pedísela a quien administra la cuenta.',
   keys: {
@@ -440,6 +465,23 @@ const en: Messages = {
   confirmationResent: 'We sent you a new link.',
   signedOutEverywhere: 'You were signed out on every device.',
   nav: { home: 'Home', keys: 'API keys', projects: 'Projects' },
+  checklist: {
+    title: 'To go live',
+    lead: "Computed from your account's real state.",
+    done: 'Done',
+    missing: 'Missing',
+    unavailable: 'We could not check the list now; reload in a moment.',
+    items: {
+      account_active: { label: 'Account approved', how: 'Our team reviews it; we tell you by e-mail.' },
+      live_config: { label: 'A flow published to live', how: 'Publish it from Projects.' },
+      live_key: { label: 'A live key', how: 'Create it in API keys.' },
+      balance: { label: 'Tokens available', how: 'Each live session uses one token; ask us for tokens for your account.' },
+      webhook: {
+        label: 'A webhook that receives the verdicts',
+        how: 'Register an endpoint subscribed to verification_session.approved and .rejected (POST /v1/webhook-endpoints) and send it a test event that answers 2xx (POST /v1/webhook-endpoints/{id}/test).',
+      },
+    },
+  },
   forbiddenTitle: 'Not allowed',
   forbiddenBody: 'Your role in this account does not allow this. Ask whoever manages the account.',
   keys: {

@@ -254,7 +254,7 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
     page(
       signedIn(async (req, res, viewer) => {
         const { locale, messages } = stateOf(res);
-        const { account, emailConfirmed } = await homeOf(ports, viewer);
+        const { account, emailConfirmed, checklist } = await homeOf(ports, viewer);
         const notice = req.query.notice === 'confirmation_resent' ? messages.confirmationResent : undefined;
         sendHtml(
           res,
@@ -265,6 +265,7 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
             csrfToken: csrfToken(req, res),
             account,
             emailConfirmed,
+            checklist,
             ...(notice ? { notice } : {}),
           }),
         );

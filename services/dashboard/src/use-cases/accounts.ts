@@ -103,11 +103,16 @@ export async function confirmEmail(ports: DashboardPorts, token: unknown, addres
 
 /** What the home page shows: the account as the keys service has it, and whether the viewer confirmed their e-mail. */
 export async function homeOf(ports: DashboardPorts, viewer: { userId: UserId; accountId: AccountId }) {
-  const [account, user] = await Promise.all([
+  const [account, user, checklist] = await Promise.all([
     ports.platform.call('getAccount', { id: viewer.accountId }),
     findUser(ports.pool, viewer.userId),
+    // The home page still opens when a service behind the checklist does not answer.
+    goLiveChecklist(ports, viewer.accountId).catch((error: unknown) => {
+      ports.logger.warn({ err: error, account_id: viewer.accountId }, 'go-live checklist unavailable');
+      return null;
+    }),
   ]);
-  return { account, emailConfirmed: !!user?.emailConfirmedAt };
+  return { account, emailConfirmed: !!user?.emailConfirmedAt, checklist };
 }
 
 export type AddOwnerResult =
@@ -148,4 +153,33 @@ export async function addOwner(
     });
     return { kind: 'created' as const, user, accountId };
   });
+}
+
+export interface ChecklistItem {
+  id: 'account_active' | 'live_config' | 'live_key' | 'balance' | 'webhook';
+  done: boolean;
+  /** Where it is done, when the dashboard does it. */
+  href?: string;
+}
+
+/**
+ * What an account still needs before live traffic, computed from the services' real state: approved,
+ * a live configuration published, a live key, tokens, and a webhook endpoint subscribed to the verdict
+ * events that answered a test event with 2xx.
+ */
+export async function goLiveChecklist(ports: DashboardPorts, accountId: AccountId): Promise<ChecklistItem[]> {
+  const [account, projects, keys, balance, webhooks] = await Promise.all([
+    ports.platform.call('getAccount', { id: accountId }),
+    ports.platform.call('listProjects', { id: accountId }),
+    ports.platform.call('listApiKeys', { id: accountId }),
+    ports.platform.call('getBalance', { id: accountId }),
+    ports.platform.call('getWebhookReadiness', { id: accountId }),
+  ]);
+  return [
+    { id: 'account_active', done: account.status === 'active' },
+    { id: 'live_config', done: projects.data.some((project) => project.live_version !== null), href: '/projects' },
+    { id: 'live_key', done: keys.data.some((key) => key.mode === 'live' && !key.revoked_at), href: '/keys' },
+    { id: 'balance', done: balance.balance > 0 },
+    { id: 'webhook', done: webhooks.verdict_endpoints > 0 && webhooks.verdict_endpoint_answered_test },
+  ];
 }

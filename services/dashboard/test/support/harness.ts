@@ -47,7 +47,7 @@ export async function startDashboard(options: { limits?: Partial<Record<keyof ty
     ),
   );
   const platform = new InternalClient({
-    urls: { keys: env.keysUrl, sessions: env.sessionsUrl },
+    urls: { keys: env.keysUrl, sessions: env.sessionsUrl, webhooks: env.webhooksUrl },
     internalToken: env.internalToken,
   });
   const limits = options.limits ?? {};

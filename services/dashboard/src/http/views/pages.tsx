@@ -1,5 +1,6 @@
 import type { Account } from '@idv/contracts';
 import type { FieldErrors, SignInInput, SignUpInput } from '../../domain/forms';
+import type { ChecklistItem } from '../../use-cases/accounts';
 import type { Locale, Messages } from '../../domain/i18n';
 import { ErrorSummary, Field, PostButton, renderPage } from './layout';
 
@@ -141,7 +142,9 @@ export function confirmEmailPage(view: Base & { token: string }): string {
   );
 }
 
-export function homePage(view: Base & { account: Account; emailConfirmed: boolean; notice?: string }): string {
+export function homePage(
+  view: Base & { account: Account; emailConfirmed: boolean; checklist: ChecklistItem[] | null; notice?: string },
+): string {
   const { messages: m } = view;
   const status = m.accountStatus[view.account.status];
   return renderPage(
@@ -168,6 +171,26 @@ export function homePage(view: Base & { account: Account; emailConfirmed: boolea
           <PostButton action="/confirm-email/resend" csrfToken={view.csrfToken} label={m.resendConfirmation} secondary />
         </section>
       )}
+      <section aria-labelledby="go-live" class="checklist">
+        <h2 id="go-live">{m.checklist.title}</h2>
+        <p class="hint">{m.checklist.lead}</p>
+        {view.checklist ? (
+          <ul>
+            {view.checklist.map((item) => {
+              const copy = m.checklist.items[item.id];
+              return (
+                <li class={item.done ? 'done' : 'missing'}>
+                  <strong>{item.done ? `✓ ${m.checklist.done}` : `✗ ${m.checklist.missing}`}:</strong>{' '}
+                  {item.href && !item.done ? <a href={item.href}>{copy.label}</a> : copy.label}
+                  {item.done ? null : <span class="hint"> — {copy.how}</span>}
+                </li>
+              );
+            })}
+          </ul>
+        ) : (
+          <p>{m.checklist.unavailable}</p>
+        )}
+      </section>
       <PostButton action="/sign-out-everywhere" csrfToken={view.csrfToken} label={m.signOutEverywhere} secondary />
     </>,
   );
