@@ -33,6 +33,7 @@ runMain('dashboard', async () => {
     {
       [THROTTLES.signUp]: { perSecond: perMinute(config.THROTTLE_SIGN_UPS_PER_MINUTE), burst: config.THROTTLE_SIGN_UPS_BURST },
       [THROTTLES.signIn]: { perSecond: perMinute(config.THROTTLE_SIGN_INS_PER_MINUTE), burst: config.THROTTLE_SIGN_INS_BURST },
+      [THROTTLES.emailLinks]: { perSecond: 1 / 600, burst: 5 },
       [THROTTLES.failedPassword]: {
         perSecond: config.THROTTLE_FAILED_PASSWORDS_PER_HOUR / 3600,
         burst: config.THROTTLE_FAILED_PASSWORDS_BURST,

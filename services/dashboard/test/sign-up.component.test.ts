@@ -298,3 +298,60 @@ describe('an owner added by an operator (the internal route the demo uses)', () 
     expect(unauthenticated.status).toBe(401);
   });
 });
+
+describe('getting in by e-mail: a sign-in link and a password reset', () => {
+  const linkIn = (raw: string, path: string) => {
+    const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    const found = new RegExp(`http://dashboard\\.test(${path}\\?token=[A-Za-z0-9_-]+)`).exec(text)?.[1];
+    if (!found) throw new Error(`no ${path} link in:\n${text}`);
+    return found;
+  };
+  const askForLinks = async (email: string) => {
+    const browser = dashboard.browser();
+    const answer = await browser.post('/forgot', { email }, await browser.get('/forgot'));
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain('Si hay una cuenta con ese correo, te mandamos los enlaces');
+  };
+
+  it('lets the real owner in by the e-mailed link while the password is held, once', async () => {
+    const { owner } = await signUp();
+    for (let attempt = 0; attempt < 4; attempt += 1) await signIn(owner.email, `adivinanza ${attempt}`);
+    expect((await signIn(owner.email, owner.password)).answer.status).toBe(429);
+
+    await askForLinks(owner.email);
+    const link = linkIn((await dashboard.smtp.mailTo(owner.email, 2)).raw, '/sign-in-link');
+    const browser = dashboard.browser();
+    const page = await browser.get(link);
+    expect(page.status).toBe(200); // opening it uses nothing
+    const signedIn = await browser.post('/sign-in-link', { token: new URLSearchParams(link.split('?')[1]).get('token')! }, page);
+    expect(signedIn.location).toBe('/home');
+    expect((await browser.get('/home')).status).toBe(200);
+    expect((await browser.get(link)).status).toBe(410);
+  });
+
+  it('resets the password by its link once, ending every other sign-in', async () => {
+    const { owner } = await signUp();
+    const elsewhere = (await signIn(owner.email, owner.password)).browser;
+    await askForLinks(owner.email);
+    const link = linkIn((await dashboard.smtp.mailTo(owner.email, 2)).raw, '/reset-password');
+    const token = new URLSearchParams(link.split('?')[1]).get('token')!;
+    const browser = dashboard.browser();
+    const form = await browser.get(link);
+    const weak = await browser.post('/reset-password', { token, password: 'password123' }, form);
+    expect(weak.status).toBe(422);
+    expect(weak.text).toContain('de las más usadas');
+    const changed = await browser.post('/reset-password', { token, password: 'una contraseña nueva y larga' }, weak);
+    expect(changed.location).toBe('/sign-in?notice=password_changed');
+    expect((await elsewhere.get('/home')).location).toBe('/sign-in');
+    expect((await signIn(owner.email, owner.password)).answer.status).toBe(401);
+    expect((await signIn(owner.email, 'una contraseña nueva y larga')).answer.status).toBe(303);
+    expect((await browser.post('/reset-password', { token, password: 'otra contraseña más larga' }, form)).status).toBe(410);
+  });
+
+  it('answers an unknown e-mail the same way, and sends nothing', async () => {
+    const email = `nobody-${Date.now()}@example.com`;
+    await askForLinks(email);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(dashboard.smtp.mails.filter((mail) => mail.to.includes(email))).toHaveLength(0);
+  });
+});

@@ -1,7 +1,7 @@
 import type { UserId } from '@idv/contracts';
 import type { Queryable } from '@idv/kit';
 
-export type EmailTokenPurpose = 'confirm_email';
+export type EmailTokenPurpose = 'confirm_email' | 'reset_password' | 'sign_in';
 
 export async function insertEmailToken(
   db: Queryable,

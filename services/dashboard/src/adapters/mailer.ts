@@ -15,6 +15,11 @@ export class DashboardMailer {
     await this.transport.send({ to, subject: copy.confirmSubject, text: copy.confirmText(name, link, validHours) });
   }
 
+  async sendAccessLinks(to: string, name: string, links: { signIn: string; reset: string }, locale: Locale): Promise<void> {
+    const copy = MESSAGES[locale].mail;
+    await this.transport.send({ to, subject: copy.accessSubject, text: copy.accessText(name, links.signIn, links.reset) });
+  }
+
   async sendAccountDecision(to: string, name: string, status: AccountStatus, reason: string, locale: Locale): Promise<void> {
     const copy = MESSAGES[locale].mail;
     await this.transport.send({ to, subject: copy.decisionSubject(status), text: copy.decisionText(name, status, reason) });
@@ -25,4 +30,4 @@ export class DashboardMailer {
   }
 }
 
-export type Mailer = Pick<DashboardMailer, 'sendConfirmation' | 'sendAccountDecision'>;
+export type Mailer = Pick<DashboardMailer, 'sendConfirmation' | 'sendAccountDecision' | 'sendAccessLinks'>;

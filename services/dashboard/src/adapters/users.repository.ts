@@ -73,3 +73,7 @@ export async function findMembership(db: Queryable, userId: UserId, accountId?: 
   );
   return rows[0] ? { accountId: rows[0].account_id, role: rows[0].role } : null;
 }
+
+export async function setPasswordHash(db: Queryable, userId: UserId, passwordHash: string): Promise<void> {
+  await db.query('UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1', [userId, passwordHash]);
+}

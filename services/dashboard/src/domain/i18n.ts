@@ -36,6 +36,17 @@ export interface Messages {
   noAccount: string;
   signOut: string;
   signOutEverywhere: string;
+  forgot: string;
+  forgotTitle: string;
+  forgotLead: string;
+  sendLinks: string;
+  linksSent: string;
+  resetTitle: string;
+  newPassword: string;
+  setPassword: string;
+  passwordChanged: string;
+  signInLinkTitle: string;
+  signInLinkBody: string;
   errorSummary: string;
   fieldProblems: Record<FieldProblem, string>;
   wrongCredentials: string;
@@ -181,6 +192,8 @@ export interface Messages {
   mail: {
     confirmSubject: string;
     confirmText: (name: string, link: string, hours: number) => string;
+    accessSubject: string;
+    accessText: (name: string, signInLink: string, resetLink: string) => string;
     decisionSubject: (status: AccountStatus) => string;
     decisionText: (name: string, status: AccountStatus, reason: string) => string;
   };
@@ -204,6 +217,18 @@ const es: Messages = {
   noAccount: '¿No tenés cuenta? Creá una',
   signOut: 'Salir',
   signOutEverywhere: 'Cerrar sesión en todos los dispositivos',
+  forgot: '¿No podés entrar? Te mandamos un enlace',
+  forgotTitle: 'Entrar con un enlace por correo',
+  forgotLead:
+    'Te mandamos un enlace para ingresar sin contraseña y otro para elegir una contraseña nueva. Sirve aunque tu contraseña esté bloqueada por intentos fallidos.',
+  sendLinks: 'Mandame los enlaces',
+  linksSent: 'Si hay una cuenta con ese correo, te mandamos los enlaces. Revisá tu correo.',
+  resetTitle: 'Elegí una contraseña nueva',
+  newPassword: 'Contraseña nueva',
+  setPassword: 'Guardar la contraseña',
+  passwordChanged: 'Cambiaste tu contraseña y cerramos tus otras sesiones. Ingresá con la nueva.',
+  signInLinkTitle: 'Ingresar con el enlace',
+  signInLinkBody: 'Tocá el botón para ingresar a tu cuenta en este navegador.',
   errorSummary: 'Revisá estos datos',
   fieldProblems: {
     required: 'Completá este dato.',
@@ -385,6 +410,9 @@ const es: Messages = {
     confirmSubject: 'Confirmá tu correo',
     confirmText: (name, link, hours) =>
       `Hola ${name}:\n\nPara confirmar tu correo, abrí este enlace:\n\n${link}\n\nVence en ${hours} horas y sirve una sola vez. Si no creaste una cuenta, ignorá este mensaje.\n`,
+    accessSubject: 'Ingresá a tu cuenta',
+    accessText: (name, signInLink, resetLink) =>
+      `Hola ${name}:\n\nPediste entrar a tu cuenta. Para ingresar sin contraseña, abrí este enlace (vence en 15 minutos):\n\n${signInLink}\n\nPara elegir una contraseña nueva, abrí este otro (vence en 30 minutos; cierra tus otras sesiones):\n\n${resetLink}\n\nCada enlace sirve una sola vez. Si no lo pediste, ignorá este mensaje: tu contraseña no cambió.\n`,
     decisionSubject: (status) =>
       status === 'active'
         ? 'Tu cuenta fue aprobada'
@@ -416,6 +444,18 @@ const en: Messages = {
   noAccount: "Don't have an account? Create one",
   signOut: 'Sign out',
   signOutEverywhere: 'Sign out on every device',
+  forgot: 'Cannot get in? We will e-mail you a link',
+  forgotTitle: 'Get in with a link by e-mail',
+  forgotLead:
+    'We send you a link to sign in without your password and another to choose a new password. It works even when your password is held after failed attempts.',
+  sendLinks: 'Send me the links',
+  linksSent: 'If an account has that e-mail, we sent it the links. Check your e-mail.',
+  resetTitle: 'Choose a new password',
+  newPassword: 'New password',
+  setPassword: 'Save the password',
+  passwordChanged: 'You changed your password and we ended your other sign-ins. Sign in with the new one.',
+  signInLinkTitle: 'Sign in with the link',
+  signInLinkBody: 'Press the button to sign in to your account in this browser.',
   errorSummary: 'Please check these fields',
   fieldProblems: {
     required: 'Fill this in.',
@@ -598,6 +638,9 @@ const en: Messages = {
     confirmSubject: 'Confirm your e-mail',
     confirmText: (name, link, hours) =>
       `Hello ${name},\n\nTo confirm your e-mail, open this link:\n\n${link}\n\nIt expires in ${hours} hours and works once. If you did not create an account, ignore this message.\n`,
+    accessSubject: 'Get into your account',
+    accessText: (name, signInLink, resetLink) =>
+      `Hello ${name},\n\nYou asked to get into your account. To sign in without your password, open this link (it expires in 15 minutes):\n\n${signInLink}\n\nTo choose a new password, open this one (it expires in 30 minutes; it ends your other sign-ins):\n\n${resetLink}\n\nEach link works once. If you did not ask, ignore this message: your password did not change.\n`,
     decisionSubject: (status) =>
       status === 'active'
         ? 'Your account was approved'

@@ -18,7 +18,17 @@ import { redirect, sendHtml } from './respond';
 import { Cookies, cookiesOf, parseCookies, securityHeaders } from './security';
 import { keyCreatedPage, keysPage, revokeKeyPage } from './views/keys';
 import { COPY_SCRIPT_PATH, STYLESHEET_PATH } from './views/layout';
-import { confirmEmailPage, homePage, messagePage, signInPage, signUpPage } from './views/pages';
+import {
+  confirmEmailPage,
+  forgotPage,
+  homePage,
+  messagePage,
+  resetPasswordPage,
+  signInLinkPage,
+  signInPage,
+  signUpPage,
+} from './views/pages';
+import { linkLive, resetPassword, sendAccessLinks, signInWithLink } from '../use-cases/access-links';
 
 export interface DashboardHttpOptions {
   secureCookies: boolean;
@@ -206,7 +216,12 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
     page((req, res) => {
       const { locale, messages, viewer } = stateOf(res);
       if (viewer) return redirect(res, '/home');
-      const notice = req.query.notice === 'signed_out_everywhere' ? messages.signedOutEverywhere : undefined;
+      const notice =
+        req.query.notice === 'signed_out_everywhere'
+          ? messages.signedOutEverywhere
+          : req.query.notice === 'password_changed'
+            ? messages.passwordChanged
+            : undefined;
       sendHtml(res, 200, signInPage({ locale, messages, csrfToken: csrfToken(req, res), ...(notice ? { notice } : {}) }));
     }),
   );
@@ -228,6 +243,88 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
       redirect(res, '/home');
     }),
   );
+  router.get(
+    '/forgot',
+    page((req, res) => {
+      const { locale, messages } = stateOf(res);
+      sendHtml(res, 200, forgotPage({ locale, messages, csrfToken: csrfToken(req, res) }));
+    }),
+  );
+  router.post(
+    '/forgot',
+    ...post(async (req, res) => {
+      const { locale, messages, address } = stateOf(res);
+      const { input, errors } = parseSignIn({ ...formFields(req.body), password: 'x' });
+      if (errors.email)
+        return sendHtml(res, 422, forgotPage({ locale, messages, csrfToken: csrfToken(req, res), errors, email: input.email }));
+      const sent = await sendAccessLinks(ports, input.email, address, locale);
+      if (sent === 'throttled') {
+        return sendHtml(
+          res,
+          429,
+          forgotPage({ locale, messages, csrfToken: csrfToken(req, res), alert: messages.tooManyAttempts(60) }),
+        );
+      }
+      sendHtml(res, 200, forgotPage({ locale, messages, csrfToken: csrfToken(req, res), notice: messages.linksSent }));
+    }),
+  );
+  router.get(
+    '/sign-in-link',
+    page(async (req, res) => {
+      const { locale, messages } = stateOf(res);
+      if (!(await linkLive(ports, req.query.token, 'sign_in'))) return linkInvalid(res);
+      sendHtml(res, 200, signInLinkPage({ locale, messages, csrfToken: csrfToken(req, res), token: req.query.token as string }));
+    }),
+  );
+  router.post(
+    '/sign-in-link',
+    ...post(async (req, res) => {
+      const { address, viewer } = stateOf(res);
+      const signedIn = await signInWithLink(ports, formFields(req.body).token, address);
+      if (!signedIn) return linkInvalid(res);
+      if (viewer) await signOut(ports, viewer, address);
+      cookies.set(res, cookies.signIn, signedIn.cookieValue);
+      cookies.clear(res, cookies.visitor);
+      redirect(res, '/home');
+    }),
+  );
+  router.get(
+    '/reset-password',
+    page(async (req, res) => {
+      const { locale, messages } = stateOf(res);
+      if (!(await linkLive(ports, req.query.token, 'reset_password'))) return linkInvalid(res);
+      sendHtml(
+        res,
+        200,
+        resetPasswordPage({ locale, messages, csrfToken: csrfToken(req, res), token: req.query.token as string }),
+      );
+    }),
+  );
+  router.post(
+    '/reset-password',
+    ...post(async (req, res) => {
+      const { locale, messages, address } = stateOf(res);
+      const fields = formFields(req.body);
+      const result = await resetPassword(ports, fields.token, fields.password ?? '', address);
+      if (result.kind === 'invalid_link') return linkInvalid(res);
+      if (result.kind === 'weak_password') {
+        return sendHtml(
+          res,
+          422,
+          resetPasswordPage({
+            locale,
+            messages,
+            csrfToken: csrfToken(req, res),
+            token: fields.token ?? '',
+            errors: { password: result.problem },
+          }),
+        );
+      }
+      cookies.clear(res, cookies.signIn);
+      redirect(res, '/sign-in?notice=password_changed');
+    }),
+  );
+
   router.post(
     '/sign-out',
     ...post(

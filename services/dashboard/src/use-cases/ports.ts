@@ -25,4 +25,6 @@ export const THROTTLES = {
   signUp: 'dashboard_sign_up',
   signIn: 'dashboard_sign_in',
   failedPassword: 'dashboard_failed_password',
+  /** Per e-mail: reset and sign-in links asked for (an inbox is not flooded whoever asks). */
+  emailLinks: 'dashboard_email_links',
 } as const;

@@ -57,6 +57,7 @@ export async function startDashboard(options: { limits?: Partial<Record<keyof ty
       [THROTTLES.signUp]: limits.signUp ?? GENEROUS,
       [THROTTLES.signIn]: limits.signIn ?? GENEROUS,
       [THROTTLES.failedPassword]: limits.failedPassword ?? GENEROUS,
+      [THROTTLES.emailLinks]: limits.emailLinks ?? GENEROUS,
     },
     // A prefix of this run's own: the failed-password buckets are per e-mail, whoever the address.
     { logger, metrics, prefix: `idv:test:${env.namespace}:${Math.random().toString(36).slice(2)}:` },

@@ -96,9 +96,14 @@ export function signInPage(
         <button type="submit">{m.signIn}</button>
       </form>
       {action === '/sign-in' ? (
-        <p>
-          <a href="/sign-up">{m.noAccount}</a>
-        </p>
+        <>
+          <p>
+            <a href="/forgot">{m.forgot}</a>
+          </p>
+          <p>
+            <a href="/sign-up">{m.noAccount}</a>
+          </p>
+        </>
       ) : null}
     </>,
   );
@@ -192,6 +197,79 @@ export function homePage(
         )}
       </section>
       <PostButton action="/sign-out-everywhere" csrfToken={view.csrfToken} label={m.signOutEverywhere} secondary />
+    </>,
+  );
+}
+
+export function forgotPage(view: Base & { notice?: string; alert?: string; errors?: FieldErrors; email?: string }): string {
+  const { messages: m } = view;
+  const errors = view.errors ?? {};
+  return renderPage(
+    { locale: view.locale, messages: m, title: m.forgotTitle },
+    <>
+      <h1>{m.forgotTitle}</h1>
+      <p class="lead">{m.forgotLead}</p>
+      {view.notice ? (
+        <p class="notice" role="status">
+          {view.notice}
+        </p>
+      ) : null}
+      <ErrorSummary messages={m} errors={errors} alert={view.alert} />
+      <form method="post" action="/forgot" novalidate>
+        <input type="hidden" name="_csrf" value={view.csrfToken} />
+        <Field
+          name="email"
+          type="email"
+          label={m.email}
+          value={view.email}
+          autocomplete="username"
+          messages={m}
+          errors={errors}
+        />
+        <button type="submit">{m.sendLinks}</button>
+      </form>
+    </>,
+  );
+}
+
+export function resetPasswordPage(view: Base & { token: string; errors?: FieldErrors }): string {
+  const { messages: m } = view;
+  const errors = view.errors ?? {};
+  return renderPage(
+    { locale: view.locale, messages: m, title: m.resetTitle },
+    <>
+      <h1>{m.resetTitle}</h1>
+      <ErrorSummary messages={m} errors={errors} />
+      <form method="post" action="/reset-password" novalidate>
+        <input type="hidden" name="_csrf" value={view.csrfToken} />
+        <input type="hidden" name="token" value={view.token} />
+        <Field
+          name="password"
+          type="password"
+          label={m.newPassword}
+          hint={m.passwordHint}
+          autocomplete="new-password"
+          messages={m}
+          errors={errors}
+        />
+        <button type="submit">{m.setPassword}</button>
+      </form>
+    </>,
+  );
+}
+
+export function signInLinkPage(view: Base & { token: string }): string {
+  const { messages: m } = view;
+  return renderPage(
+    { locale: view.locale, messages: m, title: m.signInLinkTitle },
+    <>
+      <h1>{m.signInLinkTitle}</h1>
+      <p>{m.signInLinkBody}</p>
+      <form method="post" action="/sign-in-link">
+        <input type="hidden" name="_csrf" value={view.csrfToken} />
+        <input type="hidden" name="token" value={view.token} />
+        <button type="submit">{m.signIn}</button>
+      </form>
     </>,
   );
 }
