@@ -1,4 +1,4 @@
-import { InternalCallError, type AccountId, type UserId } from '@idv/contracts';
+import { InternalCallError, type Account, type AccountId, type UserId } from '@idv/contracts';
 import { withTransaction } from '@idv/kit';
 import { appendAudit } from '../adapters/audit.repository';
 import { consumeEmailToken, insertEmailToken, isEmailTokenLive } from '../adapters/email-tokens.repository';
@@ -103,14 +103,17 @@ export async function confirmEmail(ports: DashboardPorts, token: unknown, addres
 
 /** What the home page shows: the account as the keys service has it, and whether the viewer confirmed their e-mail. */
 export async function homeOf(ports: DashboardPorts, viewer: { userId: UserId; accountId: AccountId }) {
+  const accountCall = ports.platform.call('getAccount', { id: viewer.accountId });
   const [account, user, checklist] = await Promise.all([
-    ports.platform.call('getAccount', { id: viewer.accountId }),
+    accountCall,
     findUser(ports.pool, viewer.userId),
     // The home page still opens when a service behind the checklist does not answer.
-    goLiveChecklist(ports, viewer.accountId).catch((error: unknown) => {
-      ports.logger.warn({ err: error, account_id: viewer.accountId }, 'go-live checklist unavailable');
-      return null;
-    }),
+    accountCall
+      .then((found) => goLiveChecklist(ports, found))
+      .catch((error: unknown) => {
+        ports.logger.warn({ err: error, account_id: viewer.accountId }, 'go-live checklist unavailable');
+        return null;
+      }),
   ]);
   return { account, emailConfirmed: !!user?.emailConfirmedAt, checklist };
 }
@@ -167,9 +170,9 @@ export interface ChecklistItem {
  * a live configuration published, a live key, tokens, and a webhook endpoint subscribed to the verdict
  * events that answered a test event with 2xx.
  */
-export async function goLiveChecklist(ports: DashboardPorts, accountId: AccountId): Promise<ChecklistItem[]> {
-  const [account, projects, keys, balance, webhooks] = await Promise.all([
-    ports.platform.call('getAccount', { id: accountId }),
+export async function goLiveChecklist(ports: DashboardPorts, account: Account): Promise<ChecklistItem[]> {
+  const accountId = account.id;
+  const [projects, keys, balance, webhooks] = await Promise.all([
     ports.platform.call('listProjects', { id: accountId }),
     ports.platform.call('listApiKeys', { id: accountId }),
     ports.platform.call('getBalance', { id: accountId }),
