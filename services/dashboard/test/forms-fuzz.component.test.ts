@@ -106,7 +106,7 @@ describe('every form, fuzzed: a page with a clear answer, never a 500', () => {
           const fields = Object.fromEntries(form.fields.map((name, i) => [name, values[i]!]));
           const answer = await browser.post(form.action(), { ...fields, [`x${stray.length}`]: stray }, page);
           statuses.add(answer.status);
-        expect(answer.status).toBeLessThan(500);
+          expect(answer.status).toBeLessThan(500);
           expect(answer.headers.get('content-type') ?? 'text/html').toMatch(/text\/html/);
           expect(answer.html).not.toMatch(/at .*\(.*\.js:\d+:\d+\)/); // no stack trace
         },

@@ -20,6 +20,22 @@ export class DashboardMailer {
     await this.transport.send({ to, subject: copy.accessSubject, text: copy.accessText(name, links.signIn, links.reset) });
   }
 
+  async sendInvitation(
+    to: string,
+    accountName: string,
+    role: string,
+    link: string,
+    validDays: number,
+    locale: Locale,
+  ): Promise<void> {
+    const copy = MESSAGES[locale].mail;
+    await this.transport.send({
+      to,
+      subject: copy.inviteSubject(accountName),
+      text: copy.inviteText(accountName, role, link, validDays),
+    });
+  }
+
   async sendAccountDecision(to: string, name: string, status: AccountStatus, reason: string, locale: Locale): Promise<void> {
     const copy = MESSAGES[locale].mail;
     await this.transport.send({ to, subject: copy.decisionSubject(status), text: copy.decisionText(name, status, reason) });
@@ -30,4 +46,4 @@ export class DashboardMailer {
   }
 }
 
-export type Mailer = Pick<DashboardMailer, 'sendConfirmation' | 'sendAccountDecision' | 'sendAccessLinks'>;
+export type Mailer = Pick<DashboardMailer, 'sendConfirmation' | 'sendAccountDecision' | 'sendAccessLinks' | 'sendInvitation'>;

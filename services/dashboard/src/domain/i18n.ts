@@ -74,9 +74,27 @@ export interface Messages {
   resendConfirmation: string;
   confirmationResent: string;
   signedOutEverywhere: string;
-  nav: { home: string; keys: string; projects: string };
+  nav: { home: string; keys: string; projects: string; members: string };
   forbiddenTitle: string;
   forbiddenBody: string;
+  members: {
+    title: string;
+    lead: string;
+    columns: { name: string; email: string; role: string; action: string };
+    roles: Record<'owner' | 'developer' | 'viewer', string>;
+    pending: string;
+    invite: string;
+    role: string;
+    send: string;
+    invited: (email: string) => string;
+    alreadyMember: string;
+    remove: string;
+    lastOwner: string;
+    removed: string;
+    acceptTitle: (account: string) => string;
+    acceptLead: (email: string, role: string) => string;
+    accept: string;
+  };
   checklist: {
     title: string;
     lead: string;
@@ -192,6 +210,8 @@ export interface Messages {
   mail: {
     confirmSubject: string;
     confirmText: (name: string, link: string, hours: number) => string;
+    inviteSubject: (account: string) => string;
+    inviteText: (account: string, role: string, link: string, days: number) => string;
     accessSubject: string;
     accessText: (name: string, signInLink: string, resetLink: string) => string;
     decisionSubject: (status: AccountStatus) => string;
@@ -276,7 +296,25 @@ const es: Messages = {
   resendConfirmation: 'Reenviar el enlace',
   confirmationResent: 'Te mandamos un enlace nuevo.',
   signedOutEverywhere: 'Cerramos tu sesión en todos los dispositivos.',
-  nav: { home: 'Inicio', keys: 'Claves de API', projects: 'Proyectos' },
+  nav: { home: 'Inicio', keys: 'Claves de API', projects: 'Proyectos', members: 'Equipo' },
+  members: {
+    title: 'Equipo',
+    lead: 'Quiénes trabajan en esta cuenta. Dueños: todo. Desarrolladores: todo menos el equipo y la cuenta. Lectores: solo leen, nunca ven secretos ni datos personales.',
+    columns: { name: 'Nombre', email: 'Correo', role: 'Rol', action: 'Acción' },
+    roles: { owner: 'Dueño', developer: 'Desarrollador', viewer: 'Lector' },
+    pending: 'Invitaciones pendientes',
+    invite: 'Invitar a alguien',
+    role: 'Rol',
+    send: 'Mandar la invitación',
+    invited: (email) => `Invitamos a ${email}.`,
+    alreadyMember: 'Ese correo ya tiene una cuenta en el panel. Por ahora cada persona pertenece a una sola cuenta.',
+    remove: 'Quitar',
+    lastOwner: 'La cuenta necesita al menos un dueño.',
+    removed: 'Quitaste a esa persona de la cuenta.',
+    acceptTitle: (account) => `Unite a ${account}`,
+    acceptLead: (email, role) => `Vas a ingresar como ${email}, con el rol ${role}. Elegí tu nombre y una contraseña.`,
+    accept: 'Aceptar la invitación',
+  },
   checklist: {
     title: 'Para salir a producción',
     lead: 'Lo calculamos del estado real de tu cuenta.',
@@ -410,6 +448,9 @@ const es: Messages = {
     confirmSubject: 'Confirmá tu correo',
     confirmText: (name, link, hours) =>
       `Hola ${name}:\n\nPara confirmar tu correo, abrí este enlace:\n\n${link}\n\nVence en ${hours} horas y sirve una sola vez. Si no creaste una cuenta, ignorá este mensaje.\n`,
+    inviteSubject: (account) => `Te invitaron a ${account}`,
+    inviteText: (account, role, link, days) =>
+      `Hola:\n\nTe invitaron a la cuenta de ${account} en el panel de verificación de identidad, con el rol ${role}.\n\nPara aceptar, abrí este enlace (vence en ${days} días y sirve una sola vez):\n\n${link}\n\nSi no esperabas esta invitación, ignorá este mensaje.\n`,
     accessSubject: 'Ingresá a tu cuenta',
     accessText: (name, signInLink, resetLink) =>
       `Hola ${name}:\n\nPediste entrar a tu cuenta. Para ingresar sin contraseña, abrí este enlace (vence en 15 minutos):\n\n${signInLink}\n\nPara elegir una contraseña nueva, abrí este otro (vence en 30 minutos; cierra tus otras sesiones):\n\n${resetLink}\n\nCada enlace sirve una sola vez. Si no lo pediste, ignorá este mensaje: tu contraseña no cambió.\n`,
@@ -504,7 +545,25 @@ const en: Messages = {
   resendConfirmation: 'Send the link again',
   confirmationResent: 'We sent you a new link.',
   signedOutEverywhere: 'You were signed out on every device.',
-  nav: { home: 'Home', keys: 'API keys', projects: 'Projects' },
+  nav: { home: 'Home', keys: 'API keys', projects: 'Projects', members: 'Team' },
+  members: {
+    title: 'Team',
+    lead: 'Who works in this account. Owners: everything. Developers: all but the team and the account. Viewers: read only, never secrets nor personal data.',
+    columns: { name: 'Name', email: 'E-mail', role: 'Role', action: 'Action' },
+    roles: { owner: 'Owner', developer: 'Developer', viewer: 'Viewer' },
+    pending: 'Pending invitations',
+    invite: 'Invite someone',
+    role: 'Role',
+    send: 'Send the invitation',
+    invited: (email) => `We invited ${email}.`,
+    alreadyMember: 'That e-mail already has a dashboard account. For now each person belongs to one account.',
+    remove: 'Remove',
+    lastOwner: 'The account needs at least one owner.',
+    removed: 'You removed that person from the account.',
+    acceptTitle: (account) => `Join ${account}`,
+    acceptLead: (email, role) => `You will sign in as ${email}, with the role ${role}. Choose your name and a password.`,
+    accept: 'Accept the invitation',
+  },
   checklist: {
     title: 'To go live',
     lead: "Computed from your account's real state.",
@@ -638,6 +697,9 @@ const en: Messages = {
     confirmSubject: 'Confirm your e-mail',
     confirmText: (name, link, hours) =>
       `Hello ${name},\n\nTo confirm your e-mail, open this link:\n\n${link}\n\nIt expires in ${hours} hours and works once. If you did not create an account, ignore this message.\n`,
+    inviteSubject: (account) => `You were invited to ${account}`,
+    inviteText: (account, role, link, days) =>
+      `Hello,\n\nYou were invited to ${account}'s account in the identity verification dashboard, with the role ${role}.\n\nTo accept, open this link (it expires in ${days} days and works once):\n\n${link}\n\nIf you did not expect this invitation, ignore this message.\n`,
     accessSubject: 'Get into your account',
     accessText: (name, signInLink, resetLink) =>
       `Hello ${name},\n\nYou asked to get into your account. To sign in without your password, open this link (it expires in 15 minutes):\n\n${signInLink}\n\nTo choose a new password, open this one (it expires in 30 minutes; it ends your other sign-ins):\n\n${resetLink}\n\nEach link works once. If you did not ask, ignore this message: your password did not change.\n`,

@@ -13,6 +13,7 @@ import type { DashboardPorts } from '../use-cases/ports';
 import { operatorOf, type OperatorViewer } from '../use-cases/operators';
 import { signIn, signOut, signOutEverywhere, viewerOf, type Viewer } from '../use-cases/sign-in';
 import { mountOperatorPages } from './operator-routes';
+import { mountMemberPages } from './member-routes';
 import { mountProjectPages } from './project-routes';
 import { redirect, sendHtml } from './respond';
 import { Cookies, cookiesOf, parseCookies, securityHeaders } from './security';
@@ -149,6 +150,7 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
   mountOperatorPages(router, ports, tools);
 
   mountProjectPages(router, ports, tools, signedIn);
+  mountMemberPages(router, ports, tools, signedIn);
 
   router.get(
     '/',
@@ -363,6 +365,7 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
             account,
             emailConfirmed,
             checklist,
+            team: can(viewer.role, 'members.manage'),
             ...(notice ? { notice } : {}),
           }),
         );

@@ -10,7 +10,7 @@ export interface PageFrame {
   messages: Messages;
   title: string;
   /** The signed-in person's header: their account's name, the sections and the sign-out form. */
-  signedIn?: { accountName: string; csrfToken: string; section?: 'home' | 'keys' | 'projects' };
+  signedIn?: { accountName: string; csrfToken: string; section?: 'home' | 'keys' | 'projects' | 'members'; team?: boolean };
   /** This page's own scripts (the CSP allows this origin's only). */
   scripts?: string[];
 }
@@ -50,6 +50,11 @@ export function renderPage(frame: PageFrame, body: ComponentChildren): string {
               <a href="/keys" {...(frame.signedIn.section === 'keys' ? { 'aria-current': 'page' } : {})}>
                 {messages.nav.keys}
               </a>
+              {frame.signedIn.team ? (
+                <a href="/members" {...(frame.signedIn.section === 'members' ? { 'aria-current': 'page' } : {})}>
+                  {messages.nav.members}
+                </a>
+              ) : null}
             </nav>
           ) : null}
           {frame.signedIn ? (

@@ -148,7 +148,7 @@ export function confirmEmailPage(view: Base & { token: string }): string {
 }
 
 export function homePage(
-  view: Base & { account: Account; emailConfirmed: boolean; checklist: ChecklistItem[] | null; notice?: string },
+  view: Base & { account: Account; emailConfirmed: boolean; checklist: ChecklistItem[] | null; team?: boolean; notice?: string },
 ): string {
   const { messages: m } = view;
   const status = m.accountStatus[view.account.status];
@@ -157,7 +157,7 @@ export function homePage(
       locale: view.locale,
       messages: m,
       title: m.homeTitle,
-      signedIn: { accountName: view.account.name, csrfToken: view.csrfToken },
+      signedIn: { accountName: view.account.name, csrfToken: view.csrfToken, section: 'home', team: view.team ?? false },
     },
     <>
       <h1>{m.homeTitle}</h1>

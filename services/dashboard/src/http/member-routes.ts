@@ -1,0 +1,160 @@
+import type express from 'express';
+import type { Request, Response } from 'express';
+import { formFields, parseSignIn } from '../domain/forms';
+import { can } from '../domain/roles';
+import { acceptInvitationWith, invitationOf, invite, membersPage as membersOf, removeMember, roleOf } from '../use-cases/members';
+import type { DashboardPorts } from '../use-cases/ports';
+import type { Viewer } from '../use-cases/sign-in';
+import { redirect, sendHtml } from './respond';
+import { stateOf, type PageTools } from './routes';
+import { acceptInvitationPage, membersPage } from './views/members';
+import { messagePage } from './views/pages';
+
+/** The team: an owner's list of members and invitations, an invitation by e-mail with a role, a removal. */
+export function mountMemberPages(
+  router: express.Router,
+  ports: DashboardPorts,
+  tools: PageTools,
+  signedIn: (
+    handler: (req: Request, res: Response, viewer: Viewer) => Promise<void>,
+  ) => (req: Request, res: Response) => Promise<void>,
+): void {
+  const { cookies, csrfToken, post, page, forbidden } = tools;
+
+  const view = async (
+    req: Request,
+    res: Response,
+    viewer: Viewer,
+    status = 200,
+    flash: { notice?: string; alert?: string } = {},
+  ) => {
+    const { locale, messages } = stateOf(res);
+    const found = await membersOf(ports, viewer);
+    if (found.kind === 'forbidden') return forbidden(res);
+    const account = await ports.platform.call('getAccount', { id: viewer.accountId });
+    sendHtml(
+      res,
+      status,
+      membersPage({
+        locale,
+        messages,
+        csrfToken: csrfToken(req, res),
+        account,
+        members: found.members,
+        invitations: found.invitations,
+        ...flash,
+      }),
+    );
+  };
+
+  router.get(
+    '/members',
+    page(
+      signedIn(async (req, res, viewer) => {
+        const { messages } = stateOf(res);
+        const notice = req.query.removed ? messages.members.removed : undefined;
+        await view(req, res, viewer, 200, notice ? { notice } : {});
+      }),
+    ),
+  );
+  router.post(
+    '/members/invite',
+    ...post(
+      signedIn(async (req, res, viewer) => {
+        const { locale, messages, address } = stateOf(res);
+        if (!can(viewer.role, 'members.manage')) return forbidden(res);
+        const fields = formFields(req.body);
+        const { input, errors } = parseSignIn({ email: fields.email ?? '', password: 'x' });
+        const role = roleOf(fields.role);
+        if (errors.email || !role)
+          return view(req, res, viewer, 422, {
+            alert: `${messages.email}: ${messages.fieldProblems[errors.email ?? 'required']}`,
+          });
+        const result = await invite(ports, viewer, { email: input.email, role }, address, locale);
+        if (result.kind === 'forbidden') return forbidden(res);
+        if (result.kind === 'already_member') return view(req, res, viewer, 409, { alert: messages.members.alreadyMember });
+        if (result.kind === 'throttled') return view(req, res, viewer, 429, { alert: messages.tooManyAttempts(600) });
+        await view(req, res, viewer, 200, { notice: messages.members.invited(input.email) });
+      }),
+    ),
+  );
+  router.post(
+    '/members/:userId/remove',
+    ...post(
+      signedIn(async (req, res, viewer) => {
+        const { messages, address } = stateOf(res);
+        const result = await removeMember(ports, viewer, String(req.params.userId), address);
+        if (result.kind === 'forbidden') return forbidden(res);
+        if (result.kind === 'not_found') return tools.notFound(res);
+        if (result.kind === 'last_owner') return view(req, res, viewer, 409, { alert: messages.members.lastOwner });
+        redirect(
+          res,
+          result.kind === 'removed' && (await membersOf(ports, viewer)).kind === 'members' ? '/members?removed=1' : '/sign-in',
+        );
+      }),
+    ),
+  );
+
+  const invalidLink = (res: Response) => {
+    const { locale, messages } = stateOf(res);
+    sendHtml(res, 410, messagePage({ locale, messages, title: messages.linkInvalidTitle, body: messages.linkInvalidBody }));
+  };
+  router.get(
+    '/invitations/accept',
+    page(async (req, res) => {
+      const { locale, messages } = stateOf(res);
+      const invitation = await invitationOf(ports, req.query.token);
+      if (!invitation) return invalidLink(res);
+      const account = await ports.platform.call('getAccount', { id: invitation.accountId });
+      sendHtml(
+        res,
+        200,
+        acceptInvitationPage({
+          locale,
+          messages,
+          csrfToken: csrfToken(req, res),
+          accountName: account.name,
+          email: invitation.email,
+          role: invitation.role,
+          token: req.query.token as string,
+        }),
+      );
+    }),
+  );
+  router.post(
+    '/invitations/accept',
+    ...post(async (req, res) => {
+      const { locale, messages, address } = stateOf(res);
+      const fields = formFields(req.body);
+      const result = await acceptInvitationWith(
+        ports,
+        fields.token,
+        { name: fields.name ?? '', password: fields.password ?? '' },
+        address,
+      );
+      if (result.kind === 'invalid_link') return invalidLink(res);
+      if (result.kind === 'invalid') {
+        const invitation = await invitationOf(ports, fields.token);
+        if (!invitation) return invalidLink(res);
+        const account = await ports.platform.call('getAccount', { id: invitation.accountId });
+        return sendHtml(
+          res,
+          422,
+          acceptInvitationPage({
+            locale,
+            messages,
+            csrfToken: csrfToken(req, res),
+            accountName: account.name,
+            email: invitation.email,
+            role: invitation.role,
+            token: fields.token ?? '',
+            errors: result.errors,
+          }),
+        );
+      }
+      cookies.set(res, cookies.signIn, result.cookieValue);
+      cookies.clear(res, cookies.visitor);
+      redirect(res, '/home');
+    }),
+  );
+}

@@ -1,0 +1,145 @@
+import { withTransaction } from '@idv/kit';
+import { appendAudit } from '../adapters/audit.repository';
+import * as members from '../adapters/members.repository';
+import { insertSignIn } from '../adapters/sign-in.repository';
+import { findUserByEmail, insertMembership, insertUser, markEmailConfirmed } from '../adapters/users.repository';
+import type { FieldErrors } from '../domain/forms';
+import type { Locale } from '../domain/i18n';
+import { passwordProblem } from '../domain/passwords';
+import { ROLES, can, type Role } from '../domain/roles';
+import { hashSecret, looksLikeSecret, newSecret } from '../domain/secrets';
+import { THROTTLES, type DashboardPorts } from './ports';
+import type { Viewer } from './sign-in';
+
+const INVITATION_DAYS = 7;
+
+export const roleOf = (value: string | undefined): Role | null => ROLES.find((role) => role === value) ?? null;
+
+export async function membersPage(ports: DashboardPorts, viewer: Viewer) {
+  if (!can(viewer.role, 'members.manage')) return { kind: 'forbidden' as const };
+  const [list, invitations] = await Promise.all([
+    members.membersOf(ports.pool, viewer.accountId),
+    members.pendingInvitations(ports.pool, viewer.accountId),
+  ]);
+  return { kind: 'members' as const, members: list, invitations };
+}
+
+export type InviteResult = { kind: 'invited' } | { kind: 'forbidden' } | { kind: 'already_member' } | { kind: 'throttled' };
+
+/** An owner invites a person by e-mail with a role: a single-use link for 7 days, sent over SMTP. */
+export async function invite(
+  ports: DashboardPorts,
+  viewer: Viewer,
+  input: { email: string; role: Role },
+  address: string,
+  locale: Locale,
+): Promise<InviteResult> {
+  if (!can(viewer.role, 'members.manage')) return { kind: 'forbidden' };
+  const allowed = await ports.throttle.take(THROTTLES.emailLinks, hashSecret(input.email.trim().toLowerCase()));
+  if (!allowed.allowed) return { kind: 'throttled' };
+  // A person belongs to one account for now: an address that has a user is not invited again.
+  if (await findUserByEmail(ports.pool, input.email)) return { kind: 'already_member' };
+  const token = newSecret();
+  await withTransaction(ports.pool, async (tx) => {
+    await members.insertInvitation(tx, {
+      tokenHash: hashSecret(token),
+      accountId: viewer.accountId,
+      email: input.email,
+      role: input.role,
+      invitedBy: viewer.userId,
+      expiresAt: new Date(Date.now() + INVITATION_DAYS * 86_400_000),
+    });
+    await appendAudit(tx, {
+      accountId: viewer.accountId,
+      actorId: viewer.userId,
+      action: 'member.invited',
+      target: `${input.role}`,
+      address,
+    });
+  });
+  const account = await ports.platform.call('getAccount', { id: viewer.accountId });
+  try {
+    await ports.mailer.sendInvitation(
+      input.email,
+      account.name,
+      input.role,
+      `${ports.baseUrl.replace(/\/+$/, '')}/invitations/accept?token=${token}`,
+      INVITATION_DAYS,
+      locale,
+    );
+  } catch (error) {
+    ports.logger.error({ err: error, account_id: viewer.accountId }, 'invitation mail not sent');
+  }
+  return { kind: 'invited' };
+}
+
+export async function invitationOf(ports: DashboardPorts, token: unknown) {
+  if (!looksLikeSecret(token)) return null;
+  return members.liveInvitation(ports.pool, hashSecret(token));
+}
+
+export type AcceptResult =
+  { kind: 'accepted'; cookieValue: string } | { kind: 'invalid_link' } | { kind: 'invalid'; errors: FieldErrors };
+
+/** The invited person chooses a name and a password; the link, used once, proves the e-mail. */
+export async function acceptInvitationWith(
+  ports: DashboardPorts,
+  token: unknown,
+  input: { name: string; password: string },
+  address: string,
+): Promise<AcceptResult> {
+  const invitation = await invitationOf(ports, token);
+  if (!invitation || typeof token !== 'string') return { kind: 'invalid_link' };
+  const errors: FieldErrors = {};
+  const name = input.name.trim();
+  if (!name) errors.name = 'required';
+  else if ([...name].length > 200) errors.name = 'too_long';
+  const weak = passwordProblem(input.password, invitation.email, ports.commonPasswords);
+  if (weak) errors.password = weak;
+  if (Object.keys(errors).length) return { kind: 'invalid', errors };
+  const passwordHash = await ports.hasher.hash(input.password);
+  return withTransaction(ports.pool, async (tx) => {
+    if (!(await members.acceptInvitation(tx, hashSecret(token)))) return { kind: 'invalid_link' as const };
+    const user = await insertUser(tx, { email: invitation.email, name, passwordHash });
+    if (!user) return { kind: 'invalid_link' as const };
+    await markEmailConfirmed(tx, user.id);
+    await insertMembership(tx, user.id, invitation.accountId, invitation.role);
+    const cookieValue = newSecret();
+    await insertSignIn(tx, {
+      idHash: hashSecret(cookieValue),
+      userId: user.id,
+      accountId: invitation.accountId,
+      expiresAt: new Date(Date.now() + ports.signIn.maxSeconds * 1000),
+      address,
+    });
+    await appendAudit(tx, {
+      accountId: invitation.accountId,
+      actorId: user.id,
+      action: 'member.joined',
+      target: invitation.role,
+      address,
+    });
+    return { kind: 'accepted' as const, cookieValue };
+  });
+}
+
+/** An owner removes a member; the account's last owner stays (an account always has one). */
+export async function removeMember(ports: DashboardPorts, viewer: Viewer, userId: string, address: string) {
+  if (!can(viewer.role, 'members.manage')) return { kind: 'forbidden' as const };
+  return withTransaction(ports.pool, async (tx) => {
+    const list = await members.membersOf(tx, viewer.accountId);
+    const member = list.find((candidate) => candidate.userId === userId);
+    if (!member) return { kind: 'not_found' as const };
+    if (member.role === 'owner' && list.filter((candidate) => candidate.role === 'owner').length === 1)
+      return { kind: 'last_owner' as const };
+    await members.removeMembership(tx, member.userId, viewer.accountId);
+    await appendAudit(tx, {
+      accountId: viewer.accountId,
+      actorId: viewer.userId,
+      action: 'member.removed',
+      target: member.userId,
+      address,
+    });
+    return { kind: 'removed' as const };
+  });
+}
