@@ -8,6 +8,9 @@ export interface UserRecord {
   name: string;
   passwordHash: string;
   emailConfirmedAt: Date | null;
+  totpSecretSealed: string | null;
+  totpEnrolledAt: Date | null;
+  totpLastStep: number | null;
 }
 
 export interface MembershipRecord {
@@ -21,6 +24,9 @@ interface UserRow {
   name: string;
   password_hash: string;
   email_confirmed_at: Date | null;
+  totp_secret_sealed: string | null;
+  totp_enrolled_at: Date | null;
+  totp_last_step: string | null;
 }
 
 const toUser = (row: UserRow): UserRecord => ({
@@ -29,6 +35,9 @@ const toUser = (row: UserRow): UserRecord => ({
   name: row.name,
   passwordHash: row.password_hash,
   emailConfirmedAt: row.email_confirmed_at,
+  totpSecretSealed: row.totp_secret_sealed,
+  totpEnrolledAt: row.totp_enrolled_at,
+  totpLastStep: row.totp_last_step === null ? null : Number(row.totp_last_step),
 });
 
 /** Inserts a user; null when the e-mail address is taken (compared without case). */
@@ -49,8 +58,8 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
   return rows[0] ? toUser(rows[0]) : null;
 }
 
-export async function findUser(db: Queryable, userId: UserId): Promise<UserRecord | null> {
-  const { rows } = await db.query<UserRow>('SELECT * FROM users WHERE id = $1', [userId]);
+export async function findUser(db: Queryable, userId: UserId, lock = false): Promise<UserRecord | null> {
+  const { rows } = await db.query<UserRow>(`SELECT * FROM users WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [userId]);
   return rows[0] ? toUser(rows[0]) : null;
 }
 
@@ -76,4 +85,44 @@ export async function findMembership(db: Queryable, userId: UserId, accountId?: 
 
 export async function setPasswordHash(db: Queryable, userId: UserId, passwordHash: string): Promise<void> {
   await db.query('UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1', [userId, passwordHash]);
+}
+
+export async function proposeUserTotpSecret(db: Queryable, userId: UserId, sealed: string): Promise<void> {
+  await db.query('UPDATE users SET totp_secret_sealed = $2 WHERE id = $1 AND totp_enrolled_at IS NULL', [userId, sealed]);
+}
+
+export async function acceptUserTotpStep(db: Queryable, userId: UserId, step: number): Promise<void> {
+  await db.query('UPDATE users SET totp_last_step = $2, totp_enrolled_at = coalesce(totp_enrolled_at, now()) WHERE id = $1', [
+    userId,
+    step,
+  ]);
+}
+
+export async function requiresTotp(db: Queryable, accountId: AccountId): Promise<boolean> {
+  const { rows } = await db.query<{ require_totp: boolean }>('SELECT require_totp FROM account_settings WHERE account_id = $1', [
+    accountId,
+  ]);
+  return rows[0]?.require_totp ?? false;
+}
+
+export async function setRequireTotp(db: Queryable, accountId: AccountId, required: boolean, by: UserId): Promise<void> {
+  await db.query(
+    `INSERT INTO account_settings (account_id, require_totp, updated_by) VALUES ($1, $2, $3)
+     ON CONFLICT (account_id) DO UPDATE SET require_totp = EXCLUDED.require_totp, updated_by = EXCLUDED.updated_by, updated_at = now()`,
+    [accountId, required, by],
+  );
+}
+
+/** In one query: whether the user enrolled TOTP, and whether the account requires it of every member. */
+export async function twoFactorStateOf(
+  db: Queryable,
+  userId: UserId,
+  accountId: AccountId,
+): Promise<{ enrolled: boolean; required: boolean }> {
+  const { rows } = await db.query<{ enrolled: boolean; required: boolean }>(
+    `SELECT u.totp_enrolled_at IS NOT NULL AS enrolled, coalesce(s.require_totp, false) AS required
+       FROM users u LEFT JOIN account_settings s ON s.account_id = $2 WHERE u.id = $1`,
+    [userId, accountId],
+  );
+  return rows[0] ?? { enrolled: false, required: false };
 }

@@ -95,6 +95,17 @@ export interface Messages {
     acceptLead: (email: string, role: string) => string;
     accept: string;
   };
+  security: {
+    title: string;
+    on: string;
+    off: string;
+    enable: string;
+    requiredByOwner: string;
+    requireTitle: string;
+    requireOn: string;
+    requireOff: string;
+    saved: string;
+  };
   checklist: {
     title: string;
     lead: string;
@@ -314,6 +325,17 @@ const es: Messages = {
     acceptTitle: (account) => `Unite a ${account}`,
     acceptLead: (email, role) => `Vas a ingresar como ${email}, con el rol ${role}. Elegí tu nombre y una contraseña.`,
     accept: 'Aceptar la invitación',
+  },
+  security: {
+    title: 'Seguridad',
+    on: 'La verificación en dos pasos está activada: al ingresar te pedimos el código de tu app.',
+    off: 'La verificación en dos pasos no está activada.',
+    enable: 'Activar la verificación en dos pasos',
+    requiredByOwner: 'Quien administra esta cuenta pide verificación en dos pasos a todo el equipo. Activala para seguir.',
+    requireTitle: 'Para todo el equipo',
+    requireOn: 'Exigirla a todo el equipo',
+    requireOff: 'Dejar de exigirla',
+    saved: 'Guardamos el ajuste.',
   },
   checklist: {
     title: 'Para salir a producción',
@@ -563,6 +585,17 @@ const en: Messages = {
     acceptTitle: (account) => `Join ${account}`,
     acceptLead: (email, role) => `You will sign in as ${email}, with the role ${role}. Choose your name and a password.`,
     accept: 'Accept the invitation',
+  },
+  security: {
+    title: 'Security',
+    on: 'Two-step verification is on: at sign-in we ask for the code of your app.',
+    off: 'Two-step verification is off.',
+    enable: 'Turn on two-step verification',
+    requiredByOwner: 'Whoever manages this account requires two-step verification of the whole team. Turn it on to continue.',
+    requireTitle: 'For the whole team',
+    requireOn: 'Require it of the whole team',
+    requireOff: 'Stop requiring it',
+    saved: 'The setting was saved.',
   },
   checklist: {
     title: 'To go live',

@@ -14,6 +14,7 @@ import { operatorOf, type OperatorViewer } from '../use-cases/operators';
 import { signIn, signOut, signOutEverywhere, viewerOf, type Viewer } from '../use-cases/sign-in';
 import { mountOperatorPages } from './operator-routes';
 import { mountMemberPages } from './member-routes';
+import { mountTwoFactorPages } from './two-factor-routes';
 import { mountProjectPages } from './project-routes';
 import { redirect, sendHtml } from './respond';
 import { Cookies, cookiesOf, parseCookies, securityHeaders } from './security';
@@ -139,10 +140,20 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
     (req, res, next) => {
       Promise.resolve(handler(req, res)).catch(next);
     };
+  /** A sign-in that may still owe its TOTP code or enrolment (only the two-factor pages and sign-out take it). */
+  const partly =
+    (handler: (req: Request, res: Response, viewer: Viewer) => Promise<void>) => async (req: Request, res: Response) => {
+      const viewer = stateOf(res).viewer;
+      if (!viewer) return redirect(res, '/sign-in');
+      await handler(req, res, viewer);
+    };
+  /** A whole sign-in: the code given, and TOTP enrolled when the account requires it. */
   const signedIn =
     (handler: (req: Request, res: Response, viewer: Viewer) => Promise<void>) => async (req: Request, res: Response) => {
       const viewer = stateOf(res).viewer;
       if (!viewer) return redirect(res, '/sign-in');
+      if (viewer.secondFactorPending) return redirect(res, '/two-factor');
+      if (viewer.mustEnrolTotp) return redirect(res, '/security/setup');
       await handler(req, res, viewer);
     };
 
@@ -151,6 +162,7 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
 
   mountProjectPages(router, ports, tools, signedIn);
   mountMemberPages(router, ports, tools, signedIn);
+  mountTwoFactorPages(router, ports, tools, { signedIn, partly });
 
   router.get(
     '/',
@@ -242,7 +254,7 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
       if (viewer) await signOut(ports, viewer, address);
       cookies.set(res, cookies.signIn, result.cookieValue);
       cookies.clear(res, cookies.visitor);
-      redirect(res, '/home');
+      redirect(res, result.secondFactorPending ? '/two-factor' : '/home');
     }),
   );
   router.get(
@@ -287,7 +299,7 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
       if (viewer) await signOut(ports, viewer, address);
       cookies.set(res, cookies.signIn, signedIn.cookieValue);
       cookies.clear(res, cookies.visitor);
-      redirect(res, '/home');
+      redirect(res, signedIn.secondFactorPending ? '/two-factor' : '/home');
     }),
   );
   router.get(
@@ -330,7 +342,7 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
   router.post(
     '/sign-out',
     ...post(
-      signedIn(async (_req, res, viewer) => {
+      partly(async (_req, res, viewer) => {
         await signOut(ports, viewer, stateOf(res).address);
         cookies.clear(res, cookies.signIn);
         redirect(res, '/sign-in');

@@ -7,7 +7,7 @@ import {
   type EmailTokenPurpose,
 } from '../adapters/email-tokens.repository';
 import { deleteSignInsOf, insertSignIn } from '../adapters/sign-in.repository';
-import { findMembership, findUserByEmail, setPasswordHash } from '../adapters/users.repository';
+import { findMembership, findUser, findUserByEmail, setPasswordHash } from '../adapters/users.repository';
 import type { Locale } from '../domain/i18n';
 import { passwordProblem, type PasswordProblem } from '../domain/passwords';
 import { hashSecret, looksLikeSecret, newSecret } from '../domain/secrets';
@@ -75,13 +75,14 @@ export async function signInWithLink(
   ports: DashboardPorts,
   token: unknown,
   address: string,
-): Promise<{ cookieValue: string } | null> {
+): Promise<{ cookieValue: string; secondFactorPending: boolean } | null> {
   if (!looksLikeSecret(token)) return null;
   return withTransaction(ports.pool, async (tx) => {
     const userId = await consumeEmailToken(tx, hashSecret(token), 'sign_in');
     if (!userId) return null;
     const membership = await findMembership(tx, userId);
-    if (!membership) return null;
+    const user = await findUser(tx, userId);
+    if (!membership || !user) return null;
     const cookieValue = newSecret();
     await insertSignIn(tx, {
       idHash: hashSecret(cookieValue),
@@ -89,9 +90,11 @@ export async function signInWithLink(
       accountId: membership.accountId,
       expiresAt: new Date(Date.now() + ports.signIn.maxSeconds * 1000),
       address,
+      // The link stands for the password, never for the TOTP code.
+      secondFactorPending: user.totpEnrolledAt !== null,
     });
     await appendAudit(tx, { accountId: membership.accountId, actorId: userId, action: 'user.signed_in_with_link', address });
-    return { cookieValue };
+    return { cookieValue, secondFactorPending: user.totpEnrolledAt !== null };
   });
 }
 

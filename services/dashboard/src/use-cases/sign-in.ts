@@ -2,14 +2,14 @@ import type { AccountId, UserId } from '@idv/contracts';
 import { withTransaction } from '@idv/kit';
 import { appendAudit } from '../adapters/audit.repository';
 import { deleteSignIn, deleteSignInsOf, insertSignIn, touchSignIn } from '../adapters/sign-in.repository';
-import { findMembership, findUserByEmail } from '../adapters/users.repository';
+import { findMembership, findUserByEmail, twoFactorStateOf } from '../adapters/users.repository';
 import type { SignInInput } from '../domain/forms';
 import type { Role } from '../domain/roles';
 import { hashSecret, looksLikeSecret, newSecret } from '../domain/secrets';
 import { THROTTLES, type DashboardPorts } from './ports';
 
 export type SignInResult =
-  | { kind: 'signed_in'; cookieValue: string; userId: UserId }
+  | { kind: 'signed_in'; cookieValue: string; userId: UserId; secondFactorPending: boolean }
   | { kind: 'wrong_credentials' }
   | { kind: 'throttled'; retryAfterSeconds: number };
 
@@ -40,6 +40,8 @@ export async function signIn(ports: DashboardPorts, input: SignInInput, address:
   }
   const cookieValue = newSecret();
   const now = Date.now();
+  // With TOTP enrolled, the password opens only the code's page.
+  const secondFactorPending = user.totpEnrolledAt !== null;
   await withTransaction(ports.pool, async (tx) => {
     await insertSignIn(tx, {
       idHash: hashSecret(cookieValue),
@@ -47,10 +49,16 @@ export async function signIn(ports: DashboardPorts, input: SignInInput, address:
       accountId: membership.accountId,
       expiresAt: new Date(now + ports.signIn.maxSeconds * 1000),
       address,
+      secondFactorPending,
     });
-    await appendAudit(tx, { accountId: membership.accountId, actorId: user.id, action: 'user.signed_in', address });
+    await appendAudit(tx, {
+      accountId: membership.accountId,
+      actorId: user.id,
+      action: secondFactorPending ? 'user.password_accepted' : 'user.signed_in',
+      address,
+    });
   });
-  return { kind: 'signed_in', cookieValue, userId: user.id };
+  return { kind: 'signed_in', cookieValue, userId: user.id, secondFactorPending };
 }
 
 export interface Viewer {
@@ -59,6 +67,12 @@ export interface Viewer {
   role: Role;
   /** The hash of the sign-in cookie: the CSRF tokens are bound to it. */
   signInHash: string;
+  /** The password was given, the TOTP code not yet: only the code's page opens. */
+  secondFactorPending: boolean;
+  /** TOTP enrolled by this person. */
+  totpEnrolled: boolean;
+  /** The account requires TOTP of every member and this person has none yet: only the enrolment opens. */
+  mustEnrolTotp: boolean;
 }
 
 /** The person behind a sign-in cookie, or null (unknown, expired, idle too long, or the membership gone). */
@@ -67,9 +81,20 @@ export async function viewerOf(ports: DashboardPorts, cookieValue: string | unde
   const signInHash = hashSecret(cookieValue);
   const signedIn = await touchSignIn(ports.pool, signInHash, ports.signIn.idleSeconds);
   if (!signedIn) return null;
-  const membership = await findMembership(ports.pool, signedIn.userId, signedIn.accountId);
+  const [membership, twoFactor] = await Promise.all([
+    findMembership(ports.pool, signedIn.userId, signedIn.accountId),
+    twoFactorStateOf(ports.pool, signedIn.userId, signedIn.accountId),
+  ]);
   if (!membership) return null;
-  return { userId: signedIn.userId, accountId: signedIn.accountId, role: membership.role, signInHash };
+  return {
+    userId: signedIn.userId,
+    accountId: signedIn.accountId,
+    role: membership.role,
+    signInHash,
+    secondFactorPending: signedIn.secondFactorPending,
+    totpEnrolled: twoFactor.enrolled,
+    mustEnrolTotp: twoFactor.required && !twoFactor.enrolled,
+  };
 }
 
 export async function signOut(ports: DashboardPorts, viewer: Viewer, address: string): Promise<void> {

@@ -196,6 +196,9 @@ export function homePage(
           <p>{m.checklist.unavailable}</p>
         )}
       </section>
+      <p>
+        <a href="/security">{m.security.title}</a>
+      </p>
       <PostButton action="/sign-out-everywhere" csrfToken={view.csrfToken} label={m.signOutEverywhere} secondary />
     </>,
   );
@@ -270,6 +273,120 @@ export function signInLinkPage(view: Base & { token: string }): string {
         <input type="hidden" name="token" value={view.token} />
         <button type="submit">{m.signIn}</button>
       </form>
+    </>,
+  );
+}
+
+/** A TOTP code's page: the enrolment (with its QR and key in text) or the sign-in's second step. */
+export function twoFactorPage(
+  view: Base & { title: string; body: string; action: string; qrSvg?: string; secret?: string; alert?: string; notice?: string },
+): string {
+  const { messages: m } = view;
+  const o = m.operator;
+  return renderPage(
+    { locale: view.locale, messages: m, title: view.title },
+    <>
+      <h1>{view.title}</h1>
+      {view.notice ? (
+        <p class="notice" role="status">
+          {view.notice}
+        </p>
+      ) : null}
+      {view.alert ? (
+        <p class="error-summary" role="alert">
+          {view.alert}
+        </p>
+      ) : null}
+      <p>{view.body}</p>
+      {view.qrSvg ? <div class="qr" role="img" aria-label={view.title} dangerouslySetInnerHTML={{ __html: view.qrSvg }} /> : null}
+      {view.secret ? (
+        <p>
+          {o.enrolManual} <code class="secret-text">{view.secret}</code>
+        </p>
+      ) : null}
+      <form method="post" action={view.action} novalidate>
+        <input type="hidden" name="_csrf" value={view.csrfToken} />
+        <div class="field">
+          <label for="f-code">{o.code}</label>
+          <p class="hint" id="h-code">
+            {o.codeHint}
+          </p>
+          <input
+            id="f-code"
+            name="code"
+            type="text"
+            inputMode="numeric"
+            autocomplete="one-time-code"
+            required
+            aria-describedby="h-code"
+          />
+        </div>
+        <button type="submit">{o.confirm}</button>
+      </form>
+    </>,
+  );
+}
+
+export function recoveryCodesShownOnce(view: Base & { codes: string[]; next: string }): string {
+  const o = view.messages.operator;
+  return renderPage(
+    { locale: view.locale, messages: view.messages, title: o.recoveryTitle },
+    <>
+      <h1>{o.recoveryTitle}</h1>
+      <p class="warning" role="alert">
+        {o.recoveryBody}
+      </p>
+      <ul class="codes">
+        {view.codes.map((code) => (
+          <li>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ul>
+      <p>
+        <a href={view.next}>{o.continue}</a>
+      </p>
+    </>,
+  );
+}
+
+export function securityPage(
+  view: Base & { account: Account; enrolled: boolean; isOwner: boolean; required: boolean; notice?: string },
+): string {
+  const { messages: m } = view;
+  const t = m.security;
+  return renderPage(
+    {
+      locale: view.locale,
+      messages: m,
+      title: t.title,
+      signedIn: { accountName: view.account.name, csrfToken: view.csrfToken, team: view.isOwner },
+    },
+    <>
+      <h1>{t.title}</h1>
+      {view.notice ? (
+        <p class="notice" role="status">
+          {view.notice}
+        </p>
+      ) : null}
+      <p>{view.enrolled ? t.on : t.off}</p>
+      {view.enrolled ? null : (
+        <p>
+          <a href="/security/setup">{t.enable}</a>
+        </p>
+      )}
+      {view.isOwner ? (
+        <section aria-labelledby="require-2fa">
+          <h2 id="require-2fa">{t.requireTitle}</h2>
+          <form method="post" action="/security/require">
+            <input type="hidden" name="_csrf" value={view.csrfToken} />
+            <input type="hidden" name="required" value={view.required ? 'off' : 'on'} />
+            <button type="submit" class="secondary">
+              {view.required ? t.requireOff : t.requireOn}
+            </button>
+          </form>
+        </section>
+      ) : null}
     </>,
   );
 }
