@@ -1,4 +1,4 @@
-import { newOwner, startDashboard, type Dashboard } from './support/harness';
+import { signedInOwner as signedIn, startDashboard, type Dashboard } from './support/harness';
 
 let dashboard: Dashboard;
 
@@ -9,13 +9,7 @@ afterAll(async () => {
   await dashboard?.stop();
 });
 
-async function signedInOwner() {
-  const owner = newOwner('team');
-  const browser = dashboard.browser();
-  await browser.post('/sign-up', owner, await browser.get('/sign-up'));
-  await browser.post('/sign-in', { email: owner.email, password: owner.password }, await browser.get('/sign-in'));
-  return { browser, owner };
-}
+const signedInOwner = () => signedIn(dashboard, 'team');
 
 const linkIn = (raw: string) => {
   const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');

@@ -1,4 +1,4 @@
-import { newOwner, startDashboard, type Dashboard } from './support/harness';
+import { signedInOwner as signedIn, startDashboard, type Dashboard } from './support/harness';
 
 let dashboard: Dashboard;
 
@@ -9,17 +9,7 @@ afterAll(async () => {
   await dashboard?.stop();
 });
 
-async function signedInOwner() {
-  const owner = newOwner('projects');
-  const browser = dashboard.browser();
-  await browser.post('/sign-up', owner, await browser.get('/sign-up'));
-  const { rows } = await dashboard.pool.query<{ id: string; account_id: string }>(
-    'SELECT u.id, m.account_id FROM users u JOIN memberships m ON m.user_id = u.id WHERE u.email = $1',
-    [owner.email],
-  );
-  await browser.post('/sign-in', { email: owner.email, password: owner.password }, await browser.get('/sign-in'));
-  return { browser, owner, userId: rows[0]!.id, accountId: rows[0]!.account_id as `acc_${string}` };
-}
+const signedInOwner = () => signedIn(dashboard, 'projects');
 
 async function newProject(browser: Awaited<ReturnType<typeof signedInOwner>>['browser'], name = 'Onboarding') {
   const list = await browser.get('/projects');

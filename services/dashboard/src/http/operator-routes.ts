@@ -19,8 +19,8 @@ import {
 import type { DashboardPorts } from '../use-cases/ports';
 import { redirect, sendHtml } from './respond';
 import { stateOf, type PageTools } from './routes';
-import { signInPage } from './views/pages';
-import { accountDetailPage, accountsListPage, operatorEnrolPage, operatorVerifyPage, recoveryCodesPage } from './views/operator';
+import { recoveryCodesShownOnce, signInPage, twoFactorPage } from './views/pages';
+import { accountDetailPage, accountsListPage } from './views/operator';
 
 const STATUSES: readonly AccountStatus[] = ['pending', 'active', 'suspended'];
 
@@ -117,7 +117,17 @@ export function mountOperatorPages(router: express.Router, ports: DashboardPorts
         sendHtml(
           res,
           alert ? 401 : 200,
-          operatorEnrolPage({ locale, messages, csrfToken: csrfToken(req, res), qrSvg, secret, ...(alert ? { alert } : {}) }),
+          twoFactorPage({
+            locale,
+            messages,
+            csrfToken: csrfToken(req, res),
+            title: messages.operator.enrolTitle,
+            body: messages.operator.enrolBody,
+            action: '/operator/enroll',
+            qrSvg,
+            secret,
+            ...(alert ? { alert } : {}),
+          }),
         );
       }),
     ),
@@ -133,13 +143,25 @@ export function mountOperatorPages(router: express.Router, ports: DashboardPorts
           return sendHtml(
             res,
             401,
-            operatorVerifyPage({ locale, messages, csrfToken: csrfToken(req, res), alert: messages.operator.wrongCode }),
+            twoFactorPage({
+              locale,
+              messages,
+              csrfToken: csrfToken(req, res),
+              title: messages.operator.verifyTitle,
+              body: messages.operator.verifyBody,
+              action: '/operator/verify',
+              alert: messages.operator.wrongCode,
+            }),
           );
         }
         // A new cookie with the privilege (no fixation); its CSRF tokens are bound to it from the next page.
         cookies.set(res, cookies.operator, result.cookieValue);
         if (result.recoveryCodes) {
-          return sendHtml(res, 200, recoveryCodesPage({ locale, messages, csrfToken: '', codes: result.recoveryCodes }));
+          return sendHtml(
+            res,
+            200,
+            recoveryCodesShownOnce({ locale, messages, csrfToken: '', codes: result.recoveryCodes, next: '/operator' }),
+          );
         }
         redirect(res, '/operator');
       }),
@@ -151,7 +173,18 @@ export function mountOperatorPages(router: express.Router, ports: DashboardPorts
       halfway((req, res, operator) => {
         const { locale, messages } = stateOf(res);
         if (!operator.enrolled) return redirect(res, '/operator/enroll');
-        sendHtml(res, 200, operatorVerifyPage({ locale, messages, csrfToken: csrfToken(req, res) }));
+        sendHtml(
+          res,
+          200,
+          twoFactorPage({
+            locale,
+            messages,
+            csrfToken: csrfToken(req, res),
+            title: messages.operator.verifyTitle,
+            body: messages.operator.verifyBody,
+            action: '/operator/verify',
+          }),
+        );
       }),
     ),
   );

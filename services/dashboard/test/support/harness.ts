@@ -125,3 +125,21 @@ export function newOwner(label = 'org') {
     password: `una frase larga ${tag}`,
   };
 }
+
+/** A new organisation signed up and its owner signed in, in a browser of its own. */
+export async function signedInOwner(dashboard: Dashboard, label = 'org') {
+  const owner = newOwner(label);
+  const browser = dashboard.browser();
+  await browser.post('/sign-up', owner, await browser.get('/sign-up'));
+  const { rows } = await dashboard.pool.query<{ id: string; account_id: `acc_${string}` }>(
+    'SELECT u.id, m.account_id FROM users u JOIN memberships m ON m.user_id = u.id WHERE u.email = $1',
+    [owner.email],
+  );
+  const signedIn = await browser.post(
+    '/sign-in',
+    { email: owner.email, password: owner.password },
+    await browser.get('/sign-in'),
+  );
+  if (signedIn.location !== '/home') throw new Error(`sign-in answered ${signedIn.status}`);
+  return { browser, owner, userId: rows[0]!.id, accountId: rows[0]!.account_id };
+}

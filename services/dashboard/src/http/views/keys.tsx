@@ -1,7 +1,7 @@
 import { SCOPES, type Account, type ApiKey } from '@idv/contracts';
 import type { FieldErrors } from '../../domain/forms';
 import type { Locale, Messages } from '../../domain/i18n';
-import { COPY_SCRIPT_PATH, ErrorSummary, PostButton, renderPage } from './layout';
+import { COPY_SCRIPT_PATH, ErrorSummary, Flash, PostButton, renderPage } from './layout';
 
 interface KeysBase {
   locale: Locale;
@@ -48,11 +48,7 @@ export function keysPage(
     <>
       <h1>{k.title}</h1>
       <p class="lead">{k.lead}</p>
-      {view.notice ? (
-        <p class="notice" role="status">
-          {view.notice}
-        </p>
-      ) : null}
+      <Flash notice={view.notice} />
       {view.keys.length === 0 ? (
         <p>{k.none}</p>
       ) : (

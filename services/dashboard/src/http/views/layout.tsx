@@ -141,3 +141,21 @@ export function Field(props: {
     </div>
   );
 }
+
+/** A page's one-line outcome: what was done (a status) or what went wrong (an alert). */
+export function Flash(props: { notice?: string | undefined; alert?: string | undefined }) {
+  return (
+    <>
+      {props.notice ? (
+        <p class="notice" role="status">
+          {props.notice}
+        </p>
+      ) : null}
+      {props.alert ? (
+        <p class="error-summary" role="alert">
+          {props.alert}
+        </p>
+      ) : null}
+    </>
+  );
+}

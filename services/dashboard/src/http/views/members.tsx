@@ -3,7 +3,7 @@ import type { FieldErrors } from '../../domain/forms';
 import type { Locale, Messages } from '../../domain/i18n';
 import { ROLES } from '../../domain/roles';
 import type { InvitationRecord, MemberRecord } from '../../adapters/members.repository';
-import { ErrorSummary, Field, PostButton, renderPage } from './layout';
+import { ErrorSummary, Field, Flash, PostButton, renderPage } from './layout';
 
 interface MembersBase {
   locale: Locale;
@@ -31,16 +31,7 @@ export function membersPage(
     <>
       <h1>{t.title}</h1>
       <p class="lead">{t.lead}</p>
-      {view.notice ? (
-        <p class="notice" role="status">
-          {view.notice}
-        </p>
-      ) : null}
-      {view.alert ? (
-        <p class="error-summary" role="alert">
-          {view.alert}
-        </p>
-      ) : null}
+      <Flash notice={view.notice} alert={view.alert} />
       <div class="table-wrap">
         <table>
           <thead>

@@ -1,6 +1,6 @@
 import type { Account, AccountStatus, ApiKey } from '@idv/contracts';
 import type { Locale, Messages } from '../../domain/i18n';
-import { PostButton, renderPage } from './layout';
+import { Flash, PostButton, renderPage } from './layout';
 
 interface OperatorBase {
   locale: Locale;
@@ -15,101 +15,6 @@ function consoleFrame(view: OperatorBase & { title: string; operatorName?: strin
     messages: view.messages,
     title: `${view.title} · ${view.messages.operator.console}`,
   };
-}
-
-function Flash(props: { notice?: string | undefined; alert?: string | undefined }) {
-  return (
-    <>
-      {props.notice ? (
-        <p class="notice" role="status">
-          {props.notice}
-        </p>
-      ) : null}
-      {props.alert ? (
-        <p class="error-summary" role="alert">
-          {props.alert}
-        </p>
-      ) : null}
-    </>
-  );
-}
-
-function CodeForm(props: OperatorBase & { action: string }) {
-  const o = props.messages.operator;
-  return (
-    <form method="post" action={props.action} novalidate>
-      <input type="hidden" name="_csrf" value={props.csrfToken} />
-      <div class="field">
-        <label for="f-code">{o.code}</label>
-        <p class="hint" id="h-code">
-          {o.codeHint}
-        </p>
-        <input
-          id="f-code"
-          name="code"
-          type="text"
-          inputMode="numeric"
-          autocomplete="one-time-code"
-          required
-          aria-describedby="h-code"
-        />
-      </div>
-      <button type="submit">{o.confirm}</button>
-    </form>
-  );
-}
-
-export function operatorEnrolPage(view: OperatorBase & { qrSvg: string; secret: string; alert?: string }): string {
-  const o = view.messages.operator;
-  return renderPage(
-    consoleFrame({ ...view, title: o.enrolTitle }),
-    <>
-      <h1>{o.enrolTitle}</h1>
-      <Flash alert={view.alert} />
-      <p>{o.enrolBody}</p>
-      <div class="qr" role="img" aria-label={o.enrolTitle} dangerouslySetInnerHTML={{ __html: view.qrSvg }} />
-      <p>
-        {o.enrolManual} <code class="secret-text">{view.secret}</code>
-      </p>
-      <CodeForm {...view} action="/operator/enroll" />
-    </>,
-  );
-}
-
-export function operatorVerifyPage(view: OperatorBase & { alert?: string }): string {
-  const o = view.messages.operator;
-  return renderPage(
-    consoleFrame({ ...view, title: o.verifyTitle }),
-    <>
-      <h1>{o.verifyTitle}</h1>
-      <Flash alert={view.alert} />
-      <p>{o.verifyBody}</p>
-      <CodeForm {...view} action="/operator/verify" />
-    </>,
-  );
-}
-
-export function recoveryCodesPage(view: OperatorBase & { codes: string[] }): string {
-  const o = view.messages.operator;
-  return renderPage(
-    consoleFrame({ ...view, title: o.recoveryTitle }),
-    <>
-      <h1>{o.recoveryTitle}</h1>
-      <p class="warning" role="alert">
-        {o.recoveryBody}
-      </p>
-      <ul class="codes">
-        {view.codes.map((code) => (
-          <li>
-            <code>{code}</code>
-          </li>
-        ))}
-      </ul>
-      <p>
-        <a href="/operator">{o.continue}</a>
-      </p>
-    </>,
-  );
 }
 
 const ageHours = (iso: string, now: number) => Math.max(0, Math.floor((now - Date.parse(iso)) / 3_600_000));

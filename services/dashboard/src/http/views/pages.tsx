@@ -2,7 +2,7 @@ import type { Account } from '@idv/contracts';
 import type { FieldErrors, SignInInput, SignUpInput } from '../../domain/forms';
 import type { ChecklistItem } from '../../use-cases/accounts';
 import type { Locale, Messages } from '../../domain/i18n';
-import { ErrorSummary, Field, PostButton, renderPage } from './layout';
+import { ErrorSummary, Field, Flash, PostButton, renderPage } from './layout';
 
 interface Base {
   locale: Locale;
@@ -75,11 +75,7 @@ export function signInPage(
     { locale: view.locale, messages: m, title },
     <>
       <h1>{title}</h1>
-      {view.notice ? (
-        <p class="notice" role="status">
-          {view.notice}
-        </p>
-      ) : null}
+      <Flash notice={view.notice} />
       <ErrorSummary messages={m} errors={errors} alert={view.alert} />
       <form method="post" action={action} novalidate>
         <input type="hidden" name="_csrf" value={view.csrfToken} />
@@ -161,11 +157,7 @@ export function homePage(
     },
     <>
       <h1>{m.homeTitle}</h1>
-      {view.notice ? (
-        <p class="notice" role="status">
-          {view.notice}
-        </p>
-      ) : null}
+      <Flash notice={view.notice} />
       <section class={`status status-${view.account.status}`} aria-labelledby="account-status">
         <h2 id="account-status">{status.title}</h2>
         <p>{status.body}</p>
@@ -212,11 +204,7 @@ export function forgotPage(view: Base & { notice?: string; alert?: string; error
     <>
       <h1>{m.forgotTitle}</h1>
       <p class="lead">{m.forgotLead}</p>
-      {view.notice ? (
-        <p class="notice" role="status">
-          {view.notice}
-        </p>
-      ) : null}
+      <Flash notice={view.notice} />
       <ErrorSummary messages={m} errors={errors} alert={view.alert} />
       <form method="post" action="/forgot" novalidate>
         <input type="hidden" name="_csrf" value={view.csrfToken} />
@@ -287,16 +275,7 @@ export function twoFactorPage(
     { locale: view.locale, messages: m, title: view.title },
     <>
       <h1>{view.title}</h1>
-      {view.notice ? (
-        <p class="notice" role="status">
-          {view.notice}
-        </p>
-      ) : null}
-      {view.alert ? (
-        <p class="error-summary" role="alert">
-          {view.alert}
-        </p>
-      ) : null}
+      <Flash notice={view.notice} alert={view.alert} />
       <p>{view.body}</p>
       {view.qrSvg ? <div class="qr" role="img" aria-label={view.title} dangerouslySetInnerHTML={{ __html: view.qrSvg }} /> : null}
       {view.secret ? (
@@ -364,11 +343,7 @@ export function securityPage(
     },
     <>
       <h1>{t.title}</h1>
-      {view.notice ? (
-        <p class="notice" role="status">
-          {view.notice}
-        </p>
-      ) : null}
+      <Flash notice={view.notice} />
       <p>{view.enrolled ? t.on : t.off}</p>
       {view.enrolled ? null : (
         <p>

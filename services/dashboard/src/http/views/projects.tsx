@@ -2,7 +2,7 @@ import type { Account, Mode, ProjectOverview } from '@idv/contracts';
 import type { DiffLine } from '../../domain/diff';
 import type { Locale, Messages } from '../../domain/i18n';
 import type { ConfigProblem, HistoryEntry } from '../../use-cases/projects';
-import { renderPage } from './layout';
+import { Flash, renderPage } from './layout';
 
 interface ProjectsBase {
   locale: Locale;
@@ -20,23 +20,6 @@ const frame = (view: ProjectsBase, title: string) => ({
 
 function ModeBadge(props: { mode: Mode; messages: Messages }) {
   return <span class={`mode mode-${props.mode}`}>{props.messages.keys.modes[props.mode]}</span>;
-}
-
-function Flash(props: { notice?: string | undefined; alert?: string | undefined }) {
-  return (
-    <>
-      {props.notice ? (
-        <p class="notice" role="status">
-          {props.notice}
-        </p>
-      ) : null}
-      {props.alert ? (
-        <p class="error-summary" role="alert">
-          {props.alert}
-        </p>
-      ) : null}
-    </>
-  );
 }
 
 function Pointers(props: { project: ProjectOverview; messages: Messages }) {
