@@ -9,6 +9,7 @@ import {
   CreateApiKeyBodySchema,
   ResolveKeyBodySchema,
   ResolvedKeySchema,
+  RollApiKeyBodySchema,
 } from './keys';
 import type { RouteContract } from './routes';
 import {
@@ -71,8 +72,9 @@ export const ConfigVersionListSchema = z.object({
 });
 
 export const ApiKeyListSchema = z.object({ object: z.literal('list'), data: z.array(ApiKeySchema), has_more: z.boolean() });
-/** The one answer that carries a key's secret: its creation. */
+/** The one answer that carries a key's secret: its creation (or a roll's replacement). */
 export const CreatedApiKeySchema = ApiKeySchema.extend({ secret: z.string() });
+export const RolledApiKeySchema = z.object({ replacement: CreatedApiKeySchema, rolled: ApiKeySchema });
 
 const INTERNAL_ROUTE_ENTRIES = [
   // keys: the operator CLI (accounts, keys) and the gateway (resolve).
@@ -147,6 +149,20 @@ const INTERNAL_ROUTE_ENTRIES = [
     summary: 'Revoke a key',
     params: apiKeyParams,
     responses: { 200: { description: 'The key', schema: ApiKeySchema }, 404: { description: 'No such key' } },
+  },
+  {
+    operationId: 'rollApiKey',
+    method: 'post',
+    path: '/internal/api-keys/{id}/roll',
+    service: 'keys',
+    summary: 'Replace a key: a new one with the same name, mode and scopes; the old one revoked now or after a delay',
+    params: apiKeyParams,
+    body: RollApiKeyBodySchema,
+    responses: {
+      201: { description: 'The replacement (with its secret) and the old key', schema: RolledApiKeySchema },
+      404: { description: 'No such key' },
+      409: { description: 'The key is revoked already' },
+    },
   },
   {
     operationId: 'resolveApiKey',

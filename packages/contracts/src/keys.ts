@@ -33,8 +33,16 @@ export const ApiKeySchema = z.object({
   created_at: TimestampSchema,
   last_used_at: TimestampSchema.nullable(),
   revoked_at: TimestampSchema.nullable(),
+  /** A revocation scheduled by a roll: the key works until then. */
+  revokes_at: TimestampSchema.nullable(),
 });
 export type ApiKey = z.infer<typeof ApiKeySchema>;
+
+/** A roll's delays: now, one hour, one day, seven days (in seconds). */
+export const ROLL_DELAYS_SECONDS = [0, 3600, 86_400, 604_800] as const;
+export const RollApiKeyBodySchema = z.strictObject({
+  delay_seconds: z.literal(ROLL_DELAYS_SECONDS),
+});
 
 /** Spec "API key": creation takes mode, name and optional scopes (all five when omitted). */
 export const CreateApiKeyBodySchema = z.strictObject({
@@ -58,6 +66,8 @@ export const ResolvedKeySchema = z.object({
   mode: ModeSchema,
   scopes: z.array(ScopeSchema),
   revoked: z.boolean(),
+  /** A scheduled revocation (a roll with a delay): the gateway refuses the key from then on, cached or not. */
+  revokes_at: TimestampSchema.nullable(),
   secret_hash: z.string(),
 });
 export type ResolvedKey = z.infer<typeof ResolvedKeySchema>;

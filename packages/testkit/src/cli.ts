@@ -75,6 +75,7 @@ async function up(): Promise<void> {
       PUBLIC_BASE_URL: env.PUBLIC_BASE_URL ?? `http://localhost:${DEFAULT_PORTS.gateway}`,
       FLOW_BASE_URL: env.FLOW_BASE_URL ?? `http://localhost:${DEFAULT_PORTS['flow-runner']}`,
       DASHBOARD_BASE_URL: env.DASHBOARD_BASE_URL ?? `http://localhost:${DEFAULT_PORTS.dashboard}`,
+      CORS_ORIGINS: env.CORS_ORIGINS ?? `http://localhost:${DEFAULT_PORTS.dashboard},http://127.0.0.1:${DEFAULT_PORTS.dashboard}`,
     },
     detached: true,
   });

@@ -175,6 +175,8 @@ export class Stack {
       FLOW_URL: url('flow-runner'),
       GATEWAY_URL: url('gateway'),
       DASHBOARD_URL: url('dashboard'),
+      // CORS allows exactly the dashboard's origins: a production-like one the tests use, and this stack's.
+      CORS_ORIGINS: `https://dashboard.idv.example,${url('dashboard')}`,
       DASHBOARD_BASE_URL: url('dashboard'),
       // Plain HTTP on 127.0.0.1: a browser drops `Secure` and `__Host-` cookies there.
       SECURE_COOKIES: 'false',

@@ -1,4 +1,5 @@
-import { api, waitFor } from '@idv/testkit';
+import pg from 'pg';
+import { api, startServiceFromEnv, testEnv, waitFor } from '@idv/testkit';
 import type { TestBrowser } from './support/browser';
 import { newOwner, startDashboard, type Dashboard } from './support/harness';
 
@@ -197,5 +198,58 @@ describe('roles, enforced on the server', () => {
     expect((await browser.get(`/keys/${keyId}/revoke`)).status).toBe(mayWrite ? 200 : 403);
     const revoked = await browser.post(`/keys/${keyId}/revoke`, {}, list);
     expect(revoked.status).toBe(mayWrite ? 303 : 403);
+  });
+});
+
+describe('rolling a key', () => {
+  it('makes a replacement with the same scopes, shown once; the old key works until the chosen delay, then the gateway refuses it', async () => {
+    const { browser, accountId } = await signedInOwner();
+    await dashboard.platform.call('approveAccount', { id: accountId });
+    const { answer, secret: oldSecret } = await createKey(browser, { name: 'a rotar', scopes: ['sessions:read', 'usage:read'] });
+    const oldId = /key_[0-9A-Z]{26}/.exec(answer.html)![0];
+    expect((await api('GET', '/v1/verification-sessions', { key: oldSecret! })).status).toBe(200);
+
+    const confirm = await browser.get(`/keys/${oldId}/revoke`);
+    const rolled = await browser.post(`/keys/${oldId}/roll`, { delay: '3600' }, confirm);
+    expect(rolled.status).toBe(201);
+    expect(rolled.text).toContain('La clave anterior sigue funcionando hasta el');
+    const newSecret = /value="(sk_test_[A-Za-z0-9_-]+)"/.exec(rolled.html)![1]!;
+    const newId = /key_[0-9A-Z]{26}/.exec(rolled.html)![0];
+    expect(newId).not.toBe(oldId);
+    const keys = (await dashboard.platform.call('listApiKeys', { id: accountId })).data;
+    expect(keys.find((key) => key.id === newId)!.scopes).toEqual(['sessions:read', 'usage:read']);
+    expect(keys.find((key) => key.id === oldId)!.revokes_at).not.toBeNull();
+    expect((await browser.get('/keys')).text).toContain('se revoca el');
+    expect((await api('GET', '/v1/verification-sessions', { key: oldSecret! })).status).toBe(200);
+    expect((await api('GET', '/v1/verification-sessions', { key: newSecret })).status).toBe(200);
+
+    // Rolled once: the old key is not rolled again.
+    expect((await browser.post(`/keys/${oldId}/roll`, { delay: '0' }, confirm)).status).toBe(409);
+
+    // Its hour passes (moved in the keys service's table): the keys service resolves it as revoked, and a
+    // gateway that resolves it then refuses it (a cached resolution carries revokes_at and is refused from
+    // that instant too, without a new lookup).
+    const db = new pg.Client({ connectionString: testEnv().databaseUrl });
+    await db.connect();
+    try {
+      await db.query(`UPDATE keys.api_keys SET revokes_at = now() - interval '1 second' WHERE id = $1`, [oldId]);
+    } finally {
+      await db.end();
+    }
+    const gateway = await startServiceFromEnv('gateway', { TRUSTED_PROXIES: '127.0.0.1,::1' });
+    try {
+      const refused = await api('GET', '/v1/verification-sessions', { key: oldSecret!, baseUrl: gateway.url });
+      expect(refused.status).toBe(403);
+      expect(refused.text).toBe('{"message":"Forbidden"}');
+      expect((await api('GET', '/v1/verification-sessions', { key: newSecret, baseUrl: gateway.url })).status).toBe(200);
+    } finally {
+      await gateway.stop();
+    }
+
+    // A roll with no delay revokes at once.
+    const now = await browser.post(`/keys/${newId}/roll`, { delay: '0' }, await browser.get(`/keys/${newId}/revoke`));
+    expect(now.text).toContain('La clave anterior quedó revocada');
+    expect((await api('GET', '/v1/verification-sessions', { key: newSecret })).status).toBe(403); // the revocation's event
+    expect((await browser.post(`/keys/${newId}/roll`, { delay: '5' }, now)).status).toBe(422);
   });
 });

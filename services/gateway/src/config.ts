@@ -19,7 +19,7 @@ export const configSchema = baseEnvSchema.extend({
   REDIS_URL: env.url(),
   ...brokerEnvShape,
   PUBLIC_BASE_URL: env.url().default('http://localhost:8080'),
-  /** The dashboard origin(s) allowed by CORS; localhost origins are always allowed for local development. */
+  /** The dashboard's origin(s), the only ones CORS allows (the local stack sets its localhost one). */
   CORS_ORIGINS: originList,
   RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(20),
   RATE_LIMIT_BURST: z.coerce.number().int().positive().default(40),

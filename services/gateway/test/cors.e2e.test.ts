@@ -1,7 +1,7 @@
-import { api } from '@idv/testkit';
+import { api, testEnv } from '@idv/testkit';
 
 describe('CORS', () => {
-  it.each(['https://dashboard.idv.example', 'http://localhost:3000', 'http://127.0.0.1:5173'])(
+  it.each(['https://dashboard.idv.example', testEnv().dashboardUrl])(
     'when the origin is %s, then the preflight allows it',
     async (origin) => {
       const response = await api('OPTIONS', '/v1/verification-sessions', {
@@ -17,7 +17,8 @@ describe('CORS', () => {
     },
   );
 
-  it.each(['https://evil.example', 'http://localhost.evil.example', 'null'])(
+  // Exactly the dashboard's origins: another localhost port (any page a developer opens) gets nothing.
+  it.each(['https://evil.example', 'http://localhost.evil.example', 'null', 'http://localhost:3000', 'http://127.0.0.1:5173'])(
     'when the origin is %s, then no CORS header is granted',
     async (origin) => {
       const preflight = await api('OPTIONS', '/v1/verification-sessions', {

@@ -151,6 +151,15 @@ export interface Messages {
     done: string;
     duplicate: string;
     liveNeedsActive: string;
+    rollTitle: string;
+    rollBody: string;
+    rollDelay: string;
+    delays: Record<'0' | '3600' | '86400' | '604800', string>;
+    roll: string;
+    revokesOn: (date: string) => string;
+    rolledNow: string;
+    rolledLater: (date: string) => string;
+    rollConflict: string;
   };
   projects: {
     title: string;
@@ -394,6 +403,16 @@ const es: Messages = {
     done: 'Ya la guardé',
     duplicate: 'Ese formulario ya se envió: la clave está en la lista. Si no copiaste el secreto, revocala y creá otra.',
     liveNeedsActive: 'Las claves reales se habilitan cuando aprobamos la cuenta. Mientras tanto, usá claves de prueba.',
+    rollTitle: 'O rotarla',
+    rollBody:
+      'Crea una clave nueva con el mismo nombre, modo y permisos, y revoca esta cuando elijas: así cambiás la clave en tu servidor sin cortar el servicio.',
+    rollDelay: 'Revocar esta',
+    delays: { '0': 'ahora', '3600': 'en 1 hora', '86400': 'en 24 horas', '604800': 'en 7 días' },
+    roll: 'Rotar la clave',
+    revokesOn: (date) => `se revoca el ${date}`,
+    rolledNow: 'La clave anterior quedó revocada.',
+    rolledLater: (date) => `La clave anterior sigue funcionando hasta el ${date}.`,
+    rollConflict: 'Esa clave ya está revocada o rotándose.',
   },
   projects: {
     title: 'Proyectos',
@@ -655,6 +674,16 @@ const en: Messages = {
     duplicate:
       'That form was sent already: the key is in the list. If you did not copy its secret, revoke it and create another.',
     liveNeedsActive: 'Live keys open once we approve the account. Meanwhile, use test keys.',
+    rollTitle: 'Or roll it',
+    rollBody:
+      'Creates a new key with the same name, mode and permissions, and revokes this one when you choose: you switch keys on your server without an outage.',
+    rollDelay: 'Revoke this one',
+    delays: { '0': 'now', '3600': 'in 1 hour', '86400': 'in 24 hours', '604800': 'in 7 days' },
+    roll: 'Roll the key',
+    revokesOn: (date) => `revoked on ${date}`,
+    rolledNow: 'The previous key is revoked.',
+    rolledLater: (date) => `The previous key keeps working until ${date}.`,
+    rollConflict: 'That key is revoked or being rolled already.',
   },
   projects: {
     title: 'Projects',

@@ -6,7 +6,7 @@ import { acceptInvitationWith, invitationOf, invite, membersPage as membersOf, r
 import type { DashboardPorts } from '../use-cases/ports';
 import type { Viewer } from '../use-cases/sign-in';
 import { redirect, sendHtml } from './respond';
-import { stateOf, type PageTools } from './routes';
+import { stateOf, type PageTools } from './page-tools';
 import { acceptInvitationPage, membersPage } from './views/members';
 import { messagePage } from './views/pages';
 

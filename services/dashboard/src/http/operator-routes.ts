@@ -18,7 +18,7 @@ import {
 } from '../use-cases/operators';
 import type { DashboardPorts } from '../use-cases/ports';
 import { redirect, sendHtml } from './respond';
-import { stateOf, type PageTools } from './routes';
+import { stateOf, type PageTools } from './page-tools';
 import { recoveryCodesShownOnce, signInPage, twoFactorPage } from './views/pages';
 import { accountDetailPage, accountsListPage } from './views/operator';
 

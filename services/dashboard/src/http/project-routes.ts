@@ -20,7 +20,7 @@ import {
 } from '../use-cases/projects';
 import type { Viewer } from '../use-cases/sign-in';
 import { redirect, sendHtml } from './respond';
-import { stateOf, type PageTools } from './routes';
+import { stateOf, type PageTools } from './page-tools';
 import { diffPage, historyPage, projectPage, projectsPage, publishPreviewPage } from './views/projects';
 
 const queryText = (req: Request, name: string): string => {

@@ -5,17 +5,18 @@ import { doubleCsrf } from 'csrf-csrf';
 import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { formFields, formList, parseSignIn, parseSignUp } from '../domain/forms';
 import { can } from '../domain/roles';
-import { MESSAGES, localeOf, type Locale, type Messages } from '../domain/i18n';
+import { MESSAGES, localeOf } from '../domain/i18n';
 import { newSecret } from '../domain/secrets';
 import { confirmEmail, confirmationLinkLive, homeOf, resendConfirmation, signUp } from '../use-cases/accounts';
-import { createKey, keyOf, listKeys, parseNewKey, revokeKey } from '../use-cases/keys';
+import { createKey, keyOf, listKeys, parseNewKey, revokeKey, rollKey } from '../use-cases/keys';
 import type { DashboardPorts } from '../use-cases/ports';
-import { operatorOf, type OperatorViewer } from '../use-cases/operators';
+import { operatorOf } from '../use-cases/operators';
 import { signIn, signOut, signOutEverywhere, viewerOf, type Viewer } from '../use-cases/sign-in';
 import { mountOperatorPages } from './operator-routes';
 import { mountMemberPages } from './member-routes';
 import { mountTwoFactorPages } from './two-factor-routes';
 import { mountProjectPages } from './project-routes';
+import { stateOf, type PageState, type PageTools } from './page-tools';
 import { redirect, sendHtml } from './respond';
 import { Cookies, cookiesOf, parseCookies, securityHeaders } from './security';
 import { keyCreatedPage, keysPage, revokeKeyPage } from './views/keys';
@@ -41,27 +42,6 @@ export interface DashboardHttpOptions {
 
 /** A form's body: URL-encoded, small (the largest form is a flow's JSON, added with the editor). */
 const FORM_BODY_LIMIT = '64kb';
-
-export interface PageState {
-  locale: Locale;
-  messages: Messages;
-  address: string;
-  viewer: Viewer | null;
-  /** Looked up on the operator console's paths only. */
-  operator: OperatorViewer | null;
-}
-
-export const stateOf = (res: Response) => res.locals.page as PageState;
-
-/** What every page handler is built with: the cookies, CSRF tokens, form posts and the common answers. */
-export interface PageTools {
-  cookies: Cookies;
-  csrfToken: (req: Request, res: Response) => string;
-  post: (handler: (req: Request, res: Response) => Promise<void>) => RequestHandler[];
-  page: (handler: (req: Request, res: Response) => Promise<void> | void) => RequestHandler;
-  forbidden: (res: Response) => void;
-  notFound: (res: Response) => void;
-}
 
 /** The dashboard's pages. Every change is a POST with a CSRF token bound to the browser's sign-in (or visit). */
 export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOptions, logger: Logger): express.Router {
@@ -469,6 +449,43 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
         if (result.kind === 'forbidden') return forbidden(res);
         if (result.kind === 'not_found') return notFound(res);
         redirect(res, `/keys?revoked=${encodeURIComponent(result.key.name)}`);
+      }),
+    ),
+  );
+
+  router.post(
+    '/keys/:id/roll',
+    ...post(
+      signedIn(async (req, res, viewer) => {
+        const { locale, messages, address } = stateOf(res);
+        const delay = ({ '0': 0, '3600': 3600, '86400': 86_400, '604800': 604_800 } as const)[formFields(req.body).delay ?? ''];
+        if (delay === undefined)
+          return keysView(req, res, viewer, { alert: `${messages.keys.rollDelay}: ${messages.fieldProblems.required}` }, 422);
+        const result = await rollKey(ports, viewer, String(req.params.id), delay, address);
+        if (result.kind === 'forbidden') return forbidden(res);
+        if (result.kind === 'not_found') return notFound(res);
+        if (result.kind === 'conflict') return keysView(req, res, viewer, { alert: messages.keys.rollConflict }, 409);
+        const account = await ports.platform.call('getAccount', { id: viewer.accountId });
+        const revokesAt = result.rolled.revokes_at;
+        const when = revokesAt
+          ? new Intl.DateTimeFormat(locale === 'es' ? 'es-AR' : 'en-GB', {
+              dateStyle: 'medium',
+              timeStyle: 'short',
+              timeZone: 'America/Argentina/Buenos_Aires',
+            }).format(new Date(revokesAt))
+          : null;
+        sendHtml(
+          res,
+          201,
+          keyCreatedPage({
+            locale,
+            messages,
+            csrfToken: csrfToken(req, res),
+            account,
+            key: result.replacement,
+            notice: when ? messages.keys.rolledLater(when) : messages.keys.rolledNow,
+          }),
+        );
       }),
     ),
   );

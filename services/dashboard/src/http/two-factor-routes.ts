@@ -8,7 +8,7 @@ import type { DashboardPorts } from '../use-cases/ports';
 import type { Viewer } from '../use-cases/sign-in';
 import { giveUserSecondFactor, requireTwoFactor, userEnrolment } from '../use-cases/two-factor';
 import { redirect, sendHtml } from './respond';
-import { stateOf, type PageTools } from './routes';
+import { stateOf, type PageTools } from './page-tools';
 import { recoveryCodesShownOnce, securityPage, twoFactorPage } from './views/pages';
 
 /**

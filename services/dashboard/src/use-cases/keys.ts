@@ -1,4 +1,4 @@
-import { SCOPES, type ApiKey, type Mode, type Scope } from '@idv/contracts';
+import { InternalCallError, SCOPES, type ApiKey, type Mode, type ROLL_DELAYS_SECONDS, type Scope } from '@idv/contracts';
 import { appendAudit } from '../adapters/audit.repository';
 import { claimFormNonce } from '../adapters/form-submissions.repository';
 import type { FieldErrors } from '../domain/forms';
@@ -108,4 +108,35 @@ export async function revokeKey(
     });
   }
   return { kind: 'revoked', key };
+}
+
+export type RollResult = KeysOutcome<
+  { kind: 'rolled'; replacement: ApiKey & { secret: string }; rolled: ApiKey } | { kind: 'conflict' }
+>;
+
+/** A roll: the replacement's secret shown once, the old key revoked now or after the chosen delay. */
+export async function rollKey(
+  ports: DashboardPorts,
+  viewer: Viewer,
+  keyId: string,
+  delaySeconds: (typeof ROLL_DELAYS_SECONDS)[number],
+  address: string,
+): Promise<RollResult> {
+  if (!can(viewer.role, 'keys.write')) return { kind: 'forbidden' };
+  const found = await keyOf(ports, viewer, keyId);
+  if (found.kind !== 'key') return found;
+  try {
+    const rolled = await ports.platform.call('rollApiKey', { id: found.key.id }, { delay_seconds: delaySeconds });
+    await appendAudit(ports.pool, {
+      accountId: viewer.accountId,
+      actorId: viewer.userId,
+      action: 'api_key.rolled',
+      target: `${found.key.id} -> ${rolled.replacement.id} (${delaySeconds}s)`,
+      address,
+    });
+    return { kind: 'rolled', replacement: rolled.replacement, rolled: rolled.rolled };
+  } catch (error) {
+    if (error instanceof InternalCallError && error.status === 409) return { kind: 'conflict' };
+    throw error;
+  }
 }

@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import createCors from 'cors';
 import type { RequestHandler } from 'express';
 
-const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/;
 const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'];
 const EXPOSED_HEADERS = [
   'RateLimit-Limit',
@@ -16,15 +15,16 @@ const EXPOSED_HEADERS = [
 ];
 
 /**
- * CORS for the dashboard origin and local development only (`cors`, the maintained middleware): the
- * listed origins and localhost get their origin reflected with the exposed headers, and their
- * preflights the methods, headers and a 10 min cache; any other origin gets no CORS header at all.
+ * CORS for the dashboard's origin only (`cors`, the maintained middleware): the listed origins (the
+ * dashboard's, `CORS_ORIGINS`; the local stack lists its own localhost one) get their origin reflected with
+ * the exposed headers, and their preflights the methods, headers and a 10 min cache; any other origin,
+ * another localhost port included, gets no CORS header at all.
  * Answers vary by Origin whatever it is, so no cache serves one origin's answer to another.
  */
 function corsMiddleware(allowedOrigins: readonly string[]) {
   const allowed = new Set(allowedOrigins);
   return createCors({
-    origin: (origin, permit) => permit(null, origin !== undefined && (allowed.has(origin) || LOCAL_ORIGIN.test(origin))),
+    origin: (origin, permit) => permit(null, origin !== undefined && allowed.has(origin)),
     methods: ['GET', 'POST', 'PUT', 'DELETE'],
     allowedHeaders: ALLOWED_HEADERS,
     exposedHeaders: EXPOSED_HEADERS,

@@ -213,7 +213,9 @@ async function authorize(
       });
     }
   }
-  if (!resolved || resolved.revoked) return refuse();
+  // A roll's scheduled revocation is honoured at its instant, also from a cached resolution.
+  if (!resolved || resolved.revoked || (resolved.revokes_at !== null && Date.parse(resolved.revokes_at) <= Date.now()))
+    return refuse();
   if (resolved.mode !== presented.mode) {
     throw new AppError('unauthorized', 'The authorization context is inconsistent.');
   }

@@ -12,6 +12,7 @@ interface KeyRow {
   created_at: Date;
   last_used_at: Date | null;
   revoked_at: Date | null;
+  revokes_at: Date | null;
 }
 
 function toRecord(row: KeyRow): ApiKeyRecord {
@@ -25,6 +26,7 @@ function toRecord(row: KeyRow): ApiKeyRecord {
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
     revokedAt: row.revoked_at,
+    revokesAt: row.revokes_at,
   };
 }
 
@@ -78,4 +80,19 @@ export async function touchKey(db: Queryable, keyId: ApiKeyId): Promise<void> {
       WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
     [keyId],
   );
+}
+
+/** Schedules the revocation of a key not revoked yet (a roll with a delay); null when it is revoked already. */
+export async function scheduleRevocation(db: Queryable, keyId: ApiKeyId, at: Date): Promise<ApiKeyRecord | null> {
+  const { rows } = await db.query<KeyRow>(
+    'UPDATE api_keys SET revokes_at = $2 WHERE id = $1 AND revoked_at IS NULL AND (revokes_at IS NULL OR revokes_at > now()) RETURNING *',
+    [keyId, at],
+  );
+  return rows[0] ? toRecord(rows[0]) : null;
+}
+
+/** A key by id, its row locked (a roll takes a key once). */
+export async function findKeyForUpdate(db: Queryable, keyId: ApiKeyId): Promise<ApiKeyRecord | null> {
+  const { rows } = await db.query<KeyRow>('SELECT * FROM api_keys WHERE id = $1 FOR UPDATE', [keyId]);
+  return rows[0] ? toRecord(rows[0]) : null;
 }

@@ -12,7 +12,13 @@ export interface ApiKeyRecord {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /** A revocation scheduled by a roll. */
+  revokesAt: Date | null;
 }
+
+/** Refused from now on: revoked, or past its scheduled revocation. */
+export const isRevoked = (key: Pick<ApiKeyRecord, 'revokedAt' | 'revokesAt'>, now = Date.now()): boolean =>
+  key.revokedAt !== null || (key.revokesAt !== null && key.revokesAt.getTime() <= now);
 
 /** A key found by its secret's hash, with what the gateway needs of its account. */
 export interface ResolvedKeyRecord {

@@ -1,7 +1,7 @@
 import { internalRoute } from '@idv/contracts';
 import { route, type Pool } from '@idv/kit';
 import { approveAccount, createAccount, getAccount, listAccounts, suspendAccount } from '../use-cases/accounts';
-import { createApiKey, listApiKeys, resolveApiKey, revokeApiKey } from '../use-cases/api-keys';
+import { createApiKey, listApiKeys, resolveApiKey, revokeApiKey, rollApiKey } from '../use-cases/api-keys';
 import { toAccount, toApiKey, toResolvedKey } from './views';
 
 export interface RouteDeps {
@@ -44,6 +44,10 @@ export const keysRoutes = [
     status: 200,
     body: toApiKey(await revokeApiKey(pool, params.id)),
   })),
+  route(internalRoute('rollApiKey'), async ({ params, body }, { pool }: RouteDeps) => {
+    const { replacement, secret, rolled } = await rollApiKey(pool, params.id, body.delay_seconds);
+    return { status: 201, body: { replacement: { ...toApiKey(replacement), secret }, rolled: toApiKey(rolled) } };
+  }),
   route(internalRoute('resolveApiKey'), async ({ body }, { pool }: RouteDeps) => ({
     status: 200,
     body: toResolvedKey(await resolveApiKey(pool, body.secret_hash)),

@@ -1,6 +1,6 @@
 import type { Account, ApiKey, ResolvedKey } from '@idv/contracts';
 import type { AccountRecord } from '../domain/accounts';
-import type { ApiKeyRecord, ResolvedKeyRecord } from '../domain/api-keys';
+import { isRevoked, type ApiKeyRecord, type ResolvedKeyRecord } from '../domain/api-keys';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -28,6 +28,7 @@ export function toApiKey(record: ApiKeyRecord): ApiKey {
     created_at: record.createdAt.toISOString(),
     last_used_at: iso(record.lastUsedAt),
     revoked_at: iso(record.revokedAt),
+    revokes_at: iso(record.revokesAt),
   };
 }
 
@@ -39,7 +40,8 @@ export function toResolvedKey({ key, accountStatus }: ResolvedKeyRecord): Resolv
     account_status: accountStatus,
     mode: key.mode,
     scopes: key.scopes,
-    revoked: key.revokedAt !== null,
+    revoked: isRevoked(key),
+    revokes_at: iso(key.revokesAt),
     secret_hash: key.secretHash,
   };
 }

@@ -2,7 +2,14 @@ import { domainEvents, newId, type AccountId, type ApiKeyId, type Mode, type Sco
 import { AppError, enqueueEvent, notFound, withTransaction, type Pool } from '@idv/kit';
 import * as accounts from '../adapters/accounts.repository';
 import * as keys from '../adapters/api-keys.repository';
-import { generateSecret, hashSecret, normalizeScopes, type ApiKeyRecord, type ResolvedKeyRecord } from '../domain/api-keys';
+import {
+  generateSecret,
+  hashSecret,
+  isRevoked,
+  normalizeScopes,
+  type ApiKeyRecord,
+  type ResolvedKeyRecord,
+} from '../domain/api-keys';
 
 /** A new key and its secret: the only time the secret exists outside the caller's hands. */
 export function createApiKey(
@@ -24,6 +31,42 @@ export function createApiKey(
       secretHash: hashSecret(secret),
     });
     return { key, secret };
+  });
+}
+
+/**
+ * A roll: a replacement with the same account, name, mode and scopes, and the old key revoked now (with its
+ * eviction event) or at `now + delaySeconds` (the gateway refuses it from then, cached or not). The old
+ * key's row is locked, so two rolls of one key at once make one replacement.
+ */
+export function rollApiKey(
+  pool: Pool,
+  keyId: ApiKeyId,
+  delaySeconds: number,
+): Promise<{ replacement: ApiKeyRecord; secret: string; rolled: ApiKeyRecord }> {
+  return withTransaction(pool, async (tx) => {
+    const old = await keys.findKeyForUpdate(tx, keyId);
+    if (!old) throw notFound('API key');
+    if (isRevoked(old) || old.revokesAt) throw new AppError('conflict', 'This key is revoked or already being rolled.');
+    const secret = generateSecret(old.mode);
+    const replacement = await keys.insertKey(tx, old.accountId, {
+      id: newId('apiKey'),
+      name: old.name,
+      mode: old.mode,
+      scopes: old.scopes,
+      secretHash: hashSecret(secret),
+    });
+    let rolled: ApiKeyRecord | null;
+    if (delaySeconds === 0) {
+      rolled = await keys.revokeKey(tx, old.id);
+      await enqueueEvent(
+        tx,
+        domainEvents.apiKeyRevoked({ key_id: old.id, account_id: old.accountId, secret_hash: old.secretHash }),
+      );
+    } else {
+      rolled = await keys.scheduleRevocation(tx, old.id, new Date(Date.now() + delaySeconds * 1000));
+    }
+    return { replacement, secret, rolled: rolled ?? old };
   });
 }
 
@@ -52,6 +95,6 @@ export function revokeApiKey(pool: Pool, keyId: ApiKeyId): Promise<ApiKeyRecord>
 export async function resolveApiKey(pool: Pool, secretHash: string): Promise<ResolvedKeyRecord> {
   const resolved = await keys.resolveKey(pool, secretHash);
   if (!resolved) throw notFound('API key');
-  if (!resolved.key.revokedAt) void keys.touchKey(pool, resolved.key.id).catch(() => undefined);
+  if (!isRevoked(resolved.key)) void keys.touchKey(pool, resolved.key.id).catch(() => undefined);
   return resolved;
 }

@@ -79,7 +79,13 @@ export function keysPage(
                   <td>{key.scopes.join(', ')}</td>
                   <td>{dateOf(locale, key.created_at)}</td>
                   <td>{key.last_used_at ? dateOf(locale, key.last_used_at) : k.never}</td>
-                  <td>{key.revoked_at ? k.revokedOn(dateOf(locale, key.revoked_at)) : k.active}</td>
+                  <td>
+                    {key.revoked_at
+                      ? k.revokedOn(dateOf(locale, key.revoked_at))
+                      : key.revokes_at
+                        ? k.revokesOn(dateOf(locale, key.revokes_at))
+                        : k.active}
+                  </td>
                   {view.canWrite ? <td>{key.revoked_at ? null : <a href={`/keys/${key.id}/revoke`}>{k.revoke}</a>}</td> : null}
                 </tr>
               ))}
@@ -139,7 +145,7 @@ export function keysPage(
   );
 }
 
-export function keyCreatedPage(view: KeysBase & { key: ApiKey & { secret: string } }): string {
+export function keyCreatedPage(view: KeysBase & { key: ApiKey & { secret: string }; notice?: string }): string {
   const { messages: m, locale } = view;
   const k = m.keys;
   return renderPage(
@@ -155,6 +161,7 @@ export function keyCreatedPage(view: KeysBase & { key: ApiKey & { secret: string
       <p>
         {view.key.name} <ModeBadge mode={view.key.mode} messages={m} /> <code class="id">{view.key.id}</code>
       </p>
+      <Flash notice={view.notice} />
       <p class="warning" role="alert">
         {k.createdWarning}
       </p>
@@ -190,6 +197,28 @@ export function revokeKeyPage(view: KeysBase & { key: ApiKey }): string {
       <p>{k.revokeBody}</p>
       <PostButton action={`/keys/${view.key.id}/revoke`} csrfToken={view.csrfToken} label={k.revokeConfirm} />{' '}
       <a href="/keys">{k.cancel}</a>
+      {view.key.revokes_at ? null : (
+        <section aria-labelledby="roll-key">
+          <h2 id="roll-key">{k.rollTitle}</h2>
+          <p>{k.rollBody}</p>
+          <form method="post" action={`/keys/${view.key.id}/roll`}>
+            <input type="hidden" name="_csrf" value={view.csrfToken} />
+            <div class="field">
+              <label for="f-delay">{k.rollDelay}</label>
+              <select id="f-delay" name="delay">
+                {(['0', '3600', '86400', '604800'] as const).map((delay) => (
+                  <option value={delay} selected={delay === '86400'}>
+                    {k.delays[delay]}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <button type="submit" class="secondary">
+              {k.roll}
+            </button>
+          </form>
+        </section>
+      )}
     </>,
   );
 }
