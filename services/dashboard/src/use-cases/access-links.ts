@@ -6,12 +6,13 @@ import {
   isEmailTokenLive,
   type EmailTokenPurpose,
 } from '../adapters/email-tokens.repository';
-import { deleteSignInsOf, insertSignIn } from '../adapters/sign-in.repository';
+import { deleteSignInsOf } from '../adapters/sign-in.repository';
 import { findMembership, findUser, findUserByEmail, setPasswordHash } from '../adapters/users.repository';
 import type { Locale } from '../domain/i18n';
 import { passwordProblem, type PasswordProblem } from '../domain/passwords';
 import { hashSecret, looksLikeSecret, newSecret } from '../domain/secrets';
 import { THROTTLES, type DashboardPorts } from './ports';
+import { openSignIn } from './sign-in';
 
 const SIGN_IN_LINK_MINUTES = 15;
 const RESET_LINK_MINUTES = 30;
@@ -83,14 +84,11 @@ export async function signInWithLink(
     const membership = await findMembership(tx, userId);
     const user = await findUser(tx, userId);
     if (!membership || !user) return null;
-    const cookieValue = newSecret();
-    await insertSignIn(tx, {
-      idHash: hashSecret(cookieValue),
+    // The link stands for the password, never for the TOTP code.
+    const cookieValue = await openSignIn(ports, tx, {
       userId,
       accountId: membership.accountId,
-      expiresAt: new Date(Date.now() + ports.signIn.maxSeconds * 1000),
       address,
-      // The link stands for the password, never for the TOTP code.
       secondFactorPending: user.totpEnrolledAt !== null,
     });
     await appendAudit(tx, { accountId: membership.accountId, actorId: userId, action: 'user.signed_in_with_link', address });

@@ -1,7 +1,6 @@
 import { withTransaction } from '@idv/kit';
 import { appendAudit } from '../adapters/audit.repository';
 import * as members from '../adapters/members.repository';
-import { insertSignIn } from '../adapters/sign-in.repository';
 import { findUserByEmail, insertMembership, insertUser, markEmailConfirmed } from '../adapters/users.repository';
 import type { FieldErrors } from '../domain/forms';
 import type { Locale } from '../domain/i18n';
@@ -9,7 +8,7 @@ import { passwordProblem } from '../domain/passwords';
 import { ROLES, can, type Role } from '../domain/roles';
 import { hashSecret, looksLikeSecret, newSecret } from '../domain/secrets';
 import { THROTTLES, type DashboardPorts } from './ports';
-import type { Viewer } from './sign-in';
+import { openSignIn, type Viewer } from './sign-in';
 
 const INVITATION_DAYS = 7;
 
@@ -104,14 +103,7 @@ export async function acceptInvitationWith(
     if (!user) return { kind: 'invalid_link' as const };
     await markEmailConfirmed(tx, user.id);
     await insertMembership(tx, user.id, invitation.accountId, invitation.role);
-    const cookieValue = newSecret();
-    await insertSignIn(tx, {
-      idHash: hashSecret(cookieValue),
-      userId: user.id,
-      accountId: invitation.accountId,
-      expiresAt: new Date(Date.now() + ports.signIn.maxSeconds * 1000),
-      address,
-    });
+    const cookieValue = await openSignIn(ports, tx, { userId: user.id, accountId: invitation.accountId, address });
     await appendAudit(tx, {
       accountId: invitation.accountId,
       actorId: user.id,

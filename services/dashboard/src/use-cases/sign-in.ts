@@ -1,5 +1,5 @@
 import type { AccountId, UserId } from '@idv/contracts';
-import { withTransaction } from '@idv/kit';
+import { withTransaction, type Queryable } from '@idv/kit';
 import { appendAudit } from '../adapters/audit.repository';
 import { deleteSignIn, deleteSignInsOf, insertSignIn, touchSignIn } from '../adapters/sign-in.repository';
 import { findMembership, findUserByEmail, twoFactorStateOf } from '../adapters/users.repository';
@@ -7,6 +7,27 @@ import type { SignInInput } from '../domain/forms';
 import type { Role } from '../domain/roles';
 import { hashSecret, looksLikeSecret, newSecret } from '../domain/secrets';
 import { THROTTLES, type DashboardPorts } from './ports';
+
+/**
+ * A new signed-in browser: a fresh cookie value (never one the browser brought: no fixation), its hash
+ * stored with the sign-in's limits. Every way in (password, code, e-mailed link, invitation) goes through it.
+ */
+export async function openSignIn(
+  ports: Pick<DashboardPorts, 'signIn'>,
+  db: Queryable,
+  signIn: { userId: UserId; accountId: AccountId; address: string; secondFactorPending?: boolean },
+): Promise<string> {
+  const cookieValue = newSecret();
+  await insertSignIn(db, {
+    idHash: hashSecret(cookieValue),
+    userId: signIn.userId,
+    accountId: signIn.accountId,
+    expiresAt: new Date(Date.now() + ports.signIn.maxSeconds * 1000),
+    address: signIn.address,
+    secondFactorPending: signIn.secondFactorPending ?? false,
+  });
+  return cookieValue;
+}
 
 export type SignInResult =
   | { kind: 'signed_in'; cookieValue: string; userId: UserId; secondFactorPending: boolean }
@@ -38,16 +59,12 @@ export async function signIn(ports: DashboardPorts, input: SignInInput, address:
     if (user) await appendAudit(ports.pool, { accountId: null, actorId: user.id, action: 'user.sign_in_failed', address });
     return { kind: 'wrong_credentials' };
   }
-  const cookieValue = newSecret();
-  const now = Date.now();
   // With TOTP enrolled, the password opens only the code's page.
   const secondFactorPending = user.totpEnrolledAt !== null;
-  await withTransaction(ports.pool, async (tx) => {
-    await insertSignIn(tx, {
-      idHash: hashSecret(cookieValue),
+  const cookieValue = await withTransaction(ports.pool, async (tx) => {
+    const opened = await openSignIn(ports, tx, {
       userId: user.id,
       accountId: membership.accountId,
-      expiresAt: new Date(now + ports.signIn.maxSeconds * 1000),
       address,
       secondFactorPending,
     });
@@ -57,6 +74,7 @@ export async function signIn(ports: DashboardPorts, input: SignInInput, address:
       action: secondFactorPending ? 'user.password_accepted' : 'user.signed_in',
       address,
     });
+    return opened;
   });
   return { kind: 'signed_in', cookieValue, userId: user.id, secondFactorPending };
 }

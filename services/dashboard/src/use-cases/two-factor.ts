@@ -2,13 +2,13 @@ import type { UserId } from '@idv/contracts';
 import { withTransaction } from '@idv/kit';
 import { appendAudit } from '../adapters/audit.repository';
 import { replaceRecoveryCodes, useRecoveryCode } from '../adapters/operators.repository';
-import { deleteSignIn, insertSignIn } from '../adapters/sign-in.repository';
+import { deleteSignIn } from '../adapters/sign-in.repository';
 import { acceptUserTotpStep, findUser, proposeUserTotpSecret, setRequireTotp } from '../adapters/users.repository';
 import { can } from '../domain/roles';
-import { hashSecret, newSecret } from '../domain/secrets';
+import { hashSecret } from '../domain/secrets';
 import { acceptedStep, newRecoveryCodes, newTotpSecret, normalRecoveryCode, otpauthUri } from '../domain/totp';
 import type { DashboardPorts } from './ports';
-import type { Viewer } from './sign-in';
+import { openSignIn, type Viewer } from './sign-in';
 
 /** A user's TOTP secret is sealed for that user: a sealed secret moved to another row does not open. */
 const sealFor = (userId: UserId) => `user-totp:${userId}`;
@@ -54,15 +54,8 @@ export async function giveUserSecondFactor(
     } else if (!user.totpEnrolledAt || !(await useRecoveryCode(tx, user.id, hashSecret(normalRecoveryCode(code))))) {
       return null;
     }
-    const cookieValue = newSecret();
     await deleteSignIn(tx, viewer.signInHash);
-    await insertSignIn(tx, {
-      idHash: hashSecret(cookieValue),
-      userId: user.id,
-      accountId: viewer.accountId,
-      expiresAt: new Date(Date.now() + ports.signIn.maxSeconds * 1000),
-      address,
-    });
+    const cookieValue = await openSignIn(ports, tx, { userId: user.id, accountId: viewer.accountId, address });
     await appendAudit(tx, {
       accountId: viewer.accountId,
       actorId: user.id,
