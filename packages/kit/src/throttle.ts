@@ -61,12 +61,16 @@ export class AddressThrottle {
     }
   }
 
-  /** Whether `address` would be refused now, without counting anything. */
-  async peek(kind: string, address: string): Promise<ThrottleDecision> {
+  /**
+   * Whether `address` would be refused now, without counting anything. `inFlight` requests already let
+   * through and not yet counted each hold one token, so a burst sent at once cannot all pass one peek.
+   */
+  async peek(kind: string, address: string, inFlight = 0): Promise<ThrottleDecision> {
     const { perSecond, burst } = this.limit(kind);
     try {
       const state = await this.buckets.take(this.key(kind, address), perSecond, burst, 0);
-      return this.decide(kind, state.allowed, state.tokens);
+      const left = state.tokens - inFlight;
+      return this.decide(kind, left >= 1, left);
     } catch (error) {
       this.deps.logger.error({ err: error, kind }, 'throttle unavailable; letting the request through');
       return { allowed: true, retryAfterSeconds: 0 };

@@ -4,7 +4,7 @@ import { createServiceApp, type ReadinessCheck } from '@idv/kit';
 import { cors, corsPolicy } from './http/cors';
 import { gatewayRoutes, handleProxied, isProxied, openApiRouter, type GatewayDeps } from './http/gateway-router';
 
-export interface AppDeps extends Omit<GatewayDeps, 'applyCors'> {
+export interface AppDeps extends Omit<GatewayDeps, 'applyCors' | 'lookupsInFlight'> {
   corsOrigins: readonly string[];
   readiness: Record<string, ReadinessCheck>;
   isShuttingDown?: () => boolean;
@@ -22,9 +22,9 @@ export function createApp(deps: AppDeps): RequestListener {
     isShuttingDown: deps.isShuttingDown,
     parseJson: false,
     before: [cors(deps.corsOrigins)],
-    routes: (express) => express.use(openApiRouter({ ...deps, applyCors: () => undefined })),
+    routes: (express) => express.use(openApiRouter({ ...deps, applyCors: () => undefined, lookupsInFlight: new Map() })),
   });
-  const gateway: GatewayDeps = { ...deps, applyCors: corsPolicy(deps.corsOrigins) };
+  const gateway: GatewayDeps = { ...deps, applyCors: corsPolicy(deps.corsOrigins), lookupsInFlight: new Map() };
   return (req, res) => {
     if (isProxied(req)) handleProxied(gateway, req, res);
     else void app(req, res);

@@ -49,6 +49,8 @@ export interface GatewayDeps {
   metrics: Metrics;
   /** Sets the CORS headers of an actual request. */
   applyCors: (req: IncomingMessage, res: ServerResponse) => unknown;
+  /** Key lookups this replica has in flight per client address, each holding one failure token. */
+  lookupsInFlight: Map<string, number>;
 }
 
 const MAX_BODY_BYTES = 256 * 1024;
@@ -177,6 +179,52 @@ function tooManyFromAddress(decision: ThrottleDecision, what: string): AppError 
   });
 }
 
+/** A roll's scheduled revocation is honoured at its instant, also from a cached resolution. */
+function isRefused(resolved: ResolvedKey): boolean {
+  return resolved.revoked || (resolved.revokes_at !== null && Date.parse(resolved.revokes_at) <= Date.now());
+}
+
+/**
+ * Asks the keys service for a key the cache does not hold. An address that keeps failing costs no more
+ * lookups until it slows down: each lookup holds one failure token from before it starts until its
+ * failure is counted, so one refilled token lets one lookup through, not a whole burst sent at once.
+ * Returns null when the request was answered (refused).
+ */
+async function lookUp(
+  deps: GatewayDeps,
+  address: string,
+  secretHash: string,
+  refuse: () => Promise<null>,
+): Promise<ResolvedKey | null> {
+  const ahead = deps.lookupsInFlight.get(address) ?? 0;
+  deps.lookupsInFlight.set(address, ahead + 1);
+  try {
+    const blocked = await deps.throttle.peek('auth_failure', address, ahead);
+    if (!blocked.allowed) throw tooManyFromAddress(blocked, 'failed authentications');
+    const resolved = await resolveKey(deps, secretHash);
+    return resolved && !isRefused(resolved) ? resolved : await refuse();
+  } finally {
+    const left = (deps.lookupsInFlight.get(address) ?? 1) - 1;
+    if (left > 0) deps.lookupsInFlight.set(address, left);
+    else deps.lookupsInFlight.delete(address);
+  }
+}
+
+async function resolveKey(deps: GatewayDeps, secretHash: string): Promise<ResolvedKey | null> {
+  try {
+    return await deps.resolver.resolve(secretHash);
+  } catch (error) {
+    // The keys service unreachable or failing (5xx) is transient: 503, which clients retry.
+    deps.logger.error({ err: error }, 'key resolution failed');
+    if (error instanceof BrokenContextError) {
+      throw new AppError('unauthorized', 'The authorization context could not be established.');
+    }
+    throw new AppError('service_unavailable', 'Authentication is temporarily unavailable; retry shortly.', {
+      headers: { 'Retry-After': '1' },
+    });
+  }
+}
+
 /** Returns the caller's identity context to sign, or answers the request itself and returns null. */
 async function authorize(
   deps: GatewayDeps,
@@ -195,27 +243,10 @@ async function authorize(
   if (authorizationCount(req.rawHeaders) > 1) return refuse();
   const presented = readPresentedKey(req.headers.authorization);
   if (!presented) return refuse();
-  let resolved = deps.resolver.cached(presented.secretHash);
-  if (!resolved) {
-    // An address that keeps failing costs no more lookups of the keys service until it slows down.
-    const blocked = await deps.throttle.peek('auth_failure', address);
-    if (!blocked.allowed) throw tooManyFromAddress(blocked, 'failed authentications');
-    try {
-      resolved = await deps.resolver.resolve(presented.secretHash);
-    } catch (error) {
-      // The keys service unreachable or failing (5xx) is transient: 503, which clients retry.
-      deps.logger.error({ err: error }, 'key resolution failed');
-      if (error instanceof BrokenContextError) {
-        throw new AppError('unauthorized', 'The authorization context could not be established.');
-      }
-      throw new AppError('service_unavailable', 'Authentication is temporarily unavailable; retry shortly.', {
-        headers: { 'Retry-After': '1' },
-      });
-    }
-  }
-  // A roll's scheduled revocation is honoured at its instant, also from a cached resolution.
-  if (!resolved || resolved.revoked || (resolved.revokes_at !== null && Date.parse(resolved.revokes_at) <= Date.now()))
-    return refuse();
+  const cached = deps.resolver.cached(presented.secretHash);
+  if (cached === null || (cached && isRefused(cached))) return refuse();
+  const resolved = cached ?? (await lookUp(deps, address, presented.secretHash, refuse));
+  if (!resolved) return null;
   if (resolved.mode !== presented.mode) {
     throw new AppError('unauthorized', 'The authorization context is inconsistent.');
   }
