@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The front's printed fields, measured: `node bench/documents/printed.mjs [--seed 31] [--count 120]
 // [--retakes 2] [--variants dni_2012_8,dni_2012_9,dni_2009] [--profiles clean,tilt,blur,jpeg,low_light,glare]
-// [--altered-rate 0.5] [--verification DIR]` (after `pnpm exec turbo run build`; also `pnpm bench:printed`;
+// [--altered-rate 0.5] [--verification DIR] [--only 4,104]` (after `pnpm exec turbo run build`; also `pnpm bench:printed`;
 // `--verification` reads the same photos with another build of packages/verification, for a comparison).
 //
 // 1. Generates DNI documents of the corpus under the easy degradations (clean, tilted up to 25°, blurred,
@@ -38,6 +38,8 @@ const { values: args } = parseArgs({
   options: {
     ...PHOTO_SET_ARGS,
     'camera-hold': { type: 'string', default: '0' },
+    // Only these documents of the set (indices, comma-separated), to look again at one that went wrong.
+    only: { type: 'string', default: '' },
     // Another build of the reader to read the same photos with (its package folder), for a comparison.
     verification: { type: 'string', default: path.join(ROOT, 'packages/verification') },
   },
@@ -235,7 +237,8 @@ async function main() {
   const yardstick = await machineReference();
   const rows = [];
   const started = performance.now();
-  for (let index = 0; index < COUNT; index += 1) {
+  const indices = args.only === '' ? Array.from({ length: COUNT }, (_, index) => index) : args.only.split(',').map(Number);
+  for (const index of indices) {
     const content = corpus.generateDocumentContent(index, OPTIONS);
     const today = content.reference_date;
     const type = content.fields.doc_type;
@@ -282,8 +285,8 @@ async function main() {
       })),
       backTries: back?.tries.length ?? 0,
     });
-    if ((index + 1) % 10 === 0)
-      log(`read ${index + 1}/${COUNT} documents (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+    if (rows.length % 10 === 0)
+      log(`read ${rows.length}/${indices.length} documents (${((performance.now() - started) / 1000).toFixed(0)} s)`);
   }
   // `stopReaders` in builds before 2026-11-29 (issue 39), which `--verification` may load.
   await (verification.stopEngines ?? verification.stopReaders)();
@@ -309,7 +312,8 @@ async function main() {
   fs.mkdirSync(RESULTS, { recursive: true });
   const other = path.resolve(args.verification) === path.join(ROOT, 'packages/verification') ? '' : '-other-build';
   const held = HOLD_FRAMES > 0 ? `-hold${HOLD_FRAMES}` : '';
-  const file = path.join(RESULTS, `printed-s${SEED}-n${COUNT}${held}${other}.json`);
+  const only = args.only === '' ? '' : `-only${indices.join('_')}`;
+  const file = path.join(RESULTS, `printed-s${SEED}-n${COUNT}${held}${other}${only}.json`);
   fs.writeFileSync(
     file,
     `${JSON.stringify({ seed: SEED, count: COUNT, attempts: ATTEMPTS, yardstick, summaries: Object.fromEntries(summaries), documents: rows.map((row) => ({ ...row, front: row.front.map((front) => ({ ...front, label: front.label.id })) })), text }, null, 2)}\n`,

@@ -8,6 +8,7 @@ import {
   printedNumberAgainst,
   valueOfBlock,
 } from '../src/readers/printed.reader';
+import { wholeFrontSymbol } from '../src/readers/barcode.reader';
 
 describe('the printed DNI number', () => {
   test.each([
@@ -33,6 +34,9 @@ describe("a printed number against the barcode's, digit by digit", () => {
     ['33659631', '93659631'],
     ['42826088', '42826038'],
     ['5.466.949', '9466949'],
+    // s99-000104, a blurred 2012 front: its 4 read as 1 in two looks.
+    ['1372083', '4372083'],
+    ['7.466.949', '1466949'],
   ])('when %s differs from %s only in digits a worn print confuses, then it is weak evidence', (read, source) => {
     expect(differsOnlyByConfusableDigits(read, source)).toBe(true);
   });
@@ -43,6 +47,8 @@ describe("a printed number against the barcode's, digit by digit", () => {
     ['9922010', '9722010'],
     // One confusable digit and one not.
     ['33659621', '93659631'],
+    // Confusable digits of two groups: a 4 does not blur into a 9.
+    ['9372083', '4372083'],
     // Equal, or of another length: not a confusion of glyphs.
     ['93659631', '93659631'],
     ['3659631', '93659631'],
@@ -183,5 +189,27 @@ describe('the value of a block of printed text', () => {
       ]),
     );
     expect(read).toEqual({ text: 'Pasaporte N°', confidence: 50, value: null });
+  });
+});
+
+describe("a 2012 front's symbol outline", () => {
+  const outline = (width: number, height: number) => ({
+    topLeft: { x: 100, y: 200 },
+    topRight: { x: 100 + width, y: 200 },
+    bottomRight: { x: 100 + width, y: 200 + height },
+    bottomLeft: { x: 100, y: 200 + height },
+  });
+
+  test('when zxing outlines the whole symbol (3.9 times as wide as its left edge is tall), then it is kept', () => {
+    expect(wholeFrontSymbol(outline(468, 120))).toEqual(outline(468, 120));
+  });
+
+  test('when the outline is short of its last columns (s99-000104: 360 × 113), then its right edge moves out', () => {
+    const whole = wholeFrontSymbol(outline(360, 113));
+
+    expect(whole.topLeft).toEqual({ x: 100, y: 200 });
+    expect(whole.topRight.x - whole.topLeft.x).toBeCloseTo(3.93 * 113, 5);
+    expect(whole.bottomRight.x - whole.bottomLeft.x).toBeCloseTo(3.93 * 113, 5);
+    expect(whole.bottomRight.y).toBe(313);
   });
 });

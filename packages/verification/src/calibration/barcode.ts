@@ -83,3 +83,16 @@ export const DEBLUR_NOISE = 0.001;
  * alone.
  */
 export const BARCODE_SMOOTHING_SIGMA = 0.8;
+
+/**
+ * A 2012 front's PDF417 as zxing outlines it, width over the height of its left edge (its start pattern),
+ * measured 2026-11-30 on the first photos of corpus seed 99's 2012 fronts (documents 0–40, 25 read):
+ * 3.85–4.03, median 3.93; the RENAPER 2012 specimen 4.28. Two blurred photos (s99-000008, s99-000104)
+ * came out at 3.13 and 3.18: zxing decoded them without the stop pattern and the last columns, the
+ * outline 21% short, and the card's frame, measured in the symbol's widths, shrank toward the symbol
+ * (the number's first digit fell outside the window, a 4 cut to a 1). Under `MIN_FRONT_SYMBOL_ASPECT`
+ * the outline is taken as short and its right edge moved out to `FRONT_SYMBOL_ASPECT` times its left
+ * edge's height.
+ */
+export const MIN_FRONT_SYMBOL_ASPECT = 3.5;
+export const FRONT_SYMBOL_ASPECT = 3.93;

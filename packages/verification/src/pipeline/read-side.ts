@@ -24,6 +24,7 @@ import {
   barcodePlan,
   searchBarcode,
   searchBlurredBarcode,
+  wholeFrontSymbol,
   type BarcodeReading,
   type BarcodeSearch,
   type BarcodeStep,
@@ -636,7 +637,7 @@ export const readPrint: SideStage = async (side) => {
     return ink.then((level) => cardFrame(level, anchor, unitEdge));
   };
   if (barcode !== null && layout === 'new_2012') {
-    await readFront2012(side, await inkFrame(barcode.quad, 'width'));
+    await readFront2012(side, await inkFrame(wholeFrontSymbol(barcode.quad), 'width'));
   } else if (zone !== null && mrzType === 'dni' && zone.data.format === 'TD1') {
     await readTd1Side(side, zone, await inkFrame(zone.quad, 'height'));
   } else if (zone !== null && mrzType === 'passport') {

@@ -3,7 +3,9 @@ import {
   BARCODE_SMOOTHING_SIGMA,
   DEBLUR_NOISE,
   DEBLUR_OFFSETS,
+  FRONT_SYMBOL_ASPECT,
   LOCATED_WIDTH_PX,
+  MIN_FRONT_SYMBOL_ASPECT,
   MAX_LOCATED_SCALE,
   TILT_LADDER,
   UPSCALE_BELOW_PX,
@@ -350,5 +352,25 @@ function reading(
     quad,
     symbol_orientation: result.orientation,
     sequence: result.sequenceSize > 1 ? { index: result.sequenceIndex, size: result.sequenceSize } : null,
+  };
+}
+
+/**
+ * A 2012 front's symbol outline with its right edge restored where zxing decoded it without its last
+ * columns (`MIN_FRONT_SYMBOL_ASPECT`): the left edge, the start pattern's, is whole whenever the
+ * symbol decodes, so the width follows from its height.
+ */
+export function wholeFrontSymbol(quad: Quad): Quad {
+  const leftHeight = Math.hypot(quad.bottomLeft.x - quad.topLeft.x, quad.bottomLeft.y - quad.topLeft.y);
+  const extend = (from: { x: number; y: number }, to: { x: number; y: number }) => {
+    const length = Math.hypot(to.x - from.x, to.y - from.y);
+    if (length === 0 || length >= MIN_FRONT_SYMBOL_ASPECT * leftHeight) return to;
+    const stretch = (FRONT_SYMBOL_ASPECT * leftHeight) / length;
+    return { x: from.x + (to.x - from.x) * stretch, y: from.y + (to.y - from.y) * stretch };
+  };
+  return {
+    ...quad,
+    topRight: extend(quad.topLeft, quad.topRight),
+    bottomRight: extend(quad.bottomLeft, quad.bottomRight),
   };
 }

@@ -599,24 +599,28 @@ export function printedNumberAgainst(fields: Partial<DocumentFields>, machineNum
 }
 
 /**
- * The digits a dim or blurred print turns into one another (their glyphs differ by a stroke or a gap:
- * a 9 whose loop fills reads 8, a 3 whose left closes reads 8 or 9, a 6 or 5 half lost reads 5 or 6 …).
+ * The digits a dim or blurred print turns into one another, in groups: within a group, the glyphs differ
+ * by a stroke or a gap (a 9 whose loop fills reads 8, a 3 whose left closes reads 8 or 9, a 6 or 5 half
+ * lost reads 5 or 6; a 4 whose crossbar and diagonal blur away reads 1, as a 7 whose bar fades).
  */
-const CONFUSABLE_DIGITS = new Set(['0', '3', '5', '6', '8', '9']);
+const CONFUSABLE_DIGIT_GROUPS: readonly ReadonlySet<string>[] = [new Set('035689'), new Set('147')];
+
+function confusable(digit: string, other: string): boolean {
+  return CONFUSABLE_DIGIT_GROUPS.some((group) => group.has(digit) && group.has(other));
+}
 
 /**
  * Whether a printed number read at the source's length differs from it only where a digit and the
- * source's are both `CONFUSABLE_DIGITS` (s31-000070, a dim 2012 front: `33.659.631` read twice, in two
- * looks, for 93.659.631). Such reads are weak evidence of an altered print: `settle` wants three alike.
+ * source's are confusable (`CONFUSABLE_DIGIT_GROUPS`): s31-000070, a dim 2012 front, `33.659.631` read
+ * twice, in two looks, for 93.659.631; s99-000104, a blurred 2012 front, `1.372.083` read twice for
+ * 4.372.083. Two looks at one photo see the same blurred glyph, so such reads are weak evidence of an
+ * altered print: `settle` wants three alike.
  */
 export function differsOnlyByConfusableDigits(read: string, source: string): boolean {
   const digits = read.replace(/\D/g, '');
   const sourceDigits = source.replace(/\D/g, '');
   if (digits.length !== sourceDigits.length || digits === sourceDigits) return false;
-  return [...digits].every(
-    (digit, index) =>
-      digit === sourceDigits[index] || (CONFUSABLE_DIGITS.has(digit) && CONFUSABLE_DIGITS.has(sourceDigits[index]!)),
-  );
+  return [...digits].every((digit, index) => digit === sourceDigits[index] || confusable(digit, sourceDigits[index]!));
 }
 
 /**
