@@ -17,9 +17,10 @@ RUN pnpm install --frozen-lockfile --offline
 RUN pnpm exec turbo run build --filter=@idv/${SERVICE}...
 # A self-contained copy with production dependencies only. Workspace packages (@idv/kit,
 # @idv/contracts) are copied into node_modules with their dist/ (and the kit's migrations/). The service's
-# own migrations/ and assets/ (stylesheets and scripts read at run time) come along.
+# own migrations/ and assets/ (stylesheets and scripts read at run time) come along; a bundle the build
+# makes (the dashboard's editor script) is in dist/assets.
 RUN pnpm deploy --filter=@idv/${SERVICE} --prod --legacy /out \
- && rm -rf /out/src /out/test /out/.turbo /out/tsconfig*.json /out/jest.config.js \
+ && rm -rf /out/src /out/test /out/client /out/build-client.mjs /out/.turbo /out/tsconfig*.json /out/jest.config.js \
  && { test -f /out/dist/main.js || { echo "services/${SERVICE} has no src/main.ts yet" >&2; exit 1; }; } \
  && test -d /out/node_modules/@idv/kit/migrations \
  && { test ! -d services/${SERVICE}/migrations || test -d /out/migrations; } \

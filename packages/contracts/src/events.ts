@@ -1,15 +1,9 @@
 import { artefactIdSchema, idSchema } from './ids';
+import { SESSION_EVENT_TYPES } from './event-types';
 import { z } from './zod';
 
-export const SESSION_EVENT_TYPES = [
-  'verification_session.approved',
-  'verification_session.rejected',
-  'verification_session.completed',
-  'verification_session.expired',
-  'verification_session.canceled',
-  'verification_session.review_required',
-  'verification_session.created',
-] as const;
+export { SESSION_EVENT_TYPES };
+
 export type SessionEventType = (typeof SESSION_EVENT_TYPES)[number];
 export const SessionEventTypeSchema = z.enum(SESSION_EVENT_TYPES);
 

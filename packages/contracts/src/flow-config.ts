@@ -1,4 +1,7 @@
-import { SESSION_EVENT_TYPES } from './events';
+import { DOCUMENT_KINDS } from './document-kinds';
+import { SESSION_EVENT_TYPES } from './event-types';
+
+export { DOCUMENT_KINDS };
 import { z } from './zod';
 
 /**
@@ -42,8 +45,6 @@ export const FormFieldSchema = z.discriminatedUnion('type', [
   z.strictObject({ ...FieldBase, type: z.literal('checkbox') }),
 ]);
 export type FormField = z.infer<typeof FormFieldSchema>;
-
-export const DOCUMENT_KINDS = ['dni', 'passport', 'licence'] as const;
 
 export const DocumentStepSchema = z.strictObject({
   id: StepIdSchema,

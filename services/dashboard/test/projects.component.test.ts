@@ -31,7 +31,7 @@ describe('projects and their flows', () => {
   it('builds a draft checked by the publication schema, publishes it to test after a diff, and keeps who published what', async () => {
     const { browser, owner } = await signedInOwner();
     const projectId = await newProject(browser);
-    const page = await browser.get(`/projects/${projectId}`);
+    const page = await browser.get(`/projects/${projectId}/json`);
     expect(page.status).toBe(200);
     const starter = draftOf(page.html);
     expect(JSON.parse(starter).steps[0].type).toBe('form');
@@ -65,7 +65,7 @@ describe('projects and their flows', () => {
   it('shows a readable diff against the current version, refuses a stale confirmation, and moves a pointer back by a new publication', async () => {
     const { browser } = await signedInOwner();
     const projectId = await newProject(browser);
-    const page = await browser.get(`/projects/${projectId}`);
+    const page = await browser.get(`/projects/${projectId}/json`);
     const first = draftOf(page.html);
     const firstPreview = await browser.post(`/projects/${projectId}/draft`, { config: first, then: 'publish_test' }, page);
     await browser.post(`/projects/${projectId}/publish`, { mode: 'test', source: 'draft', against: 'none' }, firstPreview);
@@ -123,7 +123,7 @@ describe('projects and their flows', () => {
   it('publishes to live only once the account is active', async () => {
     const { browser, accountId } = await signedInOwner();
     const projectId = await newProject(browser);
-    const page = await browser.get(`/projects/${projectId}`);
+    const page = await browser.get(`/projects/${projectId}/json`);
     const refused = await browser.post(
       `/projects/${projectId}/draft`,
       { config: draftOf(page.html), then: 'publish_live' },
@@ -159,7 +159,7 @@ describe('projects and their flows', () => {
     ).toBe(404);
 
     await dashboard.pool.query('UPDATE memberships SET role = $2 WHERE user_id = $1', [first.userId, 'viewer']);
-    const asViewer = await first.browser.get(`/projects/${projectId}`);
+    const asViewer = await first.browser.get(`/projects/${projectId}/json`);
     expect(asViewer.status).toBe(200);
     expect(asViewer.html).toContain('readonly');
     expect((await first.browser.post(`/projects/${projectId}/draft`, { config: '{}' }, asViewer)).status).toBe(403);
@@ -181,7 +181,7 @@ describe('projects and their flows', () => {
       .find((answer) => answer.status === 303)!
       .location!.split('/')
       .at(-1)!;
-    const page = await browser.get(`/projects/${projectId}`);
+    const page = await browser.get(`/projects/${projectId}/json`);
     const huge = await browser.post(`/projects/${projectId}/draft`, { config: `{"x":"${'a'.repeat(1024 * 1024)}"}` }, page);
     expect(huge.status).toBe(413);
     expect(huge.text).toContain('demasiado grande');

@@ -1,6 +1,9 @@
 import type { Mode } from '@idv/contracts';
 import type express from 'express';
 import type { Request, Response } from 'express';
+import { EDITOR_MESSAGES } from '../domain/editor-messages';
+import { applyEdit, configFromFields, editableConfig } from '../domain/flow-editor';
+import { problemsOf } from '../domain/flow-problems';
 import { formFields } from '../domain/forms';
 import { can } from '../domain/roles';
 import { newSecret } from '../domain/secrets';
@@ -19,8 +22,10 @@ import {
   type PublishResult,
 } from '../use-cases/projects';
 import type { Viewer } from '../use-cases/sign-in';
+import { readableJson } from '../domain/diff';
 import { redirect, sendHtml } from './respond';
 import { stateOf, type PageTools } from './page-tools';
+import { editorPage } from './views/flow-editor';
 import { diffPage, historyPage, projectPage, projectsPage, publishPreviewPage } from './views/projects';
 
 const queryText = (req: Request, name: string): string => {
@@ -73,37 +78,55 @@ export function mountProjectPages(
     );
   };
 
-  const projectView = async (
-    req: Request,
-    res: Response,
-    viewer: Viewer,
-    flash: { status?: number; notice?: string; alert?: string; draft?: string } = {},
-  ) => {
+  type Flash = { status?: number; notice?: string; alert?: string; draft?: string };
+  type View = 'editor' | 'json';
+
+  /** The project's draft in the editor (`editor`) or as its JSON text (`json`). */
+  const projectView = async (req: Request, res: Response, viewer: Viewer, flash: Flash = {}, view: View = 'json') => {
     const { locale, messages } = stateOf(res);
     const found = await projectOf(ports, viewer, String(req.params.id));
     if (found.kind === 'forbidden') return forbidden(res);
     if (found.kind === 'not_found') return notFound(res);
     const draft = flash.draft ?? (await draftOf(ports, found.project));
+    const common = {
+      locale,
+      messages,
+      csrfToken: csrfToken(req, res),
+      account: await accountOf(viewer),
+      project: found.project,
+      canWrite: can(viewer.role, 'projects.write'),
+      ...(flash.notice ? { notice: flash.notice } : {}),
+      ...(flash.alert ? { alert: flash.alert } : {}),
+    };
+    if (view === 'editor') {
+      const config = editableConfig(draft);
+      return sendHtml(
+        res,
+        flash.status ?? 200,
+        editorPage({
+          ...common,
+          editor: EDITOR_MESSAGES[locale],
+          config,
+          problems: config ? problemsOf(config) : new Map(),
+        }),
+      );
+    }
     sendHtml(
       res,
       flash.status ?? 200,
-      projectPage({
-        locale,
-        messages,
-        csrfToken: csrfToken(req, res),
-        account: await accountOf(viewer),
-        project: found.project,
-        draft,
-        problems: checkDraft(draft).problems,
-        canWrite: can(viewer.role, 'projects.write'),
-        ...(flash.notice ? { notice: flash.notice } : {}),
-        ...(flash.alert ? { alert: flash.alert } : {}),
-      }),
+      projectPage({ ...common, draft, problems: checkDraft(draft).problems, editorTab: EDITOR_MESSAGES[locale].formView }),
     );
   };
 
   /** What a publication step answers: the preview, the result, or why not. */
-  const answerPublish = async (req: Request, res: Response, viewer: Viewer, result: PublishResult, source: string) => {
+  const answerPublish = async (
+    req: Request,
+    res: Response,
+    viewer: Viewer,
+    result: PublishResult,
+    source: string,
+    view: View = 'json',
+  ) => {
     const { locale, messages } = stateOf(res);
     const p = messages.projects;
     switch (result.kind) {
@@ -112,9 +135,9 @@ export function mountProjectPages(
       case 'not_found':
         return notFound(res);
       case 'invalid':
-        return projectView(req, res, viewer, { status: 422 });
+        return projectView(req, res, viewer, { status: 422 }, view);
       case 'live_needs_active_account':
-        return projectView(req, res, viewer, { status: 422, alert: p.liveNeedsActive });
+        return projectView(req, res, viewer, { status: 422, alert: p.liveNeedsActive }, view);
       case 'stale':
       case 'preview': {
         const plan =
@@ -127,7 +150,7 @@ export function mountProjectPages(
                 { mode: modeOf(formFields(req.body).mode)!, source: sourceOf(source) },
                 '',
               ).then((again) => (again.kind === 'preview' ? again.plan : null));
-        if (!plan) return projectView(req, res, viewer, { status: 409, alert: p.stale });
+        if (!plan) return projectView(req, res, viewer, { status: 409, alert: p.stale }, view);
         return sendHtml(
           res,
           result.kind === 'stale' ? 409 : 200,
@@ -178,31 +201,76 @@ export function mountProjectPages(
         const version = typeof req.query.published === 'string' ? req.query.published : null;
         const mode = modeOf(typeof req.query.mode === 'string' ? req.query.mode : undefined);
         const notice = version && mode ? messages.projects.published(version, messages.keys.modes[mode]) : undefined;
-        await projectView(req, res, viewer, notice ? { notice } : {});
+        await projectView(req, res, viewer, notice ? { notice } : {}, 'editor');
       }),
     ),
   );
+  /** Saves the draft's text, then shows it again or goes on to publish it (`then`). */
+  const saveThen = async (req: Request, res: Response, viewer: Viewer, text: string, then: string | undefined, view: View) => {
+    const { messages, address } = stateOf(res);
+    const saved = await saveDraft(ports, viewer, String(req.params.id), text);
+    if (saved.kind === 'forbidden') return forbidden(res);
+    if (saved.kind === 'not_found') return notFound(res);
+    const mode = then === 'publish_test' ? 'test' : then === 'publish_live' ? 'live' : null;
+    if (!mode || saved.problems.length) {
+      return projectView(
+        req,
+        res,
+        viewer,
+        {
+          status: saved.problems.length ? 422 : 200,
+          draft: text,
+          notice: `${messages.projects.saved}${saved.problems.length ? '' : ` ${messages.projects.valid}`}`,
+        },
+        view,
+      );
+    }
+    const result = await publish(ports, viewer, String(req.params.id), { mode, source: { draft: true } }, address);
+    req.body = { ...(req.body as object), mode };
+    await answerPublish(req, res, viewer, result, 'draft', view);
+  };
+
+  router.get('/projects/:id/json', page(signedIn((req, res, viewer) => projectView(req, res, viewer, {}, 'json'))));
   router.post(
     '/projects/:id/draft',
     ...post(
       signedIn(async (req, res, viewer) => {
-        const { messages, address } = stateOf(res);
         const fields = formFields(req.body);
         const text = fields.config ?? '';
-        const saved = await saveDraft(ports, viewer, String(req.params.id), text);
-        if (saved.kind === 'forbidden') return forbidden(res);
-        if (saved.kind === 'not_found') return notFound(res);
-        const then = fields.then === 'publish_test' ? 'test' : fields.then === 'publish_live' ? 'live' : null;
-        if (!then || saved.problems.length) {
-          return projectView(req, res, viewer, {
-            status: saved.problems.length ? 422 : 200,
-            draft: text,
-            notice: `${messages.projects.saved}${saved.problems.length ? '' : ` ${messages.projects.valid}`}`,
-          });
+        // The editor's script saves as you type: it wants to know the draft was kept, not a page.
+        if (req.get('x-autosave') === '1') {
+          const saved = await saveDraft(ports, viewer, String(req.params.id), text);
+          if (saved.kind === 'forbidden') return forbidden(res);
+          if (saved.kind === 'not_found') return notFound(res);
+          res.status(200).json({ saved: true, problems: saved.problems });
+          return;
         }
-        const result = await publish(ports, viewer, String(req.params.id), { mode: then, source: { draft: true } }, address);
-        req.body = { ...(req.body as object), mode: then };
-        await answerPublish(req, res, viewer, result, 'draft');
+        await saveThen(req, res, viewer, text, fields.then, 'json');
+      }),
+    ),
+  );
+  router.post(
+    '/projects/:id/editor',
+    ...post(
+      signedIn(async (req, res, viewer) => {
+        const entries = Object.entries(formFields(req.body)).filter(([name]) => name !== '_csrf');
+        const config = configFromFields(entries);
+        const op = typeof formFields(req.body).op === 'string' ? formFields(req.body).op! : '';
+        if (op) {
+          const edited = applyEdit(config, op);
+          const text = readableJson(edited ?? config);
+          const saved = await saveDraft(ports, viewer, String(req.params.id), text);
+          if (saved.kind === 'forbidden') return forbidden(res);
+          if (saved.kind === 'not_found') return notFound(res);
+          return projectView(
+            req,
+            res,
+            viewer,
+            edited ? { draft: text } : { draft: text, status: 422, alert: EDITOR_MESSAGES[stateOf(res).locale].staleButton },
+            'editor',
+          );
+        }
+        await saveThen(req, res, viewer, readableJson(config), formFields(req.body).then, 'editor');
       }),
     ),
   );
@@ -213,7 +281,7 @@ export function mountProjectPages(
         const fields = formFields(req.body);
         const mode = modeOf(fields.mode);
         const source = fields.source === 'draft' || /^cfg_\d{8}$/.test(fields.source ?? '') ? fields.source! : null;
-        if (!mode || !source) return projectView(req, res, viewer, { status: 422 });
+        if (!mode || !source) return projectView(req, res, viewer, { status: 422 }, 'editor');
         const against = fields.against === undefined ? undefined : fields.against === 'none' ? null : fields.against;
         const result = await publish(
           ports,
@@ -222,7 +290,7 @@ export function mountProjectPages(
           { mode, source: sourceOf(source), ...(against !== undefined ? { confirmAgainst: against } : {}) },
           stateOf(res).address,
         );
-        await answerPublish(req, res, viewer, result, source);
+        await answerPublish(req, res, viewer, result, source, 'editor');
       }),
     ),
   );
@@ -233,10 +301,13 @@ export function mountProjectPages(
         const name = nameOf(formFields(req.body).name);
         const { messages, address } = stateOf(res);
         if (!name)
-          return projectView(req, res, viewer, {
-            status: 422,
-            alert: `${messages.projects.name}: ${messages.fieldProblems.required}`,
-          });
+          return projectView(
+            req,
+            res,
+            viewer,
+            { status: 422, alert: `${messages.projects.name}: ${messages.fieldProblems.required}` },
+            'editor',
+          );
         const result = await renameProject(ports, viewer, String(req.params.id), name, address);
         if (result.kind === 'forbidden') return forbidden(res);
         if (result.kind === 'not_found') return notFound(res);

@@ -20,6 +20,7 @@ import { stateOf, type PageState, type PageTools } from './page-tools';
 import { redirect, sendHtml } from './respond';
 import { Cookies, cookiesOf, parseCookies, securityHeaders } from './security';
 import { keyCreatedPage, keysPage, revokeKeyPage } from './views/keys';
+import { EDITOR_SCRIPT_PATH } from './views/flow-editor';
 import { COPY_SCRIPT_PATH, STYLESHEET_PATH } from './views/layout';
 import {
   confirmEmailPage,
@@ -48,8 +49,11 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
   const router = express.Router();
   const cookies = new Cookies(options.secureCookies);
   const asset = (file: string) => readFileSync(path.join(__dirname, '..', '..', 'assets', file));
+  // Bundled by the build (build-client.mjs) into dist/assets, the same file whether this runs from src or dist.
+  const builtAsset = (file: string) => readFileSync(path.join(__dirname, '..', '..', 'dist', 'assets', file));
   const stylesheet = asset('dashboard.css');
   const copyScript = asset('copy.js');
+  const editorScript = builtAsset('editor.js');
 
   const csrf = doubleCsrf({
     getSecret: () => options.secret,
@@ -84,6 +88,10 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
     res.setHeader('Cache-Control', 'public, max-age=3600');
     res.type('text/javascript; charset=utf-8').send(copyScript);
   });
+  router.get(EDITOR_SCRIPT_PATH, (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.type('text/javascript; charset=utf-8').send(editorScript);
+  });
 
   router.use(securityHeaders, parseCookies, (async (req, res, next) => {
     const locale = localeOf(req.headers['accept-language']);
@@ -102,7 +110,8 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
     next();
   }) as RequestHandler);
 
-  const forms = express.urlencoded({ extended: false, limit: FORM_BODY_LIMIT, parameterLimit: 50 });
+  // The flow editor's form names each input of each step: a flow of 20 steps with their fields stays well under this.
+  const forms = express.urlencoded({ extended: false, limit: FORM_BODY_LIMIT, parameterLimit: 3000 });
   /** A POST: its body read, then its CSRF token checked before anything else happens. */
   const post = (handler: (req: Request, res: Response) => Promise<void>): RequestHandler[] => [
     forms,

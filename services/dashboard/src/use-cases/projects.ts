@@ -1,8 +1,9 @@
-import { FlowConfigSchema, type ConfigVersionEntry, type Mode, type ProjectId, type ProjectOverview } from '@idv/contracts';
+import { type ConfigVersionEntry, type Mode, type ProjectId, type ProjectOverview } from '@idv/contracts';
 import type { Queryable } from '@idv/kit';
 import { appendAudit } from '../adapters/audit.repository';
 import { claimFormNonce } from '../adapters/form-submissions.repository';
 import { diffLines, readableJson, type DiffLine } from '../domain/diff';
+import { problemsOf } from '../domain/flow-problems';
 import { can } from '../domain/roles';
 import type { DashboardPorts } from './ports';
 import type { Viewer } from './sign-in';
@@ -113,14 +114,8 @@ export function checkDraft(text: string): { config: unknown; problems: ConfigPro
   } catch (error) {
     return { config: null, problems: [{ path: '(json)', message: (error as Error).message }] };
   }
-  const checked = FlowConfigSchema.safeParse(parsed);
-  if (checked.success) return { config: parsed, problems: [] };
-  return {
-    config: null,
-    problems: checked.error.issues
-      .slice(0, 50)
-      .map((issue) => ({ path: issue.path.join('.') || '(root)', message: issue.message })),
-  };
+  const problems = [...problemsOf(parsed)].slice(0, 50).map(([path, message]) => ({ path, message }));
+  return { config: problems.length ? null : parsed, problems };
 }
 
 export async function saveDraft(

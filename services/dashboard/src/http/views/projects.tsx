@@ -80,6 +80,7 @@ export function projectPage(
     draft: string;
     problems: ConfigProblem[];
     canWrite: boolean;
+    editorTab: string;
     notice?: string;
     alert?: string;
   },
@@ -97,6 +98,12 @@ export function projectPage(
         <code class="id">{project.id}</code> · {p.pointers}: <Pointers project={project} messages={view.messages} /> ·{' '}
         <a href={`/projects/${project.id}/history`}>{p.history}</a>
       </p>
+      <nav class="tabs" aria-label={p.draftTitle}>
+        <a href={`/projects/${project.id}`}>{view.editorTab}</a>
+        <a href={`/projects/${project.id}/json`} aria-current="page">
+          JSON
+        </a>
+      </nav>
       <Flash notice={view.notice} alert={view.alert} />
       {view.problems.length ? (
         <div class="error-summary" role="alert" id="problems">
@@ -142,19 +149,25 @@ export function projectPage(
           </p>
         ) : null}
       </form>
-      {view.canWrite ? (
-        <form method="post" action={`/projects/${project.id}/name`} novalidate class="rename">
-          <Hidden name="_csrf" value={view.csrfToken} />
-          <div class="field">
-            <label for="f-rename">{p.name}</label>
-            <input id="f-rename" name="name" type="text" required maxLength={200} value={project.name} />
-          </div>
-          <button type="submit" class="secondary">
-            {p.rename}
-          </button>
-        </form>
-      ) : null}
     </>,
+  );
+}
+
+/** The project's rename form, under its draft. */
+export function RenameProject(props: { project: ProjectOverview; csrfToken: string; messages: Messages }) {
+  const p = props.messages.projects;
+  const { project } = props;
+  return (
+    <form method="post" action={`/projects/${project.id}/name`} novalidate class="rename">
+      <Hidden name="_csrf" value={props.csrfToken} />
+      <div class="field">
+        <label for="f-rename">{p.name}</label>
+        <input id="f-rename" name="name" type="text" required maxLength={200} value={project.name} />
+      </div>
+      <button type="submit" class="secondary">
+        {p.rename}
+      </button>
+    </form>
   );
 }
 
