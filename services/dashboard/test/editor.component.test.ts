@@ -2,6 +2,7 @@ import { FlowConfigSchema } from '@idv/contracts';
 import type { Page, TestBrowser } from './support/browser';
 import { formFieldsOf } from './support/form-fields';
 import { signedInOwner as signedIn, startDashboard, type Dashboard } from './support/harness';
+import { draftOf, newProject } from './support/projects';
 
 let dashboard: Dashboard;
 
@@ -13,13 +14,6 @@ afterAll(async () => {
 });
 
 const signedInOwner = () => signedIn(dashboard, 'editor');
-
-async function newProject(browser: TestBrowser): Promise<string> {
-  const list = await browser.get('/projects');
-  const nonce = /name="nonce" value="([^"]+)"/.exec(list.html)![1]!;
-  const created = await browser.post('/projects', { name: 'Editor', nonce }, list);
-  return created.location!.split('/').at(-1)!;
-}
 
 /** Sends the editor's form as a browser without scripts does, with a button pressed and some inputs changed. */
 async function press(
@@ -37,14 +31,7 @@ async function press(
 }
 
 async function savedDraft(browser: TestBrowser, projectId: string): Promise<any> {
-  const page = await browser.get(`/projects/${projectId}/json`);
-  const text = /<textarea[^>]*name="config"[^>]*>([\s\S]*?)<\/textarea>/
-    .exec(page.html)![1]!
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-  return JSON.parse(text);
+  return JSON.parse(draftOf((await browser.get(`/projects/${projectId}/json`)).html));
 }
 
 /** A configuration with every step type and every parameter, each given explicitly. */

@@ -1,7 +1,7 @@
-import { applyEdit, configFromFields, newStep, sendsNoVerdict } from '../src/domain/flow-editor';
+import { applyEdit, configFromFields, newStep, sendsNoVerdict, type JsonObject } from '../src/domain/flow-editor';
 import { problemsOf } from '../src/domain/flow-problems';
 
-const STARTER = {
+const STARTER: JsonObject = {
   steps: [
     { id: 'datos', type: 'form', fields: [{ name: 'nombre', type: 'text', label: 'Nombre', required: true }] },
     { id: 'correo', type: 'otp_email' },

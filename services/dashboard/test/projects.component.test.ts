@@ -1,4 +1,5 @@
 import { signedInOwner as signedIn, startDashboard, type Dashboard } from './support/harness';
+import { draftOf, newProject } from './support/projects';
 
 let dashboard: Dashboard;
 
@@ -10,22 +11,6 @@ afterAll(async () => {
 });
 
 const signedInOwner = () => signedIn(dashboard, 'projects');
-
-async function newProject(browser: Awaited<ReturnType<typeof signedInOwner>>['browser'], name = 'Onboarding') {
-  const list = await browser.get('/projects');
-  const nonce = /name="nonce" value="([^"]+)"/.exec(list.html)![1]!;
-  const created = await browser.post('/projects', { name, nonce }, list);
-  expect(created.status).toBe(303);
-  return created.location!.split('/').at(-1)!;
-}
-
-const draftOf = (html: string) =>
-  /<textarea[^>]*name="config"[^>]*>([\s\S]*?)<\/textarea>/
-    .exec(html)![1]!
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
 
 describe('projects and their flows', () => {
   it('builds a draft checked by the publication schema, publishes it to test after a diff, and keeps who published what', async () => {

@@ -9,14 +9,14 @@ import {
   STEP_TYPES,
   sendsNoVerdict,
   type Json,
+  type JsonObject,
 } from '../../domain/flow-editor';
 import type { Locale, Messages } from '../../domain/i18n';
 import { Flash, renderPage } from './layout';
-import { RenameProject } from './projects';
+import { DraftActions, RenameProject } from './projects';
 
 export const EDITOR_SCRIPT_PATH = '/assets/editor.js';
 
-type JsonObject = { [key: string]: Json };
 const objectOf = (value: Json | undefined): JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
 const listOf = (value: Json | undefined): Json[] => (Array.isArray(value) ? value : []);
@@ -201,6 +201,20 @@ function FormFieldEditor(props: { path: string; field: JsonObject; index: number
   );
 }
 
+function MaxAttempts(props: { path: string; step: JsonObject; ctx: Ctx }) {
+  const { m } = props.ctx;
+  return (
+    <TextInput
+      path={`${props.path}.maxAttempts`}
+      label={m.maxAttempts}
+      hint={m.maxAttemptsHint}
+      value={props.step.maxAttempts}
+      ctx={props.ctx}
+      inputMode="numeric"
+    />
+  );
+}
+
 function StepBody(props: { path: string; step: JsonObject; ctx: Ctx }) {
   const { path, step, ctx } = props;
   const { m } = ctx;
@@ -229,14 +243,7 @@ function StepBody(props: { path: string; step: JsonObject; ctx: Ctx }) {
             checked={step.registryCheck === true}
             ctx={ctx}
           />
-          <TextInput
-            path={`${path}.maxAttempts`}
-            label={m.maxAttempts}
-            hint={m.maxAttemptsHint}
-            value={step.maxAttempts}
-            ctx={ctx}
-            inputMode="numeric"
-          />
+          <MaxAttempts path={path} step={step} ctx={ctx} />
         </>
       );
     }
@@ -266,14 +273,7 @@ function StepBody(props: { path: string; step: JsonObject; ctx: Ctx }) {
             checked={step.allowUpload === true}
             ctx={ctx}
           />
-          <TextInput
-            path={`${path}.maxAttempts`}
-            label={m.maxAttempts}
-            hint={m.maxAttemptsHint}
-            value={step.maxAttempts}
-            ctx={ctx}
-            inputMode="numeric"
-          />
+          <MaxAttempts path={path} step={step} ctx={ctx} />
         </>
       );
     }
@@ -563,19 +563,7 @@ export function editorPage(view: {
             </fieldset>
           ) : null}
           <ProjectOptions options={objectOf(view.config.options)} ctx={ctx} warnNoVerdict={sendsNoVerdict(view.config)} />
-          {view.canWrite ? (
-            <p class="actions">
-              <button type="submit" name="then" value="save">
-                {m.save}
-              </button>{' '}
-              <button type="submit" name="then" value="publish_test" class="secondary">
-                {p.publishTo.test}
-              </button>{' '}
-              <button type="submit" name="then" value="publish_live" class="secondary">
-                {p.publishTo.live}
-              </button>
-            </p>
-          ) : null}
+          {view.canWrite ? <DraftActions messages={view.messages} /> : null}
           <details class="json-preview">
             <summary>{m.jsonPreview}</summary>
             <pre id="json-preview" tabIndex={0}>

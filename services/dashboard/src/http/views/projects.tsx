@@ -137,19 +137,27 @@ export function projectPage(
             {view.draft}
           </textarea>
         </div>
-        {view.canWrite ? (
-          <p class="actions">
-            <button type="submit">{p.save}</button>{' '}
-            <button type="submit" name="then" value="publish_test" class="secondary">
-              {p.publishTo.test}
-            </button>{' '}
-            <button type="submit" name="then" value="publish_live" class="secondary">
-              {p.publishTo.live}
-            </button>
-          </p>
-        ) : null}
+        {view.canWrite ? <DraftActions messages={view.messages} /> : null}
       </form>
     </>,
+  );
+}
+
+/** A draft's buttons: save it, or save it and go on to publish it to test or to live (after the diff). */
+export function DraftActions(props: { messages: Messages }) {
+  const p = props.messages.projects;
+  return (
+    <p class="actions">
+      <button type="submit" name="then" value="save">
+        {p.save}
+      </button>{' '}
+      <button type="submit" name="then" value="publish_test" class="secondary">
+        {p.publishTo.test}
+      </button>{' '}
+      <button type="submit" name="then" value="publish_live" class="secondary">
+        {p.publishTo.live}
+      </button>
+    </p>
   );
 }
 
