@@ -133,10 +133,12 @@ function enableDragAndDrop(form: HTMLFormElement): void {
   show(document.getElementById('drag-hint'), true);
   let dragged: number | null = null;
   steps.forEach((step, index) => {
-    step.draggable = true;
-    step.addEventListener('dragstart', (event) => {
-      // Text selection inside an input is not a drag of the step.
-      if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+    // Dragged by its handle: a press inside the step's fieldset selects text or works its inputs.
+    const handle = step.querySelector<HTMLElement>(':scope > .drag-handle');
+    if (!handle) return;
+    handle.hidden = false;
+    handle.draggable = true;
+    handle.addEventListener('dragstart', (event) => {
       dragged = index;
       event.dataTransfer?.setData('text/plain', step.dataset.item ?? '');
       step.classList.add('dragging');

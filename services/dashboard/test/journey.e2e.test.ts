@@ -128,7 +128,8 @@ test('an integrator signs up, is approved by an operator, publishes a flow, gets
   await console.getByRole('button', { name: 'Aprobar' }).click();
   await console.getByText('Cuenta aprobada').waitFor();
 
-  // The integrator builds the flow (the starter: a form and an e-mail code) and publishes it to test.
+  // The integrator builds the flow in the editor (the starter's form and e-mail code, and a DNI step moved
+  // first by drag and drop; consent is implicit) and publishes it to test.
   await page.goto(`${dashboard.url}/home`);
   await page.getByRole('heading', { name: 'Tu cuenta está activa' }).waitFor();
   await page.getByRole('link', { name: 'Proyectos' }).click();
@@ -137,6 +138,33 @@ test('an integrator signs up, is approved by an operator, publishes a flow, gets
   await page.getByRole('button', { name: 'Crear proyecto' }).click();
   await page.getByRole('heading', { name: 'Alta de clientes' }).waitFor();
   await check(page, 'project-draft');
+  await page.getByRole('button', { name: 'Agregar: Documento argentino' }).click();
+  const documentStep = page.locator('li.step', { hasText: 'Paso 4: Documento argentino' });
+  await documentStep.waitFor();
+  await documentStep.getByLabel('Pasaporte').uncheck();
+  await documentStep.getByLabel('Licencia de conducir').uncheck();
+  // A problem shows at its input as it is typed (the save as you go answers it), and goes when fixed.
+  const stepId = documentStep.getByLabel('Identificador del paso');
+  await stepId.fill('Mi DNI');
+  await documentStep.getByText('must start with a lowercase letter').waitFor();
+  expect(await stepId.getAttribute('aria-invalid')).toBe('true');
+  await check(page, 'flow-editor-problem');
+  await stepId.fill('dni');
+  await page.getByText('El borrador es válido: se puede publicar.').waitFor();
+  await page.getByText('Borrador guardado.').waitFor();
+  // Dragged by its handle onto the first step, as a hand does: press, move in small steps, release (on a
+  // screen tall enough to show both steps).
+  await page.setViewportSize({ width: 1280, height: 3000 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const from = (await documentStep.locator('.drag-handle').boundingBox())!;
+  const onto = (await page.locator('li.step', { hasText: 'Paso 2: Formulario' }).boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 - 20, { steps: 5 });
+  await page.mouse.move(onto.x + onto.width / 2, onto.y + 20, { steps: 10 });
+  await page.mouse.up();
+  await page.locator('li.step', { hasText: 'Paso 2: Documento argentino' }).waitFor();
+  await check(page, 'flow-editor');
   await page.getByRole('button', { name: 'Publicar en prueba' }).click();
   await page.getByRole('heading', { name: /Publicar en Prueba/ }).waitFor();
   await check(page, 'publish-preview');
@@ -162,6 +190,12 @@ test('an integrator signs up, is approved by an operator, publishes a flow, gets
   const person = await (await newPerson(browser)).newPage();
   await person.goto(session.url);
   await person.getByRole('button', { name: 'Acepto y quiero continuar' }).click();
+  // The DNI step in test mode: the sample card's three photos, each read as a real photo is.
+  for (const side of ['Frente del documento', 'Dorso del documento', 'Frente, inclinado']) {
+    await person.getByRole('heading', { name: side, exact: true }).waitFor({ timeout: 30_000 });
+    await person.getByRole('button', { name: 'Usar: DNI válido' }).click();
+  }
+  await person.getByLabel(/Nombre y apellido/).waitFor({ timeout: 30_000 });
   await person.getByLabel(/Nombre y apellido/).fill('Juana Pérez');
   await person.getByRole('button', { name: 'Continuar' }).click();
   await person.getByLabel('Correo electrónico').fill(`juana-${tag}@example.com`);

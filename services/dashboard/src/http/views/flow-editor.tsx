@@ -366,6 +366,12 @@ function StepEditor(props: { path: string; step: JsonObject; index: number; coun
       data-item={path}
       {...(props.nested ? {} : { 'data-draggable': 'true' })}
     >
+      {props.nested || ctx.readOnly ? null : (
+        // Shown by the editor's script, which drags the step by it; the buttons do the same without it.
+        <span class="drag-handle" aria-hidden="true" hidden>
+          ⠿
+        </span>
+      )}
       <fieldset>
         <legend>{title}</legend>
         <input type="hidden" name={`${path}.type`} value={type} />
