@@ -3,7 +3,7 @@
 // Starts its own stack (keys, sessions, webhooks, dashboard) on the database `idv_bench_dashboard`, makes
 // BENCH_USERS (default 20) approved accounts, each with an owner, a project published to test and live and a
 // key, signs every owner in, then has all of them click through the signed-in pages at once, BENCH_ROUNDS
-// (default 6) times each, BENCH_THINK_MS (default 1000; 0: as fast as answers come) between clicks: home (with the go-live checklist), projects, the project's draft, its history, keys.
+// (default 6) times each, BENCH_THINK_MS (default 1000; 0: as fast as answers come) between clicks: home (with the go-live checklist), projects, the project's flow editor, its JSON view, its history, keys.
 // Prints, per page, the bytes on the wire (headers and body; the stylesheet and the one script apart) and the
 // server time as the client sees it on loopback (p50 / p95 / max), with the machine's yardstick.
 import os from 'node:os';
@@ -97,7 +97,8 @@ async function main() {
     const pages = (user) => [
       ['home', '/home'],
       ['projects', '/projects'],
-      ['project draft', `/projects/${user.projectId}`],
+      ['flow editor', `/projects/${user.projectId}`],
+      ['flow JSON', `/projects/${user.projectId}/json`],
       ['history', `/projects/${user.projectId}/history`],
       ['keys', '/keys'],
     ];
@@ -122,6 +123,7 @@ async function main() {
     const seconds = (performance.now() - started) / 1000;
     const stylesheet = await send(users[0], 'GET', '/assets/dashboard.css');
     const script = await send(users[0], 'GET', '/assets/copy.js');
+    const editorBundle = await send(users[0], 'GET', '/assets/editor.js');
     await agent.close();
 
     const yardstick = await machineReference();
@@ -146,7 +148,11 @@ async function main() {
     );
     console.log('');
     console.log(
-      `Stylesheet ${stylesheet.bytes.toLocaleString('en-US')} bytes, copy script ${script.bytes.toLocaleString('en-US')} bytes (cached an hour).`,
+      `Stylesheet ${stylesheet.bytes.toLocaleString('en-US')} bytes, copy script ${script.bytes.toLocaleString('en-US')} bytes, editor bundle ${editorBundle.bytes.toLocaleString('en-US')} bytes (each cached an hour).`,
+    );
+    const editor = samples.get('flow editor');
+    console.log(
+      `The flow editor with the stylesheet and its bundle: ${(editor.bytes + stylesheet.bytes + editorBundle.bytes).toLocaleString('en-US')} bytes (target under 250 KB).`,
     );
   } finally {
     await stack.stop();
