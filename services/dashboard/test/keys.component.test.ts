@@ -226,24 +226,38 @@ describe('rolling a key', () => {
     // Rolled once: the old key is not rolled again.
     expect((await browser.post(`/keys/${oldId}/roll`, { delay: '0' }, confirm)).status).toBe(409);
 
-    // Its hour passes (moved in the keys service's table): the keys service resolves it as revoked, and a
-    // gateway that resolves it then refuses it (a cached resolution carries revokes_at and is refused from
-    // that instant too, without a new lookup).
+    // Its hour passes (moved in the keys service's table). A gateway that resolved the key while its
+    // instant was ahead refuses it from that instant out of its cache, without a new lookup: the table is
+    // put back meanwhile, and a lookup would let the key through.
     const db = new pg.Client({ connectionString: testEnv().databaseUrl });
     await db.connect();
+    const gateway = await startServiceFromEnv('gateway', { TRUSTED_PROXIES: '127.0.0.1,::1' });
+    try {
+      await db.query(`UPDATE keys.api_keys SET revokes_at = now() + interval '2 seconds' WHERE id = $1`, [oldId]);
+      expect((await api('GET', '/v1/verification-sessions', { key: oldSecret!, baseUrl: gateway.url })).status).toBe(200);
+      await db.query(`UPDATE keys.api_keys SET revokes_at = NULL WHERE id = $1`, [oldId]);
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      const refusedFromCache = await api('GET', '/v1/verification-sessions', { key: oldSecret!, baseUrl: gateway.url });
+      expect(refusedFromCache.status).toBe(403);
+      expect(refusedFromCache.text).toBe('{"message":"Forbidden"}');
+    } finally {
+      await gateway.stop();
+    }
+
+    // The keys service resolves it as revoked once its instant is past, and a new gateway refuses it.
     try {
       await db.query(`UPDATE keys.api_keys SET revokes_at = now() - interval '1 second' WHERE id = $1`, [oldId]);
     } finally {
       await db.end();
     }
-    const gateway = await startServiceFromEnv('gateway', { TRUSTED_PROXIES: '127.0.0.1,::1' });
+    const fresh = await startServiceFromEnv('gateway', { TRUSTED_PROXIES: '127.0.0.1,::1' });
     try {
-      const refused = await api('GET', '/v1/verification-sessions', { key: oldSecret!, baseUrl: gateway.url });
+      const refused = await api('GET', '/v1/verification-sessions', { key: oldSecret!, baseUrl: fresh.url });
       expect(refused.status).toBe(403);
       expect(refused.text).toBe('{"message":"Forbidden"}');
-      expect((await api('GET', '/v1/verification-sessions', { key: newSecret, baseUrl: gateway.url })).status).toBe(200);
+      expect((await api('GET', '/v1/verification-sessions', { key: newSecret, baseUrl: fresh.url })).status).toBe(200);
     } finally {
-      await gateway.stop();
+      await fresh.stop();
     }
 
     // A roll with no delay revokes at once.
