@@ -30,8 +30,10 @@ import {
   PublishedConfigSchema,
   RenameProjectBodySchema,
   ResolveSessionBodySchema,
+  UsageSchema,
   VerificationSessionSchema,
 } from './sessions';
+import { MonthSchema } from './common';
 import { z } from './zod';
 
 /** Services that own service-to-service routes. */
@@ -240,6 +242,16 @@ const INTERNAL_ROUTE_ENTRIES = [
     summary: "An account's balance of tokens",
     params: accountParams,
     responses: { 200: { description: 'The balance', schema: BalanceSchema } },
+  },
+  {
+    operationId: 'getAccountUsage',
+    method: 'get',
+    path: '/internal/accounts/{id}/usage',
+    service: 'sessions',
+    summary: "An account's usage of a month (the public `GET /v1/usage`, for the operator console and the dashboard)",
+    params: accountParams,
+    query: z.object({ month: MonthSchema }),
+    responses: { 200: { description: 'Usage of the month', schema: UsageSchema } },
   },
   {
     operationId: 'redeemLink',

@@ -129,6 +129,7 @@ export const UsageSchema = z
     tokens_debited: z.number().int(),
   })
   .openapi('Usage');
+export type Usage = z.infer<typeof UsageSchema>;
 
 /** What the sessions service tells other services about a session (never exposed publicly). */
 export const InternalSessionSchema = VerificationSessionSchema.extend({

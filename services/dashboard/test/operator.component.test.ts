@@ -1,4 +1,5 @@
 import { Secret, TOTP } from 'otpauth';
+import { api } from '@idv/testkit';
 import type { TestBrowser } from './support/browser';
 import { newOwner, startDashboard, type Dashboard } from './support/harness';
 
@@ -152,6 +153,30 @@ describe('the console', () => {
     expect(detail.html).not.toMatch(/sk_(test|live)_/);
     expect((await operator.get('/operator/accounts/acc_01HZZZZZZZZZZZZZZZZZZZZZZZ')).status).toBe(404);
     expect((await operator.get('/operator/accounts/not-an-id')).status).toBe(404);
+  });
+
+  it("shows an account's projects with what each mode points to, and the month's usage", async () => {
+    const { accountId } = await pendingAccount();
+    await dashboard.platform.call('approveAccount', { id: accountId });
+    const project = await dashboard.platform.call('createProject', {}, { account_id: accountId, name: 'Alta de socios' });
+    await dashboard.platform.call(
+      'publishConfig',
+      { id: project.id },
+      { mode: 'test', config: { steps: [{ id: 'correo', type: 'otp_email' }] } },
+    );
+    const key = await dashboard.platform.call('createApiKey', {}, { account_id: accountId, mode: 'test', name: 'backend' });
+    for (let i = 0; i < 2; i += 1) {
+      expect((await api('POST', '/v1/verification-sessions', { key: key.secret, body: { project_id: project.id } })).status).toBe(
+        201,
+      );
+    }
+
+    const detail = await operator.get(`/operator/accounts/${accountId}`);
+    expect(detail.text).toContain(`Alta de socios · ${project.id} · prueba: cfg_00000001 · real: sin publicar`);
+    expect(detail.text).toContain(`Uso de ${new Date().toISOString().slice(0, 7)}`);
+    expect(detail.text).toMatch(/test\s+pending: 2/);
+    expect(detail.text).toContain('Fichas debitadas en el mes: 0.');
+    expect(detail.html).not.toMatch(/sk_(test|live)_/);
   });
 
   it('approves with a reason: the account is active, the owner told by e-mail, the audit log keeps it', async () => {

@@ -217,6 +217,13 @@ export interface Messages {
     balance: string;
     keys: string;
     noKeys: string;
+    projects: string;
+    noProjects: string;
+    pointer: (mode: Mode, version: string | null) => string;
+    usageTitle: (month: string) => string;
+    usageMode: string;
+    usageSessions: string;
+    tokensDebited: (tokens: number) => string;
     reason: string;
     reasonHint: string;
     approve: string;
@@ -475,6 +482,13 @@ const es: Messages = {
     balance: 'Saldo de fichas',
     keys: 'Claves (nunca se muestran los secretos)',
     noKeys: 'Sin claves.',
+    projects: 'Proyectos',
+    noProjects: 'Sin proyectos.',
+    pointer: (mode, version) => `${mode === 'test' ? 'prueba' : 'real'}: ${version ?? 'sin publicar'}`,
+    usageTitle: (month) => `Uso de ${month}`,
+    usageMode: 'Modo',
+    usageSessions: 'Sesiones por estado',
+    tokensDebited: (tokens) => `Fichas debitadas en el mes: ${tokens}.`,
     reason: 'Motivo',
     reasonHint: 'Se lo contamos por correo a los dueños de la cuenta y queda en la auditoría.',
     approve: 'Aprobar',
@@ -745,6 +759,13 @@ const en: Messages = {
     balance: 'Token balance',
     keys: 'Keys (secrets are never shown)',
     noKeys: 'No keys.',
+    projects: 'Projects',
+    noProjects: 'No projects.',
+    pointer: (mode, version) => `${mode}: ${version ?? 'unpublished'}`,
+    usageTitle: (month) => `Usage in ${month}`,
+    usageMode: 'Mode',
+    usageSessions: 'Sessions by status',
+    tokensDebited: (tokens) => `Tokens debited this month: ${tokens}.`,
     reason: 'Reason',
     reasonHint: "We tell the account's owners by e-mail and keep it in the audit log.",
     approve: 'Approve',

@@ -185,15 +185,21 @@ export async function accountsFor(ports: DashboardPorts, status: AccountStatus) 
   return { accounts: listed.data, hasMore: listed.has_more };
 }
 
-/** One account as an operator sees it: its details, owners, keys (never a secret) and balance. */
-export async function accountDetail(ports: DashboardPorts, accountId: AccountId) {
-  const [account, keys, balance, owners] = await Promise.all([
+/**
+ * One account as an operator sees it: its details, owners, keys (never a secret), balance, projects with
+ * their published versions, and this month's usage (sessions per mode and status, tokens debited).
+ */
+export async function accountDetail(ports: DashboardPorts, accountId: AccountId, now = new Date()) {
+  const month = now.toISOString().slice(0, 7);
+  const [account, keys, balance, owners, projects, usage] = await Promise.all([
     ports.platform.call('getAccount', { id: accountId }),
     ports.platform.call('listApiKeys', { id: accountId }),
     ports.platform.call('getBalance', { id: accountId }),
     operators.ownersOf(ports.pool, accountId),
+    ports.platform.call('listProjects', { id: accountId }),
+    ports.platform.call('getAccountUsage', { id: accountId }, undefined, { month }),
   ]);
-  return { account, keys: keys.data, balance: balance.balance, owners };
+  return { account, keys: keys.data, balance: balance.balance, owners, projects: projects.data, usage };
 }
 
 /**

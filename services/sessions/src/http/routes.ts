@@ -42,6 +42,10 @@ export const internalRoutes = [
     status: 200,
     body: { account_id: params.id, balance: await service.balance(params.id) },
   })),
+  route(internalRoute('getAccountUsage'), async ({ params, query }, { pool }: RouteDeps) => ({
+    status: 200,
+    body: await monthlyUsage(pool, params.id, query.month),
+  })),
   route(internalRoute('redeemLink'), async ({ params }, { service }: RouteDeps) => ({
     status: 200,
     body: await service.redeem(params.token),

@@ -1,4 +1,4 @@
-import type { Account, AccountStatus, ApiKey } from '@idv/contracts';
+import type { Account, AccountStatus, ApiKey, ProjectOverview, Usage } from '@idv/contracts';
 import type { Locale, Messages } from '../../domain/i18n';
 import { Flash, PostButton, renderPage } from './layout';
 
@@ -79,6 +79,8 @@ export function accountDetailPage(
     owners: { email: string; name: string }[];
     keys: ApiKey[];
     balance: number;
+    projects: ProjectOverview[];
+    usage: Usage;
     nonce: string;
     notice?: string;
     alert?: string;
@@ -125,6 +127,42 @@ export function accountDetailPage(
           ))}
         </ul>
       )}
+      <h2>{o.projects}</h2>
+      {view.projects.length === 0 ? (
+        <p>{o.noProjects}</p>
+      ) : (
+        <ul>
+          {view.projects.map((project) => (
+            <li>
+              {project.name} · <code class="id">{project.id}</code> · {o.pointer('test', project.test_version)} ·{' '}
+              {o.pointer('live', project.live_version)}
+            </li>
+          ))}
+        </ul>
+      )}
+      <h2>{o.usageTitle(view.usage.month)}</h2>
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">{o.usageMode}</th>
+              <th scope="col">{o.usageSessions}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(['test', 'live'] as const).map((mode) => {
+              const counts = Object.entries(view.usage.sessions[mode]);
+              return (
+                <tr>
+                  <th scope="row">{mode}</th>
+                  <td>{counts.length === 0 ? '0' : counts.map(([status, count]) => `${status}: ${count}`).join(' · ')}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <p>{o.tokensDebited(view.usage.tokens_debited)}</p>
       <h2>
         {o.approve} / {o.suspend}
       </h2>
