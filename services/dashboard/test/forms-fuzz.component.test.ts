@@ -101,6 +101,20 @@ const forms: { name: string; page: string; action: () => string; fields: string[
     fields: ['mode', 'source', 'against'],
     browser: () => member,
   },
+  {
+    name: 'new organisation',
+    page: '/organisations',
+    action: () => '/organisations',
+    fields: ['organisation', 'nonce'],
+    browser: () => member,
+  },
+  {
+    name: 'switch organisation',
+    page: '/organisations',
+    action: () => '/organisations/switch',
+    fields: ['account_id'],
+    browser: () => member,
+  },
   { name: 'rename', page: '/projects', action: () => `/projects/${projectId}/name`, fields: ['name'], browser: () => member },
   {
     name: 'reset',

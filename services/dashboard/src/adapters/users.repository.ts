@@ -73,7 +73,16 @@ export async function insertMembership(db: Queryable, userId: UserId, accountId:
   await db.query('INSERT INTO memberships (user_id, account_id, role) VALUES ($1, $2, $3)', [userId, accountId, role]);
 }
 
-/** The user's first membership (a person belongs to one account until invitations exist). */
+/** Every account the user belongs to, oldest membership first. */
+export async function membershipsOf(db: Queryable, userId: UserId): Promise<MembershipRecord[]> {
+  const { rows } = await db.query<{ account_id: AccountId; role: Role }>(
+    'SELECT account_id, role FROM memberships WHERE user_id = $1 ORDER BY created_at, account_id',
+    [userId],
+  );
+  return rows.map((row) => ({ accountId: row.account_id, role: row.role }));
+}
+
+/** The user's membership of `accountId`, or without it their first (the account a new sign-in opens). */
 export async function findMembership(db: Queryable, userId: UserId, accountId?: AccountId): Promise<MembershipRecord | null> {
   const { rows } = await db.query<{ account_id: AccountId; role: Role }>(
     `SELECT account_id, role FROM memberships WHERE user_id = $1 AND ($2::text IS NULL OR account_id = $2)

@@ -27,7 +27,7 @@ export type FieldErrors = Partial<Record<string, FieldProblem>>;
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 const emailSchema = z.email();
 
-function text(value: string | undefined, max: number): { value: string; problem?: FieldProblem } {
+export function textField(value: string | undefined, max: number): { value: string; problem?: FieldProblem } {
   const trimmed = (value ?? '').trim();
   if (!trimmed) return { value: trimmed, problem: 'required' };
   if ([...trimmed].length > max) return { value: trimmed, problem: 'too_long' };
@@ -36,7 +36,7 @@ function text(value: string | undefined, max: number): { value: string; problem?
 }
 
 function email(value: string | undefined): { value: string; problem?: FieldProblem } {
-  const checked = text(value, 254);
+  const checked = textField(value, 254);
   if (checked.problem) return checked;
   return emailSchema.safeParse(checked.value).success ? checked : { value: checked.value, problem: 'invalid_email' };
 }
@@ -52,8 +52,8 @@ export function parseSignUp(
   fields: FormFields,
   commonPasswords: ReadonlySet<string>,
 ): { input: SignUpInput; errors: FieldErrors } {
-  const organisation = text(fields.organisation, 200);
-  const name = text(fields.name, 200);
+  const organisation = textField(fields.organisation, 200);
+  const name = textField(fields.name, 200);
   const address = email(fields.email);
   const password = fields.password ?? '';
   const errors: FieldErrors = {};

@@ -35,6 +35,7 @@ export interface Messages {
   signIn: string;
   noAccount: string;
   signOut: string;
+  switchOrganisation: string;
   signOutEverywhere: string;
   forgot: string;
   forgotTitle: string;
@@ -192,6 +193,17 @@ export interface Messages {
     diffTitle: (from: string, to: string) => string;
     duplicate: string;
   };
+  organisations: {
+    title: string;
+    status: Record<AccountStatus, string>;
+    lead: string;
+    current: string;
+    switchTo: string;
+    createTitle: string;
+    createLead: string;
+    create: string;
+    duplicate: string;
+  };
   operator: {
     console: string;
     signInTitle: string;
@@ -263,6 +275,7 @@ const es: Messages = {
   signIn: 'Ingresar',
   noAccount: '¿No tenés cuenta? Creá una',
   signOut: 'Salir',
+  switchOrganisation: 'Tus organizaciones: cambiar o crear otra',
   signOutEverywhere: 'Cerrar sesión en todos los dispositivos',
   forgot: '¿No podés entrar? Te mandamos un enlace',
   forgotTitle: 'Entrar con un enlace por correo',
@@ -455,6 +468,17 @@ const es: Messages = {
     diffTitle: (from, to) => `Diferencias de ${from} a ${to}`,
     duplicate: 'Ese formulario ya se envió: el proyecto está en la lista.',
   },
+  organisations: {
+    title: 'Tus organizaciones',
+    status: { pending: 'pendiente de aprobación', active: 'activa', suspended: 'suspendida' },
+    lead: 'Podés ser parte de más de una organización; cada una tiene sus proyectos, claves y equipo. Trabajás en una a la vez.',
+    current: 'en la que estás trabajando',
+    switchTo: 'Trabajar en esta',
+    createTitle: 'Otra organización',
+    createLead: 'Se crea pendiente de aprobación, con vos como dueña o dueño, y pasás a trabajar en ella.',
+    create: 'Crear organización',
+    duplicate: 'Ese formulario ya se envió: la organización está en la lista.',
+  },
   operator: {
     console: 'Consola de operación',
     signInTitle: 'Ingreso de operadores',
@@ -539,6 +563,7 @@ const en: Messages = {
   signIn: 'Sign in',
   noAccount: "Don't have an account? Create one",
   signOut: 'Sign out',
+  switchOrganisation: 'Your organisations: switch or create another',
   signOutEverywhere: 'Sign out on every device',
   forgot: 'Cannot get in? We will e-mail you a link',
   forgotTitle: 'Get in with a link by e-mail',
@@ -732,6 +757,17 @@ const en: Messages = {
     restoreTo: { test: 'Back to this one in test', live: 'Back to this one in live' },
     diffTitle: (from, to) => `Differences from ${from} to ${to}`,
     duplicate: 'That form was sent already: the project is in the list.',
+  },
+  organisations: {
+    title: 'Your organisations',
+    status: { pending: 'pending approval', active: 'active', suspended: 'suspended' },
+    lead: 'You can belong to more than one organisation; each has its own projects, keys and team. You work in one at a time.',
+    current: 'the one you are working in',
+    switchTo: 'Work in this one',
+    createTitle: 'Another organisation',
+    createLead: 'It is created pending approval, with you as its owner, and you start working in it.',
+    create: 'Create organisation',
+    duplicate: 'That form was already sent: the organisation is in the list.',
   },
   operator: {
     console: 'Operator console',

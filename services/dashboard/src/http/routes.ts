@@ -14,6 +14,7 @@ import { operatorOf } from '../use-cases/operators';
 import { signIn, signOut, signOutEverywhere, viewerOf, type Viewer } from '../use-cases/sign-in';
 import { mountOperatorPages } from './operator-routes';
 import { mountMemberPages } from './member-routes';
+import { mountOrganisationPages } from './organisation-routes';
 import { mountTwoFactorPages } from './two-factor-routes';
 import { mountProjectPages } from './project-routes';
 import { stateOf, type PageState, type PageTools } from './page-tools';
@@ -151,6 +152,7 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
 
   mountProjectPages(router, ports, tools, signedIn);
   mountMemberPages(router, ports, tools, signedIn);
+  mountOrganisationPages(router, ports, tools, signedIn);
   mountTwoFactorPages(router, ports, tools, { signedIn, partly });
 
   router.get(

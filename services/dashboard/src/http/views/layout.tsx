@@ -59,7 +59,9 @@ export function renderPage(frame: PageFrame, body: ComponentChildren): string {
           ) : null}
           {frame.signedIn ? (
             <div class="who">
-              <span>{frame.signedIn.accountName}</span>
+              <a href="/organisations" title={messages.switchOrganisation}>
+                {frame.signedIn.accountName}
+              </a>
               <PostButton action="/sign-out" csrfToken={frame.signedIn.csrfToken} label={messages.signOut} secondary />
             </div>
           ) : null}
