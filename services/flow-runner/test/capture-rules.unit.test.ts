@@ -189,6 +189,31 @@ describe('a passport data page', () => {
   });
 });
 
+describe("a DNI back's zone that fails its checks", () => {
+  const back = (firstLine: string) =>
+    reading({
+      side: 'back',
+      detected_type: 'dni',
+      detected_face: 'back',
+      problems: ['barcode_not_found'],
+      mrz: zoneReading({
+        lines: [firstLine, '0602183X3808207ARG<<<<<<<<<<<4', 'DE<LA<FUENTE<HERRERA<<ROMAN<CR'],
+        format: 'TD1',
+        valid: false,
+        check_digits: { document_number: false, birth_date: true, expiry_date: true, composite: false },
+      }),
+      mrz_fields: { ...FIELDS, number: '50837982' },
+    });
+
+  test('when its number has a letter in a sharp photo (s99-000071: a glare beside the zone), then it is taken again', () => {
+    expect(captureProblems(back('IDARG5U137982<6<<<<<<<<<<<<<<<'))).not.toEqual([]);
+  });
+
+  test('when its number is digits, then a wrong check digit is judged as printed, not asked again', () => {
+    expect(captureProblems(back('IDARG50837982<7<<<<<<<<<<<<<<<'))).toEqual([]);
+  });
+});
+
 describe('a side refused as a screen', () => {
   const step = DocumentStepSchema.parse({ id: 'doc', type: 'document_ar', documents: ['dni'], maxAttempts: 2 });
   const stateWith = (attempts: number): StepState => ({

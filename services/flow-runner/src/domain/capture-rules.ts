@@ -107,8 +107,21 @@ function zoneToRetake(reading: StoredSideReading): boolean {
   if (reading.detected_type === 'passport' && reading.mrz.names_withheld) return true;
   if (reading.mrz.valid) return false;
   return (
-    reading.detected_type === null || PHOTO_QUALITY.some((problem) => (reading.problems as CaptureProblem[]).includes(problem))
+    reading.detected_type === null ||
+    misreadDniNumber(reading.mrz.lines) ||
+    PHOTO_QUALITY.some((problem) => (reading.problems as CaptureProblem[]).includes(problem))
   );
+}
+
+/**
+ * An Argentine DNI's zone whose document number is not digits was misread, not printed wrong: the number
+ * is the DNI's, digits only, so a letter in it (s99-000071, a glare beside the zone: `5U137982` for
+ * 50837982, both check digits failing) is the OCR's. A zone printed with a wrong check digit keeps a number
+ * of digits and is still judged (`document_mrz_invalid`).
+ */
+function misreadDniNumber(lines: readonly string[]): boolean {
+  const first = lines[0] ?? '';
+  return first.startsWith('IDARG') && !/^[0-9<]{9}$/.test(first.slice(5, 14));
 }
 
 /** Argentina's calendar day: document expiry is judged on the holder's date, not UTC's. */
