@@ -6,19 +6,12 @@ import { acceptInvitationWith, invitationOf, invite, membersPage as membersOf, r
 import type { DashboardPorts } from '../use-cases/ports';
 import type { Viewer } from '../use-cases/sign-in';
 import { redirect, sendHtml } from './respond';
-import { stateOf, type PageTools } from './page-tools';
+import { stateOf, type PageTools, type SignedInRoute } from './page-tools';
 import { acceptInvitationPage, membersPage } from './views/members';
 import { messagePage } from './views/pages';
 
 /** The team: an owner's list of members and invitations, an invitation by e-mail with a role, a removal. */
-export function mountMemberPages(
-  router: express.Router,
-  ports: DashboardPorts,
-  tools: PageTools,
-  signedIn: (
-    handler: (req: Request, res: Response, viewer: Viewer) => Promise<void>,
-  ) => (req: Request, res: Response) => Promise<void>,
-): void {
+export function mountMemberPages(router: express.Router, ports: DashboardPorts, tools: PageTools, signedIn: SignedInRoute): void {
   const { cookies, csrfToken, post, page, forbidden } = tools;
 
   const view = async (

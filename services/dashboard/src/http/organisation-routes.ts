@@ -6,7 +6,7 @@ import { createOrganisation, organisationsOf, switchOrganisation } from '../use-
 import type { DashboardPorts } from '../use-cases/ports';
 import type { Viewer } from '../use-cases/sign-in';
 import { redirect, sendHtml } from './respond';
-import { stateOf, type PageTools } from './page-tools';
+import { stateOf, type PageTools, type SignedInRoute } from './page-tools';
 import { organisationsPage } from './views/organisations';
 
 /** A person's organisations: the list, a switch to another (a new sign-in), another organisation of their own. */
@@ -14,9 +14,7 @@ export function mountOrganisationPages(
   router: express.Router,
   ports: DashboardPorts,
   tools: PageTools,
-  signedIn: (
-    handler: (req: Request, res: Response, viewer: Viewer) => Promise<void>,
-  ) => (req: Request, res: Response) => Promise<void>,
+  signedIn: SignedInRoute,
 ): void {
   const { cookies, csrfToken, post, page, notFound } = tools;
 

@@ -16,6 +16,11 @@ export interface PageState {
 export const stateOf = (res: Response) => res.locals.page as PageState;
 
 /** What every page handler is built with: the cookies, CSRF tokens, form posts and the common answers. */
+/** Wraps a handler that needs a signed-in person (and their account and role): the others are sent to sign in. */
+export type SignedInRoute = (
+  handler: (req: Request, res: Response, viewer: Viewer) => Promise<void>,
+) => (req: Request, res: Response) => Promise<void>;
+
 export interface PageTools {
   cookies: Cookies;
   csrfToken: (req: Request, res: Response) => string;

@@ -24,7 +24,7 @@ import {
 import type { Viewer } from '../use-cases/sign-in';
 import { readableJson } from '../domain/diff';
 import { redirect, sendHtml } from './respond';
-import { stateOf, type PageTools } from './page-tools';
+import { stateOf, type PageTools, type SignedInRoute } from './page-tools';
 import { editorPage } from './views/flow-editor';
 import { diffPage, historyPage, projectPage, projectsPage, publishPreviewPage } from './views/projects';
 
@@ -51,9 +51,7 @@ export function mountProjectPages(
   router: express.Router,
   ports: DashboardPorts,
   tools: PageTools,
-  signedIn: (
-    handler: (req: Request, res: Response, viewer: Viewer) => Promise<void>,
-  ) => (req: Request, res: Response) => Promise<void>,
+  signedIn: SignedInRoute,
 ): void {
   const { csrfToken, post, page, forbidden, notFound } = tools;
   const accountOf = (viewer: Viewer) => ports.platform.call('getAccount', { id: viewer.accountId });

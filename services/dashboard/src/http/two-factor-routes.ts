@@ -8,7 +8,7 @@ import type { DashboardPorts } from '../use-cases/ports';
 import type { Viewer } from '../use-cases/sign-in';
 import { giveUserSecondFactor, requireTwoFactor, userEnrolment } from '../use-cases/two-factor';
 import { redirect, sendHtml } from './respond';
-import { stateOf, type PageTools } from './page-tools';
+import { stateOf, type PageTools, type SignedInRoute } from './page-tools';
 import { recoveryCodesShownOnce, securityPage, twoFactorPage } from './views/pages';
 
 /**
@@ -21,9 +21,7 @@ export function mountTwoFactorPages(
   ports: DashboardPorts,
   tools: PageTools,
   handlers: {
-    signedIn: (
-      handler: (req: Request, res: Response, viewer: Viewer) => Promise<void>,
-    ) => (req: Request, res: Response) => Promise<void>;
+    signedIn: SignedInRoute;
     partly: (
       handler: (req: Request, res: Response, viewer: Viewer) => Promise<void>,
     ) => (req: Request, res: Response) => Promise<void>;

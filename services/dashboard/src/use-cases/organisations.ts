@@ -1,5 +1,5 @@
 import type { Account, AccountId } from '@idv/contracts';
-import { withTransaction } from '@idv/kit';
+import { withTransaction, type Queryable } from '@idv/kit';
 import { appendAudit } from '../adapters/audit.repository';
 import { claimFormNonce } from '../adapters/form-submissions.repository';
 import { deleteSignIn } from '../adapters/sign-in.repository';
@@ -41,18 +41,9 @@ export async function switchOrganisation(
   const memberships = await membershipsOf(ports.pool, viewer.userId);
   const target = memberships.find((membership) => membership.accountId === accountId);
   if (!target) return { kind: 'not_found' };
-  const cookieValue = await withTransaction(ports.pool, async (tx) => {
-    await deleteSignIn(tx, viewer.signInHash);
-    const value = await openSignIn(ports, tx, { userId: viewer.userId, accountId: target.accountId, address });
-    await appendAudit(tx, {
-      accountId: target.accountId,
-      actorId: viewer.userId,
-      action: 'user.switched_account',
-      target: target.accountId,
-      address,
-    });
-    return value;
-  });
+  const cookieValue = await withTransaction(ports.pool, (tx) =>
+    moveSignIn(ports, tx, viewer, target.accountId, 'user.switched_account', address),
+  );
   return { kind: 'switched', cookieValue };
 }
 
@@ -74,16 +65,22 @@ export async function createOrganisation(
   const account = await ports.platform.call('createAccount', {}, { name: input.name, email: user.email });
   const cookieValue = await withTransaction(ports.pool, async (tx) => {
     await insertMembership(tx, viewer.userId, account.id, 'owner');
-    await deleteSignIn(tx, viewer.signInHash);
-    const value = await openSignIn(ports, tx, { userId: viewer.userId, accountId: account.id, address });
-    await appendAudit(tx, {
-      accountId: account.id,
-      actorId: viewer.userId,
-      action: 'account.created',
-      target: account.id,
-      address,
-    });
-    return value;
+    return moveSignIn(ports, tx, viewer, account.id, 'account.created', address);
   });
   return { kind: 'created', accountId: account.id, cookieValue };
+}
+
+/** This browser's sign-in replaced by a new one in `accountId` (a new cookie value), and why in the audit log. */
+async function moveSignIn(
+  ports: DashboardPorts,
+  tx: Queryable,
+  viewer: Viewer,
+  accountId: AccountId,
+  action: string,
+  address: string,
+): Promise<string> {
+  await deleteSignIn(tx, viewer.signInHash);
+  const cookieValue = await openSignIn(ports, tx, { userId: viewer.userId, accountId, address });
+  await appendAudit(tx, { accountId, actorId: viewer.userId, action, target: accountId, address });
+  return cookieValue;
 }
