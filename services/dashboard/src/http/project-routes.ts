@@ -203,12 +203,19 @@ export function mountProjectPages(
       }),
     ),
   );
+  /** Saves the draft's text; null when the viewer may not (the refusal is answered). */
+  const saveOrRefuse = async (req: Request, res: Response, viewer: Viewer, text: string) => {
+    const saved = await saveDraft(ports, viewer, String(req.params.id), text);
+    if (saved.kind === 'forbidden') return (forbidden(res), null);
+    if (saved.kind === 'not_found') return (notFound(res), null);
+    return saved;
+  };
+
   /** Saves the draft's text, then shows it again or goes on to publish it (`then`). */
   const saveThen = async (req: Request, res: Response, viewer: Viewer, text: string, then: string | undefined, view: View) => {
     const { messages, address } = stateOf(res);
-    const saved = await saveDraft(ports, viewer, String(req.params.id), text);
-    if (saved.kind === 'forbidden') return forbidden(res);
-    if (saved.kind === 'not_found') return notFound(res);
+    const saved = await saveOrRefuse(req, res, viewer, text);
+    if (!saved) return;
     const mode = then === 'publish_test' ? 'test' : then === 'publish_live' ? 'live' : null;
     if (!mode || saved.problems.length) {
       return projectView(
@@ -237,10 +244,8 @@ export function mountProjectPages(
         const text = fields.config ?? '';
         // The editor's script saves as you type: it wants to know the draft was kept, not a page.
         if (req.get('x-autosave') === '1') {
-          const saved = await saveDraft(ports, viewer, String(req.params.id), text);
-          if (saved.kind === 'forbidden') return forbidden(res);
-          if (saved.kind === 'not_found') return notFound(res);
-          res.status(200).json({ saved: true, problems: saved.problems });
+          const saved = await saveOrRefuse(req, res, viewer, text);
+          if (saved) res.status(200).json({ saved: true, problems: saved.problems });
           return;
         }
         await saveThen(req, res, viewer, text, fields.then, 'json');
@@ -251,24 +256,16 @@ export function mountProjectPages(
     '/projects/:id/editor',
     ...post(
       signedIn(async (req, res, viewer) => {
-        const entries = Object.entries(formFields(req.body)).filter(([name]) => name !== '_csrf');
-        const config = configFromFields(entries);
-        const op = typeof formFields(req.body).op === 'string' ? formFields(req.body).op! : '';
-        if (op) {
-          const edited = applyEdit(config, op);
+        const fields = formFields(req.body);
+        const config = configFromFields(Object.entries(fields));
+        if (fields.op) {
+          const edited = applyEdit(config, fields.op);
           const text = readableJson(edited ?? config);
-          const saved = await saveDraft(ports, viewer, String(req.params.id), text);
-          if (saved.kind === 'forbidden') return forbidden(res);
-          if (saved.kind === 'not_found') return notFound(res);
-          return projectView(
-            req,
-            res,
-            viewer,
-            edited ? { draft: text } : { draft: text, status: 422, alert: EDITOR_MESSAGES[stateOf(res).locale].staleButton },
-            'editor',
-          );
+          if (!(await saveOrRefuse(req, res, viewer, text))) return;
+          const stale = { status: 422, alert: EDITOR_MESSAGES[stateOf(res).locale].staleButton };
+          return projectView(req, res, viewer, { draft: text, ...(edited ? {} : stale) }, 'editor');
         }
-        await saveThen(req, res, viewer, readableJson(config), formFields(req.body).then, 'editor');
+        await saveThen(req, res, viewer, readableJson(config), fields.then, 'editor');
       }),
     ),
   );
