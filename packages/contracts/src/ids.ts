@@ -177,6 +177,12 @@ export function configVersionId(version: number): ConfigVersionId {
   return `cfg_${String(version).padStart(8, '0')}`;
 }
 
+/**
+ * The version a try of a draft shows (the dashboard's "Try it"): a draft is no publication, and the
+ * published versions are numbered from 1, so this one is never taken by a publication.
+ */
+export const DRAFT_CONFIG_VERSION: ConfigVersionId = 'cfg_00000000';
+
 export function parseConfigVersion(id: string): number | null {
   return CONFIG_VERSION_PATTERN.test(id) ? Number(id.slice(4)) : null;
 }

@@ -18,6 +18,7 @@ import {
   BalanceSchema,
   ConfigVersionEntrySchema,
   CreateProjectBodySchema,
+  CreateTrySessionBodySchema,
   CreditBalanceBodySchema,
   EvidenceLinksBodySchema,
   EvidenceLinksResultSchema,
@@ -223,6 +224,20 @@ const INTERNAL_ROUTE_ENTRIES = [
     params: projectParams,
     body: PublishConfigBodySchema,
     responses: { 201: { description: 'Published', schema: PublishedConfigSchema }, 404: { description: 'No such project' } },
+  },
+  {
+    operationId: 'createTrySession',
+    method: 'post',
+    path: '/internal/projects/{id}/tries',
+    service: 'sessions',
+    summary: 'A test session on a draft configuration, without publishing it (the dashboard\'s "Try it")',
+    params: projectParams,
+    body: CreateTrySessionBodySchema,
+    responses: {
+      201: { description: 'The try, with its link', schema: InternalSessionSchema },
+      404: { description: 'No such project of this account' },
+      429: { description: 'Too many tries of this account in the last hour (`rate_limited`)' },
+    },
   },
   {
     operationId: 'creditBalance',

@@ -137,6 +137,8 @@ export const InternalSessionSchema = VerificationSessionSchema.extend({
   /** The frozen configuration the session is bound to, consent step not included. */
   config: z.record(z.string(), z.unknown()),
   redeemed_at: TimestampSchema.nullable(),
+  /** Present on a try of a draft (the dashboard's "Try it"): never public, no webhook, no debit. */
+  try: z.literal(true).optional(),
 });
 export type InternalSession = Omit<z.infer<typeof InternalSessionSchema>, 'config'> & { config: FlowConfig };
 
@@ -250,6 +252,9 @@ export const CreateProjectBodySchema = z.strictObject({
 });
 
 export const PublishConfigBodySchema = z.strictObject({ mode: ModeSchema, config: FlowConfigSchema });
+
+/** The dashboard's "Try it": a test session on the project's draft, without publishing it. */
+export const CreateTrySessionBodySchema = z.strictObject({ account_id: idSchema('account'), config: FlowConfigSchema });
 
 export const PublishedConfigSchema = z.object({
   id: ConfigVersionSchema,

@@ -165,6 +165,22 @@ test('an integrator signs up, is approved by an operator, publishes a flow, gets
   await page.mouse.up();
   await page.locator('li.step', { hasText: 'Paso 2: Documento argentino' }).waitFor();
   await check(page, 'flow-editor');
+  // "Try it": the draft as it stands, without publishing it, on this screen (a QR beside it for a phone);
+  // the person's pages say it is a try, and the dashboard's page follows the session.
+  await page.getByRole('button', { name: 'Probar el borrador' }).click();
+  await page.getByRole('heading', { name: 'Prueba del borrador' }).waitFor();
+  await check(page, 'try');
+  const tryUrl = await page.getByRole('link', { name: 'Abrir el flujo en esta pantalla' }).getAttribute('href');
+  const tester = await newPerson(browser);
+  const tryPage = await tester.newPage();
+  await tryPage.goto(tryUrl!);
+  await tryPage.getByText(/Prueba del borrador: el resultado se ve solo en el panel/).waitFor();
+  await tryPage.getByRole('button', { name: 'Acepto y quiero continuar' }).click();
+  await tryPage.getByRole('heading', { name: 'Frente del documento', exact: true }).waitFor({ timeout: 30_000 });
+  await tester.close();
+  await page.getByRole('link', { name: 'Actualizar el estado' }).click();
+  await page.locator('[data-status="in_progress"]').waitFor();
+  await page.getByRole('link', { name: /Volver al editor/ }).click();
   await page.getByRole('button', { name: 'Publicar en prueba' }).click();
   await page.getByRole('heading', { name: /Publicar en Prueba/ }).waitFor();
   await check(page, 'publish-preview');

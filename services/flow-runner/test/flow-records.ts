@@ -9,6 +9,7 @@ export function buildFlowRecord(overrides: Partial<FlowRecord> = {}): FlowRecord
     sessionId,
     accountId: newId('account'),
     mode: 'test',
+    isTry: false,
     tokenHash: `hash-${sessionId}`,
     bindingHash: 'b'.repeat(64),
     csrfToken: 'csrf',

@@ -27,6 +27,7 @@ async function activeFlow(bindingSecret: string): Promise<FlowRecord> {
     sessionId,
     accountId: newId('account'),
     mode: 'test',
+    isTry: false,
     tokenHash: sha256(`token-${sessionId}`),
     bindingHash: sha256(bindingSecret),
     csrfToken: 'csrf',

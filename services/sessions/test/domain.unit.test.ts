@@ -119,6 +119,7 @@ describe('session views', () => {
     mode: 'test',
     projectId: 'prj_1',
     configVersion: 3,
+    isTry: false,
     status: 'pending',
     externalRef: null,
     linkToken: 'lt_abc',

@@ -104,6 +104,18 @@ export class EventTap {
   }
 }
 
+/**
+ * A barrier for "no further event of this session": a session of the same account canceled now puts
+ * its event in the outbox after every event already written; once the tap has it, they have arrived too.
+ */
+export async function outboxMarker(tap: EventTap, key: string, projectId: string): Promise<void> {
+  const marker = await createSession(key, projectId);
+  if (marker.status !== 201) throw new Error(`marker create failed: ${marker.status} ${marker.text}`);
+  const canceled = await api('POST', `/v1/verification-sessions/${marker.body.id}/cancel`, { key });
+  if (canceled.status !== 200) throw new Error(`marker cancel failed: ${canceled.status} ${canceled.text}`);
+  await tap.waitFor(marker.body.id, 1);
+}
+
 export function opsFor(stack: Stack): OpsClient {
   return new OpsClient({
     keysUrl: stack.url('keys'),

@@ -1,6 +1,6 @@
 import { DomainEventSchema, INTERNAL_HEADERS, SessionEventDataSchema, eventId } from '@idv/contracts';
 import { api, buildAccount, buildTenant, ops, SIMPLE_CONFIG, testEnv } from '@idv/testkit';
-import { EventTap, createSession, internal, tenantWithSession, tokenOf } from './helpers';
+import { EventTap, createSession, internal, outboxMarker, tenantWithSession, tokenOf } from './helpers';
 
 let tap: EventTap;
 beforeAll(async () => {
@@ -33,17 +33,6 @@ const FULL_RESULT = {
   verified_channels: { email: 'juan@example.com' },
   form_data: { occupation: 'docente' },
 };
-
-/**
- * A barrier for "no further event of this session": a session of the same account canceled now puts
- * its event in the outbox after every event already written; once the tap has it, they have arrived too.
- */
-async function outboxMarker(key: string, projectId: string): Promise<void> {
-  const marker = await createSession(key, projectId);
-  expect(marker.status).toBe(201);
-  expect((await api('POST', `/v1/verification-sessions/${marker.body.id}/cancel`, { key })).status).toBe(200);
-  await tap.waitFor(marker.body.id, 1);
-}
 
 async function redeemed(options: Parameters<typeof tenantWithSession>[0] = {}) {
   const tenant = await tenantWithSession(options);
@@ -311,7 +300,7 @@ describe('resolution', () => {
       const events = await tap.waitFor(session.id, expected.length);
       // No event of the loser may follow: both requests have answered, so anything the loser wrote is
       // in the outbox before the marker's event, and the relay publishes in the order written.
-      await outboxMarker(testKey, project.id);
+      await outboxMarker(tap, testKey, project.id);
       expect(
         tap
           .of(session.id)

@@ -1,4 +1,4 @@
-import type { AccountStatus, Mode } from '@idv/contracts';
+import type { AccountStatus, Mode, SessionStatus, StepVerdict } from '@idv/contracts';
 import type { PasswordProblem } from './passwords';
 
 export type Locale = 'es' | 'en';
@@ -192,6 +192,24 @@ export interface Messages {
     restoreTo: Record<Mode, string>;
     diffTitle: (from: string, to: string) => string;
     duplicate: string;
+    tries: {
+      start: string;
+      title: string;
+      lead: string;
+      openHere: string;
+      scan: string;
+      status: string;
+      statuses: Record<SessionStatus, string>;
+      linkGone: string;
+      refresh: string;
+      backToEditor: string;
+      reasons: string;
+      step: string;
+      verdict: string;
+      verdicts: Record<StepVerdict, string>;
+      tooMany: string;
+      suspended: string;
+    };
   };
   organisations: {
     title: string;
@@ -467,6 +485,32 @@ const es: Messages = {
     restoreTo: { test: 'Volver a esta en prueba', live: 'Volver a esta en real' },
     diffTitle: (from, to) => `Diferencias de ${from} a ${to}`,
     duplicate: 'Ese formulario ya se envió: el proyecto está en la lista.',
+    tries: {
+      start: 'Probar el borrador',
+      title: 'Prueba del borrador',
+      lead: 'Esta prueba recorre el borrador tal como quedó guardado, sin publicarlo: no descuenta tokens, no aparece en la API y no envía webhooks. El enlace sirve una vez y durante una hora.',
+      openHere: 'Abrir el flujo en esta pantalla',
+      scan: 'O escaneá el código con el teléfono:',
+      status: 'Estado',
+      statuses: {
+        pending: 'sin abrir',
+        in_progress: 'en curso',
+        approved: 'aprobada',
+        rejected: 'rechazada',
+        expired: 'vencida',
+        abandoned: 'abandonada',
+        canceled: 'cancelada',
+      },
+      linkGone: 'El enlace ya se abrió o venció. Para otra prueba, volvé al editor.',
+      refresh: 'Actualizar el estado',
+      backToEditor: 'Volver al editor',
+      reasons: 'Motivos',
+      step: 'Paso',
+      verdict: 'Resultado',
+      verdicts: { approved: 'aprobado', rejected: 'rechazado', skipped: 'omitido', not_reached: 'no alcanzado' },
+      tooMany: 'Hiciste muchas pruebas en la última hora. Esperá un rato o publicá en prueba y usá una clave de prueba.',
+      suspended: 'La cuenta está suspendida: no se pueden hacer pruebas.',
+    },
   },
   organisations: {
     title: 'Tus organizaciones',
@@ -757,6 +801,32 @@ const en: Messages = {
     restoreTo: { test: 'Back to this one in test', live: 'Back to this one in live' },
     diffTitle: (from, to) => `Differences from ${from} to ${to}`,
     duplicate: 'That form was sent already: the project is in the list.',
+    tries: {
+      start: 'Try the draft',
+      title: 'Draft try',
+      lead: 'This try goes through the draft as saved, without publishing it: it debits no token, does not show in the API and sends no webhook. The link works once and for one hour.',
+      openHere: 'Open the flow on this screen',
+      scan: 'Or scan the code with a phone:',
+      status: 'Status',
+      statuses: {
+        pending: 'not opened',
+        in_progress: 'in progress',
+        approved: 'approved',
+        rejected: 'rejected',
+        expired: 'expired',
+        abandoned: 'abandoned',
+        canceled: 'canceled',
+      },
+      linkGone: 'The link was opened already or expired. For another try, go back to the editor.',
+      refresh: 'Refresh the status',
+      backToEditor: 'Back to the editor',
+      reasons: 'Reasons',
+      step: 'Step',
+      verdict: 'Result',
+      verdicts: { approved: 'approved', rejected: 'rejected', skipped: 'skipped', not_reached: 'not reached' },
+      tooMany: 'You made many tries in the last hour. Wait a while, or publish to test and use a test key.',
+      suspended: 'The account is suspended: tries are not possible.',
+    },
   },
   organisations: {
     title: 'Your organisations',

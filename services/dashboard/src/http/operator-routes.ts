@@ -2,7 +2,6 @@ import { isId, type AccountId, type AccountStatus } from '@idv/contracts';
 import { InternalCallError } from '@idv/contracts';
 import type express from 'express';
 import type { Request, Response } from 'express';
-import QRCode from 'qrcode';
 import { formFields, parseSignIn } from '../domain/forms';
 import { newSecret } from '../domain/secrets';
 import {
@@ -21,6 +20,7 @@ import { redirect, sendHtml } from './respond';
 import { stateOf, type PageTools } from './page-tools';
 import { recoveryCodesShownOnce, signInPage, twoFactorPage } from './views/pages';
 import { accountDetailPage, accountsListPage } from './views/operator';
+import { qrSvg } from './qr';
 
 const STATUSES: readonly AccountStatus[] = ['pending', 'active', 'suspended'];
 
@@ -112,7 +112,7 @@ export function mountOperatorPages(router: express.Router, ports: DashboardPorts
         const { locale, messages } = stateOf(res);
         if (operator.enrolled) return redirect(res, '/operator/verify');
         const { secret, uri } = await enrolmentOf(ports, operator);
-        const qrSvg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
+        const qr = await qrSvg(uri);
         const alert = req.query.wrong ? messages.operator.wrongCode : undefined;
         sendHtml(
           res,
@@ -124,7 +124,7 @@ export function mountOperatorPages(router: express.Router, ports: DashboardPorts
             title: messages.operator.enrolTitle,
             body: messages.operator.enrolBody,
             action: '/operator/enroll',
-            qrSvg,
+            qrSvg: qr,
             secret,
             ...(alert ? { alert } : {}),
           }),

@@ -19,6 +19,8 @@ import {
   publish,
   renameProject,
   saveDraft,
+  tryDraft,
+  tryOf,
   type PublishResult,
 } from '../use-cases/projects';
 import type { Viewer } from '../use-cases/sign-in';
@@ -26,7 +28,8 @@ import { readableJson } from '../domain/diff';
 import { redirect, sendHtml } from './respond';
 import { stateOf, type PageTools, type SignedInRoute } from './page-tools';
 import { editorPage } from './views/flow-editor';
-import { diffPage, historyPage, projectPage, projectsPage, publishPreviewPage } from './views/projects';
+import { diffPage, historyPage, projectPage, projectsPage, publishPreviewPage, tryPage } from './views/projects';
+import { qrSvg } from './qr';
 
 const queryText = (req: Request, name: string): string => {
   const value = req.query[name];
@@ -211,11 +214,18 @@ export function mountProjectPages(
     return saved;
   };
 
-  /** Saves the draft's text, then shows it again or goes on to publish it (`then`). */
+  /** Saves the draft's text, then shows it again, tries it or goes on to publish it (`then`). */
   const saveThen = async (req: Request, res: Response, viewer: Viewer, text: string, then: string | undefined, view: View) => {
     const { messages, address } = stateOf(res);
     const saved = await saveOrRefuse(req, res, viewer, text);
     if (!saved) return;
+    if (then === 'try' && !saved.problems.length) {
+      const tried = await tryDraft(ports, viewer, saved.project, saved.config, address);
+      if (tried.kind === 'tried') return redirect(res, `/projects/${saved.project.id}/tries/${tried.sessionId}`);
+      if (tried.kind === 'forbidden' || tried.kind === 'not_found') return forbidden(res);
+      const alert = tried.kind === 'too_many' ? messages.projects.tries.tooMany : messages.projects.tries.suspended;
+      return projectView(req, res, viewer, { status: tried.kind === 'too_many' ? 429 : 422, draft: text, alert }, view);
+    }
     const mode = then === 'publish_test' ? 'test' : then === 'publish_live' ? 'live' : null;
     if (!mode || saved.problems.length) {
       return projectView(
@@ -286,6 +296,31 @@ export function mountProjectPages(
           stateOf(res).address,
         );
         await answerPublish(req, res, viewer, result, source, 'editor');
+      }),
+    ),
+  );
+  router.get(
+    '/projects/:id/tries/:sessionId',
+    page(
+      signedIn(async (req, res, viewer) => {
+        const { locale, messages } = stateOf(res);
+        const found = await tryOf(ports, viewer, String(req.params.id), String(req.params.sessionId));
+        if (found.kind === 'forbidden') return forbidden(res);
+        if (found.kind === 'not_found') return notFound(res);
+        const { session } = found;
+        sendHtml(
+          res,
+          200,
+          tryPage({
+            locale,
+            messages,
+            csrfToken: csrfToken(req, res),
+            account: await accountOf(viewer),
+            project: found.project,
+            session,
+            qrSvg: session.url ? await qrSvg(session.url) : null,
+          }),
+        );
       }),
     ),
   );

@@ -1,6 +1,5 @@
 import type express from 'express';
 import type { Request, Response } from 'express';
-import QRCode from 'qrcode';
 import { findUser, requiresTotp } from '../adapters/users.repository';
 import { formFields } from '../domain/forms';
 import { can } from '../domain/roles';
@@ -10,6 +9,7 @@ import { giveUserSecondFactor, requireTwoFactor, userEnrolment } from '../use-ca
 import { redirect, sendHtml } from './respond';
 import { stateOf, type PageTools, type SignedInRoute } from './page-tools';
 import { recoveryCodesShownOnce, securityPage, twoFactorPage } from './views/pages';
+import { qrSvg } from './qr';
 
 /**
  * TOTP for the integrators' users: the sign-in's second step (`/two-factor`), the enrolment
@@ -97,7 +97,7 @@ export function mountTwoFactorPages(
     const { locale, messages } = stateOf(res);
     const enrolment = await userEnrolment(ports, viewer);
     if (!enrolment) return redirect(res, '/security');
-    const qrSvg = await QRCode.toString(enrolment.uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
+    const qr = await qrSvg(enrolment.uri);
     const o = messages.operator;
     sendHtml(
       res,
@@ -109,7 +109,7 @@ export function mountTwoFactorPages(
         title: o.enrolTitle,
         body: o.enrolBody,
         action: '/security/setup',
-        qrSvg,
+        qrSvg: qr,
         secret: enrolment.secret,
         ...(viewer.mustEnrolTotp ? { notice: messages.security.requiredByOwner } : {}),
         ...(alert ? { alert } : {}),

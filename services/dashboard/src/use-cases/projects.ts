@@ -1,4 +1,14 @@
-import { type ConfigVersionEntry, type Mode, type ProjectId, type ProjectOverview } from '@idv/contracts';
+import {
+  InternalCallError,
+  isId,
+  type ConfigVersionEntry,
+  type FlowConfig,
+  type InternalAnswer,
+  type Mode,
+  type ProjectId,
+  type ProjectOverview,
+  type SessionId,
+} from '@idv/contracts';
 import type { Queryable } from '@idv/kit';
 import { appendAudit } from '../adapters/audit.repository';
 import { claimFormNonce } from '../adapters/form-submissions.repository';
@@ -206,6 +216,68 @@ export async function publish(
     address,
   });
   return { kind: 'published', version: published.id };
+}
+
+/** A try as the dashboard reads it (its configuration left as the sessions service sent it). */
+export type TrySession = InternalAnswer<'getInternalSession'>;
+
+export type TryResult = Outcome<{ kind: 'tried'; sessionId: SessionId } | { kind: 'too_many' } | { kind: 'suspended' }>;
+
+/**
+ * "Try it": a test session on `config`, the draft just saved and found valid, without publishing it (the
+ * sessions service freezes it as a try: no debit, no webhook, never in the public API). A pending account
+ * may try, as it may publish to test; a suspended one may not.
+ */
+export async function tryDraft(
+  ports: DashboardPorts,
+  viewer: Viewer,
+  project: ProjectOverview,
+  config: unknown,
+  address: string,
+): Promise<TryResult> {
+  if (!can(viewer.role, 'projects.write')) return { kind: 'forbidden' };
+  const account = await ports.platform.call('getAccount', { id: viewer.accountId });
+  if (account.status === 'suspended') return { kind: 'suspended' };
+  let session: TrySession;
+  try {
+    session = await ports.platform.call(
+      'createTrySession',
+      { id: project.id },
+      { account_id: viewer.accountId, config: config as FlowConfig },
+    );
+  } catch (error) {
+    if (error instanceof InternalCallError && error.status === 429) return { kind: 'too_many' };
+    throw error;
+  }
+  await appendAudit(ports.pool, {
+    accountId: viewer.accountId,
+    actorId: viewer.userId,
+    action: 'config.tried',
+    target: `${project.id}/${session.id}`,
+    address,
+  });
+  return { kind: 'tried', sessionId: session.id };
+}
+
+/** A try of one of the viewer's projects, as it stands; any other session is not found. */
+export async function tryOf(
+  ports: DashboardPorts,
+  viewer: Viewer,
+  projectId: string,
+  sessionId: string,
+): Promise<Outcome<{ kind: 'try'; project: ProjectOverview; session: TrySession }>> {
+  const found = await projectOf(ports, viewer, projectId);
+  if (found.kind !== 'project') return found;
+  if (!isId('session', sessionId)) return { kind: 'not_found' };
+  let session: TrySession;
+  try {
+    session = await ports.platform.call('getInternalSession', { id: sessionId });
+  } catch (error) {
+    if (error instanceof InternalCallError && error.status === 404) return { kind: 'not_found' };
+    throw error;
+  }
+  const ours = session.try === true && session.account_id === viewer.accountId && session.project_id === found.project.id;
+  return ours ? { kind: 'try', project: found.project, session } : { kind: 'not_found' };
 }
 
 export interface HistoryEntry extends ConfigVersionEntry {

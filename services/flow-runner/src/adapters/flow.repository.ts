@@ -18,6 +18,7 @@ interface FlowRow {
   session_id: SessionId;
   account_id: AccountId;
   mode: Mode;
+  is_try: boolean;
   token_hash: string;
   binding_hash: string;
   csrf_token: string;
@@ -30,7 +31,7 @@ interface FlowRow {
 }
 
 const COLUMNS =
-  'session_id, account_id, mode, token_hash, binding_hash, csrf_token, config, state::text AS state, status, locale, version';
+  'session_id, account_id, mode, is_try, token_hash, binding_hash, csrf_token, config, state::text AS state, status, locale, version';
 
 /**
  * Reads by session id and versioned writes of concurrent requests: one query of each kind on its way
@@ -50,6 +51,7 @@ const toRecord = (row: FlowRow): FlowRecord => ({
   sessionId: row.session_id,
   accountId: row.account_id,
   mode: row.mode,
+  isTry: row.is_try,
   tokenHash: row.token_hash,
   bindingHash: row.binding_hash,
   csrfToken: row.csrf_token,
@@ -123,8 +125,8 @@ export class PgFlowStore implements FlowStore {
   async insert(record: FlowRecord): Promise<boolean> {
     const { rowCount } = await this.pool.query(
       `INSERT INTO flows (session_id, account_id, mode, token_hash, binding_hash, csrf_token, config, state, status, locale,
-                          version)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING`,
+                          version, is_try)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING`,
       [
         record.sessionId,
         record.accountId,
@@ -137,6 +139,7 @@ export class PgFlowStore implements FlowStore {
         record.status,
         record.locale,
         record.version,
+        record.isTry,
       ],
     );
     return rowCount === 1;

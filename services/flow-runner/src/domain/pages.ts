@@ -28,6 +28,8 @@ export interface FlowPage {
   testMode: boolean;
   /** Test mode with a code step somewhere in the flow: the banner tells the test code. */
   testCode: boolean;
+  /** A try of a draft from the dashboard: the banner says so. */
+  tryRun: boolean;
   csrfToken: string;
   stepId: string;
   view: StepView;

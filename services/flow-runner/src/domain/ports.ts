@@ -33,6 +33,8 @@ export interface FlowRecord {
   sessionId: SessionId;
   accountId: AccountId;
   mode: Mode;
+  /** A try of a draft from the dashboard (test mode): no integrator hears of it. */
+  isTry: boolean;
   tokenHash: string;
   bindingHash: string;
   csrfToken: string;

@@ -270,6 +270,7 @@ export class FlowCore {
       sessionId: record.sessionId,
       testMode,
       testCode: testMode && hasCodeStep(record.config),
+      tryRun: record.isTry,
       csrfToken: record.csrfToken,
       progress: { index: at.index + 1, total: at.total },
       hasErrors: Object.keys(feedback.errors ?? {}).length > 0,

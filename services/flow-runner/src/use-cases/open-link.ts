@@ -42,6 +42,7 @@ export async function openLink(
     sessionId,
     accountId: session.account_id,
     mode: session.mode,
+    isTry: session.try === true,
     tokenHash,
     bindingHash: sha256(secret),
     csrfToken: randomToken(),

@@ -58,6 +58,31 @@ export async function publishConfig(db: Queryable, projectId: ProjectId, mode: M
   return version;
 }
 
+/**
+ * Freezes a draft for a try: numbered below zero from the project's own try counter (row lock as for a
+ * publication), no pointer moved. Null when the project is not this account's. Run inside a transaction.
+ */
+export async function freezeDraft(
+  db: Queryable,
+  accountId: AccountId,
+  projectId: ProjectId,
+  config: FlowConfig,
+): Promise<number | null> {
+  const { rows } = await db.query<{ version: number }>(
+    `UPDATE projects SET last_try_version = last_try_version + 1
+      WHERE id = $1 AND account_id = $2 RETURNING -last_try_version AS version`,
+    [projectId, accountId],
+  );
+  const version = rows[0]?.version;
+  if (version === undefined) return null;
+  await db.query(`INSERT INTO config_versions (project_id, version, mode, config) VALUES ($1, $2, 'test', $3)`, [
+    projectId,
+    version,
+    JSON.stringify(config),
+  ]);
+  return version;
+}
+
 /** The project of this account and the version current in `mode` (null when none is published). */
 export async function findActiveVersion(
   db: Queryable,
@@ -124,7 +149,7 @@ export async function listConfigVersions(
   const exists = await db.query('SELECT 1 FROM projects WHERE id = $1', [projectId]);
   if (!exists.rowCount) return null;
   const { rows } = await db.query<{ version: number; mode: Mode; created_at: Date; config: Record<string, unknown> }>(
-    'SELECT version, mode, created_at, config FROM config_versions WHERE project_id = $1 ORDER BY version DESC LIMIT $2',
+    'SELECT version, mode, created_at, config FROM config_versions WHERE project_id = $1 AND version > 0 ORDER BY version DESC LIMIT $2',
     [projectId, limit],
   );
   return rows.map((row) => ({

@@ -20,10 +20,11 @@ interface SessionRow {
   mode: Mode;
   project_id: ProjectId;
   config_version: number;
+  is_try: boolean;
   status: SessionStatus;
   external_ref: string | null;
   link_token: string;
-  api_key_id: ApiKeyId;
+  api_key_id: ApiKeyId | null;
   expires_at: Date;
   redeemed_at: Date | null;
   idle_deadline: Date | null;
@@ -39,6 +40,7 @@ function toRecord(row: SessionRow): SessionRecord {
     mode: row.mode,
     projectId: row.project_id,
     configVersion: row.config_version,
+    isTry: row.is_try,
     status: row.status,
     externalRef: row.external_ref,
     linkToken: row.link_token,
@@ -57,7 +59,7 @@ function toRecord(row: SessionRow): SessionRecord {
  * statement (atomic without an explicit transaction). Returns the bound version, or null when the
  * project is not this account's or has nothing published in that mode (the caller finds out which).
  */
-export async function insertSession(db: Queryable, s: Omit<SessionRecord, 'configVersion'>): Promise<number | null> {
+export async function insertSession(db: Queryable, s: Omit<SessionRecord, 'configVersion' | 'isTry'>): Promise<number | null> {
   const { rows } = await db.query<{ config_version: number }>(
     `INSERT INTO sessions (id, account_id, mode, project_id, config_version, status, external_ref, link_token,
                            api_key_id, expires_at, created_at)
@@ -69,6 +71,24 @@ export async function insertSession(db: Queryable, s: Omit<SessionRecord, 'confi
     [s.id, s.accountId, s.mode, s.projectId, s.status, s.externalRef, s.linkToken, s.apiKeyId, s.expiresAt, s.createdAt],
   );
   return rows[0]?.config_version ?? null;
+}
+
+/** A try's session, bound to the frozen draft `version` (below zero) of its project. */
+export async function insertTrySession(db: Queryable, s: SessionRecord): Promise<void> {
+  await db.query(
+    `INSERT INTO sessions (id, account_id, mode, project_id, config_version, is_try, status, link_token, expires_at, created_at)
+     VALUES ($1, $2, 'test', $3, $4, true, $5, $6, $7, $8)`,
+    [s.id, s.accountId, s.projectId, s.configVersion, s.status, s.linkToken, s.expiresAt, s.createdAt],
+  );
+}
+
+/** An account's tries created since `since`: the hourly cap. */
+export async function countTriesSince(db: Queryable, accountId: AccountId, since: Date): Promise<number> {
+  const { rows } = await db.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM sessions WHERE account_id = $1 AND is_try AND created_at >= $2',
+    [accountId, since],
+  );
+  return rows[0]?.count ?? 0;
 }
 
 /**
@@ -84,7 +104,7 @@ export async function findOwnedSession(
 ): Promise<SessionRecord | null> {
   const { rows } = await db.query<SessionRow>('SELECT * FROM sessions WHERE id = $1', [id]);
   const row = rows[0];
-  return row && row.account_id === accountId && row.mode === mode ? toRecord(row) : null;
+  return row && row.account_id === accountId && row.mode === mode && !row.is_try ? toRecord(row) : null;
 }
 
 export async function findSession(db: Queryable, id: SessionId): Promise<SessionRecord | null> {
@@ -186,7 +206,7 @@ export async function listSessions(
     keyset = 'AND (created_at, id) < ($4::timestamptz, $5)';
   }
   const { rows } = await db.query<SessionRow>(
-    `SELECT * FROM sessions WHERE account_id = $1 AND mode = $2 ${keyset}
+    `SELECT * FROM sessions WHERE account_id = $1 AND mode = $2 AND NOT is_try ${keyset}
       ORDER BY created_at DESC, id DESC LIMIT $3`,
     params,
   );
@@ -248,7 +268,7 @@ export async function countByModeAndStatus(
 ): Promise<{ mode: Mode; status: SessionStatus; count: number }[]> {
   const { rows } = await db.query<{ mode: Mode; status: SessionStatus; count: number }>(
     `SELECT mode, status, count(*)::bigint AS count FROM sessions
-      WHERE account_id = $1 AND created_at >= $2 AND created_at < $3
+      WHERE account_id = $1 AND created_at >= $2 AND created_at < $3 AND NOT is_try
       GROUP BY mode, status`,
     [accountId, from, to],
   );
@@ -293,7 +313,7 @@ export async function usageBatch(
     `SELECT s.id, s.mode, s.project_id, s.config_version, s.status, s.result->>'outcome' AS outcome,
             s.created_at, s.completed_at, COALESCE(l.tokens, 0) AS tokens_debited
        FROM sessions s LEFT JOIN balance_ledger l ON l.session_id = s.id
-      WHERE s.account_id = $1 AND s.created_at >= $2 AND s.created_at < $3
+      WHERE s.account_id = $1 AND s.created_at >= $2 AND s.created_at < $3 AND NOT s.is_try
         AND ($4::timestamptz IS NULL OR (s.created_at, s.id) > ($4::timestamptz, $5))
       ORDER BY s.created_at, s.id LIMIT $6`,
     [accountId, from, to, after?.createdAt ?? null, after?.id ?? '', limit],

@@ -1,5 +1,6 @@
 import {
   CONSENT_STEP,
+  DRAFT_CONFIG_VERSION,
   configVersionId,
   eventId,
   newId,
@@ -25,11 +26,15 @@ export interface SessionRecord {
   accountId: AccountId;
   mode: Mode;
   projectId: ProjectId;
+  /** A published version (from 1), or below zero: the frozen draft of a try. */
   configVersion: number;
+  /** A try of a draft (the dashboard's "Try it"): never public, queues no event, debits nothing. */
+  isTry: boolean;
   status: SessionStatus;
   externalRef: string | null;
   linkToken: string;
-  apiKeyId: ApiKeyId;
+  /** The key that created the session; null on a try (started in the dashboard, not with a key). */
+  apiKeyId: ApiKeyId | null;
   expiresAt: Date;
   redeemedAt: Date | null;
   idleDeadline: Date | null;
@@ -79,7 +84,7 @@ export function toPublicSession(session: SessionRecord, bases: LinkBases, now: D
     status: session.status,
     mode: session.mode,
     project_id: session.projectId,
-    config_version: configVersionId(session.configVersion),
+    config_version: session.isTry ? DRAFT_CONFIG_VERSION : configVersionId(session.configVersion),
     ...(live
       ? {
           url: sessionUrl(bases, session.linkToken),
@@ -100,6 +105,7 @@ export function toInternalSession(session: SessionRecord, config: FlowConfig, ba
     account_id: session.accountId,
     config,
     redeemed_at: session.redeemedAt ? session.redeemedAt.toISOString() : null,
+    ...(session.isTry ? { try: true as const } : {}),
   };
 }
 

@@ -34,6 +34,10 @@ export const internalRoutes = [
     const version = await service.publishConfig(params.id, body.mode, body.config);
     return { status: 201, body: { id: configVersionId(version), project_id: params.id, mode: body.mode } };
   }),
+  route(internalRoute('createTrySession'), async ({ params, body }, { service }: RouteDeps) => ({
+    status: 201,
+    body: await service.tryDraft(body.account_id, params.id, body.config),
+  })),
   route(internalRoute('creditBalance'), async ({ params, body }, { service }: RouteDeps) => ({
     status: 200,
     body: { account_id: params.id, balance: await service.credit(params.id, body.tokens, body.reason) },

@@ -46,6 +46,11 @@ import { IllegalTransitionError, transition, type SessionAction } from '../domai
 
 type Counter = ReturnType<Metrics['counter']>;
 
+/** How many tries of drafts one account may start in an hour (they cost reading and face work, and no token). */
+export const TRIES_PER_HOUR = 30;
+/** A try's link stays valid this long: the dashboard's "Try it" is used right away. */
+const TRY_LINK_HOURS = 1;
+
 /** The spec's idle period after which a started flow is abandoned (docs/design.md), before TIME_SCALE. */
 export const ABANDON_AFTER_MS = 30 * MINUTE;
 
@@ -153,6 +158,45 @@ export class SessionsService {
     return version;
   }
 
+  /**
+   * The dashboard's "Try it": a test session on `config`, the project's draft, frozen as a try (never a
+   * publication, no pointer moved). No event and no debit; hidden from the public API and the usage.
+   * At most TRIES_PER_HOUR per account, counted under the account's lock so a burst cannot pass it.
+   */
+  async tryDraft(accountId: AccountId, projectId: ProjectId, config: FlowConfig): Promise<InternalSession> {
+    const now = this.now();
+    const record = await withTransaction(this.pool, async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 7))`, [`tries:${accountId}`]);
+      if ((await sessions.countTriesSince(tx, accountId, new Date(now.getTime() - HOUR))) >= TRIES_PER_HOUR) {
+        throw new AppError('rate_limited', `At most ${TRIES_PER_HOUR} tries an hour; try again later or publish to test.`);
+      }
+      const version = await projects.freezeDraft(tx, accountId, projectId, config);
+      if (version === null) throw notFound('project');
+      const session: SessionRecord = {
+        id: newId('session'),
+        accountId,
+        mode: 'test',
+        projectId,
+        configVersion: version,
+        isTry: true,
+        status: 'pending',
+        externalRef: null,
+        linkToken: newLinkToken(),
+        apiKeyId: null,
+        expiresAt: new Date(now.getTime() + scaled(TRY_LINK_HOURS * HOUR, this.timeScale)),
+        redeemedAt: null,
+        idleDeadline: null,
+        result: null,
+        completedAt: null,
+        createdAt: now,
+      };
+      await sessions.insertTrySession(tx, session);
+      return session;
+    });
+    this.configCache.set(`${projectId}:${record.configVersion}`, config);
+    return toInternalSession(record, config, this.bases, now);
+  }
+
   credit(accountId: AccountId, tokens: number, reason?: string): Promise<number> {
     return withTransaction(this.pool, (tx) => ledger.credit(tx, accountId, tokens, reason));
   }
@@ -205,7 +249,7 @@ export class SessionsService {
   private async insertSession(db: Queryable, identity: Identity, body: CreateSessionBody): Promise<VerificationSession> {
     const now = this.now();
     const projectId = body.project_id;
-    const record: Omit<SessionRecord, 'configVersion'> = {
+    const record: Omit<SessionRecord, 'configVersion' | 'isTry'> = {
       id: newId('session'),
       accountId: identity.account_id,
       mode: identity.mode,
@@ -236,7 +280,7 @@ export class SessionsService {
       throw new AppError('insufficient_balance', 'The account has no tokens left for live sessions; load balance first.');
     }
     this.counters.created.inc({ mode: identity.mode });
-    return toPublicSession({ ...record, configVersion }, this.bases, now);
+    return toPublicSession({ ...record, configVersion, isTry: false }, this.bases, now);
   }
 
   async list(identity: Identity, query: PaginationQuery) {
@@ -261,7 +305,7 @@ export class SessionsService {
   async cancel(identity: Identity, id: SessionId): Promise<VerificationSession> {
     return this.withoutLock(async () => {
       const session = await sessions.findSession(this.pool, id);
-      if (!session || session.accountId !== identity.account_id || session.mode !== identity.mode) {
+      if (!session || session.accountId !== identity.account_id || session.mode !== identity.mode || session.isTry) {
         throw notFound('verification session');
       }
       const updated = await this.apply(this.pool, session, { kind: 'cancel' });
@@ -361,7 +405,8 @@ export class SessionsService {
       refuse(error);
     }
     let events: DomainEvent[] = [];
-    if (t.events.length > 0) {
+    // A try tells no integrator anything: its verdict is for the dashboard's page alone.
+    if (t.events.length > 0 && !session.isTry) {
       // The snapshot the events carry is the row as the statement will leave it.
       const after: SessionRecord = {
         ...session,

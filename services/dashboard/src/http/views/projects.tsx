@@ -1,7 +1,7 @@
 import type { Account, Mode, ProjectOverview } from '@idv/contracts';
 import type { DiffLine } from '../../domain/diff';
 import type { Locale, Messages } from '../../domain/i18n';
-import type { ConfigProblem, HistoryEntry } from '../../use-cases/projects';
+import type { ConfigProblem, HistoryEntry, TrySession } from '../../use-cases/projects';
 import { Flash, renderPage } from './layout';
 
 interface ProjectsBase {
@@ -143,13 +143,16 @@ export function projectPage(
   );
 }
 
-/** A draft's buttons: save it, or save it and go on to publish it to test or to live (after the diff). */
+/** A draft's buttons: save it, save it and try it, or save it and go on to publish it to test or to live (after the diff). */
 export function DraftActions(props: { messages: Messages }) {
   const p = props.messages.projects;
   return (
     <p class="actions">
       <button type="submit" name="then" value="save">
         {p.save}
+      </button>{' '}
+      <button type="submit" name="then" value="try" class="secondary">
+        {p.tries.start}
       </button>{' '}
       <button type="submit" name="then" value="publish_test" class="secondary">
         {p.publishTo.test}
@@ -314,6 +317,84 @@ export function diffPage(view: ProjectsBase & { project: ProjectOverview; from: 
       </p>
       <h1>{p.diffTitle(view.from, view.to)}</h1>
       <Diff lines={view.diff} messages={view.messages} />
+    </>,
+  );
+}
+
+/**
+ * A try of the draft: the link to open here and its QR for a phone while it is unopened, then the status
+ * and each step's verdict (never the person's data: a viewer may see this page too).
+ */
+export function tryPage(view: ProjectsBase & { project: ProjectOverview; session: TrySession; qrSvg: string | null }): string {
+  const t = view.messages.projects.tries;
+  const { project, session } = view;
+  const here = `/projects/${project.id}/tries/${session.id}`;
+  return renderPage(
+    frame(view, `${t.title} · ${project.name}`),
+    <>
+      <p>
+        <a href={`/projects/${project.id}`}>← {t.backToEditor}</a>
+      </p>
+      <h1>{t.title}</h1>
+      <p class="lead">
+        <ModeBadge mode="test" messages={view.messages} /> {t.lead}
+      </p>
+      {session.url ? (
+        <div class="try-link">
+          <p>
+            <a class="button" href={session.url} target="_blank" rel="noopener noreferrer">
+              {t.openHere}
+            </a>
+          </p>
+          {view.qrSvg ? (
+            <>
+              <p>{t.scan}</p>
+              <div class="qr" role="img" aria-label={t.scan} dangerouslySetInnerHTML={{ __html: view.qrSvg }} />
+            </>
+          ) : null}
+        </div>
+      ) : (
+        <p class="hint">{t.linkGone}</p>
+      )}
+      <p role="status" id="try-status">
+        {t.status}: <strong data-status={session.status}>{t.statuses[session.status]}</strong>
+      </p>
+      {session.result?.reason_codes.length ? (
+        <p>
+          {t.reasons}:{' '}
+          {session.result.reason_codes.map((code, index) => (
+            <>
+              {index ? ', ' : null}
+              <code>{code}</code>
+            </>
+          ))}
+        </p>
+      ) : null}
+      {session.result ? (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t.step}</th>
+                <th scope="col">{t.verdict}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {session.result.steps.map((step) => (
+                <tr>
+                  <th scope="row">
+                    <code>{step.id}</code> ({step.type})
+                  </th>
+                  <td>{t.verdicts[step.verdict]}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <p>
+        <a href={here}>{t.refresh}</a>
+      </p>
     </>,
   );
 }

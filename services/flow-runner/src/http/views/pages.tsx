@@ -26,6 +26,8 @@ function Layout(props: {
   testMode: boolean;
   /** The flow has a code step: the test banner tells the code. */
   testCode?: boolean;
+  /** A try of a draft from the dashboard. */
+  tryRun?: boolean;
   waiting?: Waiting | undefined;
   camera?: boolean;
   children: ComponentChildren;
@@ -55,6 +57,7 @@ function Layout(props: {
           <p class="brand">{t.serviceName}</p>
           {props.testMode ? (
             <p class="test-banner" role="note">
+              {props.tryRun ? t.tryBanner + ' ' : null}
               {props.testCode ? t.testBannerCode : t.testBanner}
             </p>
           ) : null}
@@ -125,6 +128,7 @@ export function renderFlowPage(flow: FlowPage, locale: Locale, handover?: Handov
       title={flow.view.title}
       testMode={flow.testMode}
       testCode={flow.testCode}
+      tryRun={flow.tryRun}
       waiting={
         flow.view.refreshSeconds
           ? { refreshSeconds: flow.view.refreshSeconds, url: `/s/${flow.sessionId}/version`, version: flow.version }
