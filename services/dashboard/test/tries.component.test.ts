@@ -1,5 +1,5 @@
 import { signedInOwner as signedIn, startDashboard, type Dashboard } from './support/harness';
-import { draftOf, newProject } from './support/projects';
+import { draftOf, newProject, nonceOf } from './support/projects';
 
 let dashboard: Dashboard;
 
@@ -20,7 +20,7 @@ async function triedDraft(owner: Awaited<ReturnType<typeof signedInOwner>>, conf
   const page = await owner.browser.get(`/projects/${projectId}/json`);
   const answer = await owner.browser.post(
     `/projects/${projectId}/draft`,
-    { config: config ?? draftOf(page.html), then: 'try' },
+    { config: config ?? draftOf(page.html), then: 'try', nonce: nonceOf(page.html) },
     page,
   );
   return { projectId, page, answer };
@@ -82,6 +82,28 @@ describe('"Try it" on the draft', () => {
       'config.tried',
     ]);
     expect(tries.rowCount).toBe(0);
+  });
+
+  it('starts one try when the same form is sent six times at once', async () => {
+    const owner = await signedInOwner();
+    const projectId = await newProject(owner.browser);
+    const page = await owner.browser.get(`/projects/${projectId}/json`);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        owner.browser.post(
+          `/projects/${projectId}/draft`,
+          { config: draftOf(page.html), then: 'try', nonce: nonceOf(page.html) },
+          page,
+        ),
+      ),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([303, 409, 409, 409, 409, 409]);
+    expect(answers.find((answer) => answer.status === 409)!.text).toContain('Ese botón ya se apretó');
+    const tries = await dashboard.pool.query('SELECT 1 FROM audit_log WHERE account_id = $1 AND action = $2', [
+      owner.accountId,
+      'config.tried',
+    ]);
+    expect(tries.rowCount).toBe(1);
   });
 
   it("keeps another account's try, another project's and a made-up id out of reach; a viewer sees it and cannot start one", async () => {

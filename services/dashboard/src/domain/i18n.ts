@@ -209,6 +209,7 @@ export interface Messages {
       verdicts: Record<StepVerdict, string>;
       tooMany: string;
       suspended: string;
+      duplicate: string;
     };
   };
   organisations: {
@@ -510,6 +511,7 @@ const es: Messages = {
       verdicts: { approved: 'aprobado', rejected: 'rechazado', skipped: 'omitido', not_reached: 'no alcanzado' },
       tooMany: 'Hiciste muchas pruebas en la última hora. Esperá un rato o publicá en prueba y usá una clave de prueba.',
       suspended: 'La cuenta está suspendida: no se pueden hacer pruebas.',
+      duplicate: 'Ese botón ya se apretó: la prueba se abrió con el primer envío.',
     },
   },
   organisations: {
@@ -826,6 +828,7 @@ const en: Messages = {
       verdicts: { approved: 'approved', rejected: 'rejected', skipped: 'skipped', not_reached: 'not reached' },
       tooMany: 'You made many tries in the last hour. Wait a while, or publish to test and use a test key.',
       suspended: 'The account is suspended: tries are not possible.',
+      duplicate: 'That button was pressed already: the try opened with the first press.',
     },
   },
   organisations: {

@@ -96,6 +96,7 @@ export function mountProjectPages(
       account: await accountOf(viewer),
       project: found.project,
       canWrite: can(viewer.role, 'projects.write'),
+      nonce: newSecret(),
       ...(flash.notice ? { notice: flash.notice } : {}),
       ...(flash.alert ? { alert: flash.alert } : {}),
     };
@@ -220,11 +221,14 @@ export function mountProjectPages(
     const saved = await saveOrRefuse(req, res, viewer, text);
     if (!saved) return;
     if (then === 'try' && !saved.problems.length) {
-      const tried = await tryDraft(ports, viewer, saved.project, saved.config, address);
+      const nonce = formFields(req.body).nonce ?? '';
+      const tried = await tryDraft(ports, viewer, saved.project, saved.config, nonce, address);
       if (tried.kind === 'tried') return redirect(res, `/projects/${saved.project.id}/tries/${tried.sessionId}`);
       if (tried.kind === 'forbidden' || tried.kind === 'not_found') return forbidden(res);
-      const alert = tried.kind === 'too_many' ? messages.projects.tries.tooMany : messages.projects.tries.suspended;
-      return projectView(req, res, viewer, { status: tried.kind === 'too_many' ? 429 : 422, draft: text, alert }, view);
+      const t = messages.projects.tries;
+      const refusal = { too_many: [429, t.tooMany], suspended: [422, t.suspended], duplicate: [409, t.duplicate] } as const;
+      const [status, alert] = refusal[tried.kind];
+      return projectView(req, res, viewer, { status, draft: text, alert }, view);
     }
     const mode = then === 'publish_test' ? 'test' : then === 'publish_live' ? 'live' : null;
     if (!mode || saved.problems.length) {

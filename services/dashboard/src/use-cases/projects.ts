@@ -221,7 +221,9 @@ export async function publish(
 /** A try as the dashboard reads it (its configuration left as the sessions service sent it). */
 export type TrySession = InternalAnswer<'getInternalSession'>;
 
-export type TryResult = Outcome<{ kind: 'tried'; sessionId: SessionId } | { kind: 'too_many' } | { kind: 'suspended' }>;
+export type TryResult = Outcome<
+  { kind: 'tried'; sessionId: SessionId } | { kind: 'too_many' } | { kind: 'suspended' } | { kind: 'duplicate' }
+>;
 
 /**
  * "Try it": a test session on `config`, the draft just saved and found valid, without publishing it (the
@@ -233,11 +235,15 @@ export async function tryDraft(
   viewer: Viewer,
   project: ProjectOverview,
   config: unknown,
+  nonce: string,
   address: string,
 ): Promise<TryResult> {
   if (!can(viewer.role, 'projects.write')) return { kind: 'forbidden' };
   const account = await ports.platform.call('getAccount', { id: viewer.accountId });
   if (account.status === 'suspended') return { kind: 'suspended' };
+  if (!/^[A-Za-z0-9_-]{16,64}$/.test(nonce) || !(await claimFormNonce(ports.pool, nonce, viewer.userId))) {
+    return { kind: 'duplicate' };
+  }
   let session: TrySession;
   try {
     session = await ports.platform.call(

@@ -1,10 +1,12 @@
 import type { TestBrowser } from './browser';
 
+/** A form's one-effect nonce on a page (the first, when there are several forms). */
+export const nonceOf = (html: string): string => /name="nonce" value="([^"]+)"/.exec(html)![1]!;
+
 /** A new project of the browser's account, made through the projects page; its id. */
 export async function newProject(browser: TestBrowser, name = 'Onboarding'): Promise<string> {
   const list = await browser.get('/projects');
-  const nonce = /name="nonce" value="([^"]+)"/.exec(list.html)![1]!;
-  const created = await browser.post('/projects', { name, nonce }, list);
+  const created = await browser.post('/projects', { name, nonce: nonceOf(list.html) }, list);
   if (created.status !== 303) throw new Error(`creating a project answered ${created.status}`);
   return created.location!.split('/').at(-1)!;
 }

@@ -464,6 +464,8 @@ export function editorPage(view: {
   config: JsonObject | null;
   problems: ReadonlyMap<string, string>;
   canWrite: boolean;
+  /** The try button's one effect (a double press starts one try). */
+  nonce: string;
   notice?: string;
   alert?: string;
 }): string {
@@ -569,7 +571,7 @@ export function editorPage(view: {
             </fieldset>
           ) : null}
           <ProjectOptions options={objectOf(view.config.options)} ctx={ctx} warnNoVerdict={sendsNoVerdict(view.config)} />
-          {view.canWrite ? <DraftActions messages={view.messages} /> : null}
+          {view.canWrite ? <DraftActions messages={view.messages} nonce={view.nonce} /> : null}
           <details class="json-preview">
             <summary>{m.jsonPreview}</summary>
             <pre id="json-preview" tabIndex={0}>

@@ -80,6 +80,7 @@ export function projectPage(
     draft: string;
     problems: ConfigProblem[];
     canWrite: boolean;
+    nonce: string;
     editorTab: string;
     notice?: string;
     alert?: string;
@@ -137,17 +138,18 @@ export function projectPage(
             {view.draft}
           </textarea>
         </div>
-        {view.canWrite ? <DraftActions messages={view.messages} /> : null}
+        {view.canWrite ? <DraftActions messages={view.messages} nonce={view.nonce} /> : null}
       </form>
     </>,
   );
 }
 
 /** A draft's buttons: save it, save it and try it, or save it and go on to publish it to test or to live (after the diff). */
-export function DraftActions(props: { messages: Messages }) {
+export function DraftActions(props: { messages: Messages; nonce: string }) {
   const p = props.messages.projects;
   return (
     <p class="actions">
+      <Hidden name="nonce" value={props.nonce} />
       <button type="submit" name="then" value="save">
         {p.save}
       </button>{' '}
