@@ -73,7 +73,7 @@ const forms: { name: string; page: string; action: () => string; fields: string[
     name: 'draft',
     page: '/projects',
     action: () => `/projects/${projectId}/draft`,
-    fields: ['config', 'then'],
+    fields: ['config', 'then', 'nonce'],
     browser: () => member,
   },
   {
@@ -113,6 +113,13 @@ const forms: { name: string; page: string; action: () => string; fields: string[
     page: '/organisations',
     action: () => '/organisations/switch',
     fields: ['account_id'],
+    browser: () => member,
+  },
+  {
+    name: 'join with an invitation',
+    page: '/home',
+    action: () => '/invitations/join',
+    fields: ['token'],
     browser: () => member,
   },
   { name: 'rename', page: '/projects', action: () => `/projects/${projectId}/name`, fields: ['name'], browser: () => member },

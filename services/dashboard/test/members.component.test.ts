@@ -65,7 +65,7 @@ describe('the team', () => {
     expect(team.text).toContain('Lector');
   });
 
-  it('removes a member (their sign-in ends) but never the last owner; an address with an account is not invited', async () => {
+  it('removes a member (their sign-in ends) but never the last owner; a member already is not invited again', async () => {
     const owner = await signedInOwner();
     const developer = await invited(owner, 'developer');
     const team = await owner.browser.get('/members');
@@ -84,12 +84,62 @@ describe('the team', () => {
     expect(last.status).toBe(409);
     expect(last.text).toContain('al menos un dueño');
 
-    const other = await signedInOwner();
+    // A member already is not invited again.
     const taken = await owner.browser.post(
       '/members/invite',
-      { email: other.owner.email, role: 'viewer' },
+      { email: owner.owner.email, role: 'viewer' },
       await owner.browser.get('/members'),
     );
     expect(taken.status).toBe(409);
+    expect(taken.text).toContain('Esa persona ya es parte de esta cuenta');
+  });
+});
+
+describe('an invitation to an address that already has a user', () => {
+  it('joins with that user when signed in as them, once; anyone else is told how, and cannot use it', async () => {
+    const inviter = await signedInOwner();
+    const invitee = await signedInOwner();
+    const page = await inviter.browser.get('/members');
+    const sent = await inviter.browser.post('/members/invite', { email: invitee.owner.email, role: 'developer' }, page);
+    expect(sent.status).toBe(200);
+    const link = linkIn((await dashboard.smtp.mailTo(invitee.owner.email, 2)).raw);
+    const token = new URLSearchParams(link.split('?')[1]).get('token')!;
+
+    // Not signed in: how to join, no form to create a second user for the address.
+    const anonymous = await dashboard.browser().get(link);
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.text).toContain('ya tiene una cuenta en el panel');
+    expect(anonymous.html).not.toContain('name="password"');
+    expect(anonymous.html).not.toContain('action="/invitations/join"');
+
+    // Someone else signed in: sign out first; their own join with the token is the invalid-link page.
+    const stranger = await signedInOwner();
+    const asStranger = await stranger.browser.get(link);
+    expect(asStranger.html).toContain('action="/sign-out"');
+    expect((await stranger.browser.post('/invitations/join', { token }, asStranger)).status).toBe(410);
+
+    // The invited person, signed in: one button; they join with the role, and this browser moves there.
+    const offer = await invitee.browser.get(link);
+    expect(offer.html).toContain('action="/invitations/join"');
+    const joined = await invitee.browser.post('/invitations/join', { token }, offer);
+    expect(joined.status).toBe(303);
+    expect(joined.location).toBe('/home');
+    expect((await invitee.browser.get('/home')).text).toContain(inviter.owner.organisation);
+    expect((await invitee.browser.get('/members')).status).toBe(403); // a developer there
+    const organisations = await invitee.browser.get('/organisations');
+    expect(organisations.text).toContain(inviter.owner.organisation);
+    expect(organisations.text).toContain(invitee.owner.organisation);
+    const audit = await dashboard.pool.query('SELECT actor_id FROM audit_log WHERE account_id = $1 AND action = $2', [
+      inviter.accountId,
+      'member.joined',
+    ]);
+    expect(audit.rows).toEqual([{ actor_id: invitee.userId }]);
+
+    // Used once; inviting a member again is refused.
+    expect((await invitee.browser.post('/invitations/join', { token }, await invitee.browser.get('/home'))).status).toBe(410);
+    expect((await invitee.browser.get(link)).status).toBe(410);
+    const again = await inviter.browser.post('/members/invite', { email: invitee.owner.email, role: 'viewer' }, page);
+    expect(again.status).toBe(409);
+    expect(again.text).toContain('Esa persona ya es parte de esta cuenta');
   });
 });

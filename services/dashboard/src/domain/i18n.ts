@@ -95,6 +95,9 @@ export interface Messages {
     acceptTitle: (account: string) => string;
     acceptLead: (email: string, role: string) => string;
     accept: string;
+    joinLead: (email: string, role: string) => string;
+    join: string;
+    signInToJoin: (email: string) => string;
   };
   security: {
     title: string;
@@ -366,13 +369,18 @@ const es: Messages = {
     role: 'Rol',
     send: 'Mandar la invitación',
     invited: (email) => `Invitamos a ${email}.`,
-    alreadyMember: 'Ese correo ya tiene una cuenta en el panel. Por ahora cada persona pertenece a una sola cuenta.',
+    alreadyMember: 'Esa persona ya es parte de esta cuenta.',
     remove: 'Quitar',
     lastOwner: 'La cuenta necesita al menos un dueño.',
     removed: 'Quitaste a esa persona de la cuenta.',
     acceptTitle: (account) => `Unite a ${account}`,
     acceptLead: (email, role) => `Vas a ingresar como ${email}, con el rol ${role}. Elegí tu nombre y una contraseña.`,
     accept: 'Aceptar la invitación',
+    joinLead: (email, role) =>
+      `Ya tenés una cuenta en el panel con ${email}. Sumate con el rol ${role}: vas a seguir entrando con tu contraseña de siempre y podés pasar de una organización a otra desde el encabezado.`,
+    join: 'Sumarme a esta cuenta',
+    signInToJoin: (email) =>
+      `Esta invitación es para ${email}, que ya tiene una cuenta en el panel. Ingresá con esa cuenta y volvé a abrir el enlace del correo.`,
   },
   security: {
     title: 'Seguridad',
@@ -682,13 +690,18 @@ const en: Messages = {
     role: 'Role',
     send: 'Send the invitation',
     invited: (email) => `We invited ${email}.`,
-    alreadyMember: 'That e-mail already has a dashboard account. For now each person belongs to one account.',
+    alreadyMember: 'That person is already a member of this account.',
     remove: 'Remove',
     lastOwner: 'The account needs at least one owner.',
     removed: 'You removed that person from the account.',
     acceptTitle: (account) => `Join ${account}`,
     acceptLead: (email, role) => `You will sign in as ${email}, with the role ${role}. Choose your name and a password.`,
     accept: 'Accept the invitation',
+    joinLead: (email, role) =>
+      `You already have a dashboard account with ${email}. Join with the role ${role}: you keep signing in with your usual password and can move between organisations from the header.`,
+    join: 'Join this account',
+    signInToJoin: (email) =>
+      `This invitation is for ${email}, which already has a dashboard account. Sign in with it and open the link in the e-mail again.`,
   },
   security: {
     title: 'Security',

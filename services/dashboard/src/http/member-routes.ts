@@ -2,12 +2,21 @@ import type express from 'express';
 import type { Request, Response } from 'express';
 import { formFields, parseSignIn } from '../domain/forms';
 import { can } from '../domain/roles';
-import { acceptInvitationWith, invitationOf, invite, membersPage as membersOf, removeMember, roleOf } from '../use-cases/members';
+import { findUserByEmail } from '../adapters/users.repository';
+import {
+  acceptInvitationWith,
+  invitationOf,
+  invite,
+  joinWithInvitation,
+  membersPage as membersOf,
+  removeMember,
+  roleOf,
+} from '../use-cases/members';
 import type { DashboardPorts } from '../use-cases/ports';
 import type { Viewer } from '../use-cases/sign-in';
 import { redirect, sendHtml } from './respond';
 import { stateOf, type PageTools, type SignedInRoute } from './page-tools';
-import { acceptInvitationPage, membersPage } from './views/members';
+import { acceptInvitationPage, joinInvitationPage, membersPage } from './views/members';
 import { messagePage } from './views/pages';
 
 /** The team: an owner's list of members and invitations, an invitation by e-mail with a role, a removal. */
@@ -99,6 +108,27 @@ export function mountMemberPages(router: express.Router, ports: DashboardPorts, 
       const invitation = await invitationOf(ports, req.query.token);
       if (!invitation) return invalidLink(res);
       const account = await ports.platform.call('getAccount', { id: invitation.accountId });
+      // An address that has a user joins with it: signed in as that user, one button; otherwise, how to.
+      const existing = await findUserByEmail(ports.pool, invitation.email);
+      if (existing) {
+        const { viewer } = stateOf(res);
+        const signedInAs =
+          viewer && !viewer.secondFactorPending ? (viewer.userId === existing.id ? 'invited' : 'other') : 'nobody';
+        return sendHtml(
+          res,
+          200,
+          joinInvitationPage({
+            locale,
+            messages,
+            csrfToken: csrfToken(req, res),
+            accountName: account.name,
+            email: invitation.email,
+            role: invitation.role,
+            token: req.query.token as string,
+            signedInAs,
+          }),
+        );
+      }
       sendHtml(
         res,
         200,
@@ -149,5 +179,16 @@ export function mountMemberPages(router: express.Router, ports: DashboardPorts, 
       cookies.clear(res, cookies.visitor);
       redirect(res, '/home');
     }),
+  );
+  router.post(
+    '/invitations/join',
+    ...post(
+      signedIn(async (req, res, viewer) => {
+        const result = await joinWithInvitation(ports, viewer, formFields(req.body).token, stateOf(res).address);
+        if (result.kind === 'invalid_link') return invalidLink(res);
+        cookies.set(res, cookies.signIn, result.cookieValue);
+        redirect(res, '/home');
+      }),
+    ),
   );
 }

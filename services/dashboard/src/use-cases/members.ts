@@ -1,13 +1,21 @@
 import { withTransaction } from '@idv/kit';
 import { appendAudit } from '../adapters/audit.repository';
 import * as members from '../adapters/members.repository';
-import { findUserByEmail, insertMembership, insertUser, markEmailConfirmed } from '../adapters/users.repository';
+import {
+  findUser,
+  findUserByEmail,
+  insertMembership,
+  insertUser,
+  markEmailConfirmed,
+  membershipsOf,
+} from '../adapters/users.repository';
 import type { FieldErrors } from '../domain/forms';
 import type { Locale } from '../domain/i18n';
 import { passwordProblem } from '../domain/passwords';
 import { ROLES, can, type Role } from '../domain/roles';
 import { hashSecret, looksLikeSecret, newSecret } from '../domain/secrets';
 import { THROTTLES, type DashboardPorts } from './ports';
+import { moveSignIn } from './organisations';
 import { openSignIn, type Viewer } from './sign-in';
 
 const INVITATION_DAYS = 7;
@@ -36,8 +44,11 @@ export async function invite(
   if (!can(viewer.role, 'members.manage')) return { kind: 'forbidden' };
   const allowed = await ports.throttle.take(THROTTLES.emailLinks, hashSecret(input.email.trim().toLowerCase()));
   if (!allowed.allowed) return { kind: 'throttled' };
-  // A person belongs to one account for now: an address that has a user is not invited again.
-  if (await findUserByEmail(ports.pool, input.email)) return { kind: 'already_member' };
+  // A person with a user already joins with it (the link, opened signed in as them); a member already is told so.
+  const existing = await findUserByEmail(ports.pool, input.email);
+  if (existing && (await membershipsOf(ports.pool, existing.id)).some((m) => m.accountId === viewer.accountId)) {
+    return { kind: 'already_member' };
+  }
   const token = newSecret();
   await withTransaction(ports.pool, async (tx) => {
     await members.insertInvitation(tx, {
@@ -112,6 +123,33 @@ export async function acceptInvitationWith(
       address,
     });
     return { kind: 'accepted' as const, cookieValue };
+  });
+}
+
+export type JoinResult = { kind: 'joined'; cookieValue: string } | { kind: 'invalid_link' };
+
+/**
+ * A person who already has a user accepts an invitation to another account: signed in as the invited
+ * address (the sign-in proved the password and second factor; the link proves the invitation), they become
+ * a member with the invited role and this browser moves to that account (a new sign-in, as a switch). The
+ * link is used once; anyone else signed in gets the invalid-link answer, never a hint of whose it is.
+ */
+export async function joinWithInvitation(
+  ports: DashboardPorts,
+  viewer: Viewer,
+  token: unknown,
+  address: string,
+): Promise<JoinResult> {
+  const invitation = await invitationOf(ports, token);
+  if (!invitation || typeof token !== 'string') return { kind: 'invalid_link' };
+  const user = await findUser(ports.pool, viewer.userId);
+  if (!user || user.email.toLowerCase() !== invitation.email.toLowerCase()) return { kind: 'invalid_link' };
+  return withTransaction(ports.pool, async (tx) => {
+    if (!(await members.acceptInvitation(tx, hashSecret(token)))) return { kind: 'invalid_link' as const };
+    const already = (await membershipsOf(tx, user.id)).some((m) => m.accountId === invitation.accountId);
+    if (!already) await insertMembership(tx, user.id, invitation.accountId, invitation.role);
+    const cookieValue = await moveSignIn(ports, tx, viewer, invitation.accountId, 'member.joined', address);
+    return { kind: 'joined' as const, cookieValue };
   });
 }
 

@@ -71,7 +71,7 @@ export async function createOrganisation(
 }
 
 /** This browser's sign-in replaced by a new one in `accountId` (a new cookie value), and why in the audit log. */
-async function moveSignIn(
+export async function moveSignIn(
   ports: DashboardPorts,
   tx: Queryable,
   viewer: Viewer,

@@ -88,6 +88,54 @@ export function membersPage(
   );
 }
 
+/**
+ * An invitation to an address that already has a user: signed in as them, one button joins; signed in as
+ * someone else, sign out first; not signed in, sign in and open the link again.
+ */
+export function joinInvitationPage(
+  view: MembersBase & {
+    accountName: string;
+    email: string;
+    role: 'owner' | 'developer' | 'viewer';
+    token: string;
+    signedInAs: 'invited' | 'other' | 'nobody';
+  },
+): string {
+  const t = view.messages.members;
+  return renderPage(
+    { locale: view.locale, messages: view.messages, title: t.acceptTitle(view.accountName) },
+    <>
+      <h1>{t.acceptTitle(view.accountName)}</h1>
+      {view.signedInAs === 'invited' ? (
+        <>
+          <p>{t.joinLead(view.email, t.roles[view.role])}</p>
+          <form method="post" action="/invitations/join" novalidate>
+            <input type="hidden" name="_csrf" value={view.csrfToken} />
+            <input type="hidden" name="token" value={view.token} />
+            <button type="submit">{t.join}</button>
+          </form>
+        </>
+      ) : (
+        <>
+          <p>{t.signInToJoin(view.email)}</p>
+          {view.signedInAs === 'other' ? (
+            <form method="post" action="/sign-out" novalidate>
+              <input type="hidden" name="_csrf" value={view.csrfToken} />
+              <button type="submit" class="secondary">
+                {view.messages.signOut}
+              </button>
+            </form>
+          ) : (
+            <p>
+              <a href="/sign-in">{view.messages.signIn}</a>
+            </p>
+          )}
+        </>
+      )}
+    </>,
+  );
+}
+
 export function acceptInvitationPage(
   view: MembersBase & {
     accountName: string;
