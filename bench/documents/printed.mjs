@@ -31,7 +31,9 @@ import { PHOTO_SET_ARGS, RESULTS, ROOT, corpus, photoSetOptions, photosOf } from
 
 const require = createRequire(import.meta.url);
 // The flow's own rule for taking a side and for the reason a refused side ends the step with.
-const { captureProblems, toStoredReading } = require(path.join(ROOT, 'services/flow-runner/dist/domain/capture-rules.js'));
+const { captureProblems, problemsAgainstFront, toStoredReading } = require(
+  path.join(ROOT, 'services/flow-runner/dist/domain/capture-rules.js'),
+);
 const { reasonOfProblem } = require(path.join(ROOT, 'services/flow-runner/dist/domain/steps/document.js'));
 
 const { values: args } = parseArgs({
@@ -102,14 +104,20 @@ async function photoAt(index, sideName, attempt) {
   return { ...best.image, held: best.frames };
 }
 
-/** One side through the flow's attempts: the first photo the flow takes, or the last refusal. */
-async function sideThroughAttempts(index, sideName, today) {
+/**
+ * One side through the flow's attempts: the first photo the flow takes, or the last refusal. A back is
+ * also judged against the taken front, as the flow does (`problemsAgainstFront`).
+ */
+async function sideThroughAttempts(index, sideName, today, takenFront = null) {
   const tries = [];
   for (let photo = 0; photo < ATTEMPTS; photo += 1) {
     const image = await photoAt(index, sideName, photo);
     if (image === undefined) return { tries, taken: null, problem: null };
     const read = await readTimed(image.image, sideName, today);
-    const problems = captureProblems(toStoredReading(read.reading));
+    const stored = toStoredReading(read.reading);
+    const own = captureProblems(stored);
+    const problems =
+      own.length === 0 && takenFront !== null ? problemsAgainstFront(toStoredReading(takenFront), stored, sideName) : own;
     tries.push({ label: image.label, ...read, problems, ...(image.held === undefined ? {} : { framesLookedAt: image.held }) });
     if (problems.length === 0) return { tries, taken: read.reading, problem: null };
   }
@@ -244,7 +252,7 @@ async function main() {
     const type = content.fields.doc_type;
     const front = await sideThroughAttempts(index, 'front', today);
     // A passport has its data page only (the corpus has no angled photo of it).
-    const back = type === 'passport' ? null : await sideThroughAttempts(index, 'back', today);
+    const back = type === 'passport' ? null : await sideThroughAttempts(index, 'back', today, front.taken);
     const refused = [front, back].find((side) => side !== null && side.taken === null);
     const verdict =
       refused !== undefined
@@ -284,6 +292,15 @@ async function main() {
         ),
       })),
       backTries: back?.tries.length ?? 0,
+      // Each back photo's zone or barcode as read: why a back was asked again or judged.
+      back: (back?.tries ?? []).map((attempt) => ({
+        label: attempt.label.id,
+        problems: attempt.problems,
+        zone: attempt.reading.mrz?.lines ?? null,
+        zoneValid: attempt.reading.mrz?.valid ?? null,
+        barcode: attempt.reading.barcode_fields !== null,
+        readingProblems: attempt.reading.problems,
+      })),
     });
     if (rows.length % 10 === 0)
       log(`read ${rows.length}/${indices.length} documents (${((performance.now() - started) / 1000).toFixed(0)} s)`);

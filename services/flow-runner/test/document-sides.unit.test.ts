@@ -154,9 +154,20 @@ describe('the back against the front', () => {
     expect(reasonOfProblem('other_document')).toBe('document_data_mismatch');
   });
 
-  test('when the back carries the front number, or another one no check digit vouches for, then it says nothing against the front', () => {
+  test('when the back carries the front number, even in a zone failing its checks, then it says nothing against the front', () => {
     expect(problemsAgainstFront(front, reading('back', zone('30111222', true)), 'back')).toEqual([]);
-    // A misread digit is not another card: the side's own problems (a glare) are told instead.
-    expect(problemsAgainstFront(front, reading('back', zone('30111227', false)), 'back')).toEqual([]);
+    // A wrong check digit as printed keeps the number: judged by the document's checks, not taken again.
+    expect(problemsAgainstFront(front, reading('back', zone('30111222', false)), 'back')).toEqual([]);
+  });
+
+  test('when the back says another number that no check digit vouches for, then its zone was misread and it is asked again', () => {
+    // s99-000071: a glare over the zone read 5064382 for 50837982, both check digits failing.
+    expect(problemsAgainstFront(front, reading('back', zone('30111227', false)), 'back')).toEqual(['mrz_not_found']);
+    expect(problemsAgainstFront(front, reading('back', zone('3011122', false)), 'back')).toEqual(['mrz_not_found']);
+    expect(reasonOfProblem('mrz_not_found')).toBe('document_unreadable');
+    // Read with its barcode, the zone's slip says nothing: the barcode vouches for the number.
+    expect(problemsAgainstFront(front, reading('back', { ...zone('30111227', false), barcode_fields: FIELDS }), 'back')).toEqual(
+      [],
+    );
   });
 });

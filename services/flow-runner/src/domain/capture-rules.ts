@@ -76,6 +76,9 @@ function certainNumber(reading: StoredSideReading): string | null {
  * at another angle (`judgeAngledFront`: not a copy of the front's photo, and its outline changed where
  * both outlines show); a back must carry the front's number where both say it for certain: a back of
  * another card (another DNI, an older card's front with its zone) is that, whatever else its photo shows.
+ * A back whose zone fails its checks and says another number than the front's certain one was misread
+ * (s99-000071: a glare over the zone read `5064382` for 50837982), so it is taken again (`mrz_not_found`)
+ * rather than judged: a zone printed with a wrong check digit still says the front's number, and is judged.
  */
 export function problemsAgainstFront(
   front: StoredSideReading,
@@ -88,7 +91,15 @@ export function problemsAgainstFront(
   }
   const expected = certainNumber(front);
   const shown = certainNumber(side);
-  return expected !== null && shown !== null && expected !== shown ? ['other_document'] : [];
+  if (expected !== null && shown !== null && expected !== shown) return ['other_document'];
+  return expected !== null && shown === null && zoneSaysAnotherNumber(side, expected) ? ['mrz_not_found'] : [];
+}
+
+/** A zone read without a barcode beside it, failing its checks, whose number is not `expected` (digits, no leading zeros). */
+function zoneSaysAnotherNumber(side: StoredSideReading, expected: string): boolean {
+  if (side.barcode_fields !== null || side.mrz === null || side.mrz.valid) return false;
+  const number = (side.mrz_fields?.number ?? '').replace(/\D/g, '').replace(/^0+/, '');
+  return number !== expected;
 }
 
 /**
