@@ -1,7 +1,7 @@
-import { Secret, TOTP } from 'otpauth';
 import { api } from '@idv/testkit';
 import type { TestBrowser } from './support/browser';
 import { newOwner, startDashboard, type Dashboard } from './support/harness';
+import { codeAt, secretOn } from './support/totp';
 
 let dashboard: Dashboard;
 
@@ -17,11 +17,6 @@ const internal = (path: string, body: unknown) =>
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-idv-internal-token': process.env.INTERNAL_TOKEN! },
     body: JSON.stringify(body),
-  });
-
-const codeAt = (secret: string, offsetSteps = 0) =>
-  new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({
-    timestamp: Date.now() + offsetSteps * 30_000,
   });
 
 /** An operator created as the CLI does, signed in with the password only. */
@@ -47,11 +42,12 @@ async function enrolledOperator() {
   const { browser, credentials, answer } = await operatorWithPassword();
   expect(answer.location).toBe('/operator/enroll');
   const enrol = await browser.get('/operator/enroll');
-  const secret = /class="secret-text">([A-Z2-7]+)</.exec(enrol.html)![1]!;
-  const done = await browser.post('/operator/enroll', { code: codeAt(secret) }, enrol);
+  const secret = secretOn(enrol);
+  const enrolledAt = Date.now();
+  const done = await browser.post('/operator/enroll', { code: codeAt(secret, 0, enrolledAt) }, enrol);
   expect(done.status).toBe(200);
   const codes = [...done.html.matchAll(/<code>([a-z0-9]{5}-[a-z0-9]{5})<\/code>/g)].map((match) => match[1]!);
-  return { browser, credentials, secret, codes };
+  return { browser, credentials, secret, codes, enrolledAt };
 }
 
 async function pendingAccount() {
@@ -72,7 +68,7 @@ describe('operators: password, then TOTP', () => {
     expect((await browser.get('/operator')).location).toBe('/operator/enroll');
     const enrol = await browser.get('/operator/enroll');
     expect(enrol.html).toContain('<svg');
-    const secret = /class="secret-text">([A-Z2-7]+)</.exec(enrol.html)![1]!;
+    const secret = secretOn(enrol);
     const wrong = await browser.post('/operator/enroll', { code: '000000' === codeAt(secret) ? '111111' : '000000' }, enrol);
     expect(wrong.location).toBe('/operator/enroll?wrong=1');
     const before = browser.cookies.get('__Host-idv_op');
@@ -88,7 +84,7 @@ describe('operators: password, then TOTP', () => {
   });
 
   it('asks for the code at every sign-in; a code works once; a recovery code works once', async () => {
-    const { credentials, secret, codes } = await enrolledOperator();
+    const { credentials, secret, codes, enrolledAt } = await enrolledOperator();
     const signIn = async () => {
       const browser = dashboard.browser();
       const answer = await browser.post(
@@ -102,10 +98,18 @@ describe('operators: password, then TOTP', () => {
     };
     const first = await signIn();
     // The enrolment used this step's code: the next step's is accepted (one step of drift), this one never again.
-    const reused = await first.post('/operator/verify', { code: codeAt(secret) }, await first.get('/operator/verify'));
+    const reused = await first.post(
+      '/operator/verify',
+      { code: codeAt(secret, 0, enrolledAt) },
+      await first.get('/operator/verify'),
+    );
     expect(reused.status).toBe(401);
     expect(reused.text).toContain('ya se usó');
-    const next = await first.post('/operator/verify', { code: codeAt(secret, 1) }, await first.get('/operator/verify'));
+    const next = await first.post(
+      '/operator/verify',
+      { code: codeAt(secret, 1, enrolledAt) },
+      await first.get('/operator/verify'),
+    );
     expect(next.location).toBe('/operator');
 
     const second = await signIn();

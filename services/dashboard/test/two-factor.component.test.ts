@@ -1,6 +1,6 @@
-import { Secret, TOTP } from 'otpauth';
-import type { Page, TestBrowser } from './support/browser';
+import type { TestBrowser } from './support/browser';
 import { newOwner, startDashboard, type Dashboard } from './support/harness';
+import { codeAt, secretOn } from './support/totp';
 
 let dashboard: Dashboard;
 
@@ -10,12 +10,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await dashboard?.stop();
 });
-
-const codeAt = (secret: string, offsetSteps = 0) =>
-  new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({
-    timestamp: Date.now() + offsetSteps * 30_000,
-  });
-const secretOn = (page: Page) => /class="secret-text">([A-Z2-7]+)</.exec(page.html)![1]!;
 
 async function signUpAndIn() {
   const owner = newOwner('twofa');
@@ -29,18 +23,19 @@ async function enrol(browser: TestBrowser) {
   const setup = await browser.get('/security/setup');
   expect(setup.html).toContain('<svg');
   const secret = secretOn(setup);
-  const done = await browser.post('/security/setup', { code: codeAt(secret) }, setup);
+  const enrolledAt = Date.now();
+  const done = await browser.post('/security/setup', { code: codeAt(secret, 0, enrolledAt) }, setup);
   expect(done.status).toBe(200);
   const codes = [...done.html.matchAll(/<code>([a-z0-9]{5}-[a-z0-9]{5})<\/code>/g)].map((match) => match[1]!);
   expect(codes).toHaveLength(10);
-  return { secret, codes };
+  return { secret, codes, enrolledAt };
 }
 
 describe('two-step verification for any user', () => {
   it('is enrolled by a QR; then the password opens only the code page, a code works once, a recovery code once', async () => {
     const { browser, owner } = await signUpAndIn();
     expect((await browser.get('/security')).text).toContain('no está activada');
-    const { secret, codes } = await enrol(browser);
+    const { secret, codes, enrolledAt } = await enrol(browser);
     expect((await browser.get('/security')).text).toContain('está activada');
 
     const again = dashboard.browser();
@@ -48,10 +43,10 @@ describe('two-step verification for any user', () => {
     expect(password.location).toBe('/two-factor');
     expect((await again.get('/home')).location).toBe('/two-factor');
     expect((await again.get('/keys')).location).toBe('/two-factor');
-    const reused = await again.post('/two-factor', { code: codeAt(secret) }, await again.get('/two-factor'));
+    const reused = await again.post('/two-factor', { code: codeAt(secret, 0, enrolledAt) }, await again.get('/two-factor'));
     expect(reused.status).toBe(401); // the enrolment used this step's code
     const before = again.cookies.get('__Host-idv_dash');
-    const next = await again.post('/two-factor', { code: codeAt(secret, 1) }, reused);
+    const next = await again.post('/two-factor', { code: codeAt(secret, 1, enrolledAt) }, reused);
     expect(next.location).toBe('/home');
     expect(again.cookies.get('__Host-idv_dash')).not.toBe(before);
     expect((await again.get('/home')).status).toBe(200);

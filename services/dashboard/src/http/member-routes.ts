@@ -101,53 +101,32 @@ export function mountMemberPages(router: express.Router, ports: DashboardPorts, 
     const { locale, messages } = stateOf(res);
     sendHtml(res, 410, messagePage({ locale, messages, title: messages.linkInvalidTitle, body: messages.linkInvalidBody }));
   };
+  type Invitation = NonNullable<Awaited<ReturnType<typeof invitationOf>>>;
+  /** What both invitation pages show of it: the account's name, the address, the role, the link's token. */
+  const invitationView = async (req: Request, res: Response, invitation: Invitation, token: string) => {
+    const { locale, messages } = stateOf(res);
+    const account = await ports.platform.call('getAccount', { id: invitation.accountId });
+    const { email, role } = invitation;
+    return { locale, messages, csrfToken: csrfToken(req, res), accountName: account.name, email, role, token };
+  };
   router.get(
     '/invitations/accept',
     page(async (req, res) => {
-      const { locale, messages } = stateOf(res);
       const invitation = await invitationOf(ports, req.query.token);
       if (!invitation) return invalidLink(res);
-      const account = await ports.platform.call('getAccount', { id: invitation.accountId });
+      const view = await invitationView(req, res, invitation, req.query.token as string);
       // An address that has a user joins with it: signed in as that user, one button; otherwise, how to.
       const existing = await findUserByEmail(ports.pool, invitation.email);
-      if (existing) {
-        const { viewer } = stateOf(res);
-        const signedInAs =
-          viewer && !viewer.secondFactorPending ? (viewer.userId === existing.id ? 'invited' : 'other') : 'nobody';
-        return sendHtml(
-          res,
-          200,
-          joinInvitationPage({
-            locale,
-            messages,
-            csrfToken: csrfToken(req, res),
-            accountName: account.name,
-            email: invitation.email,
-            role: invitation.role,
-            token: req.query.token as string,
-            signedInAs,
-          }),
-        );
-      }
-      sendHtml(
-        res,
-        200,
-        acceptInvitationPage({
-          locale,
-          messages,
-          csrfToken: csrfToken(req, res),
-          accountName: account.name,
-          email: invitation.email,
-          role: invitation.role,
-          token: req.query.token as string,
-        }),
-      );
+      if (!existing) return sendHtml(res, 200, acceptInvitationPage(view));
+      const { viewer } = stateOf(res);
+      const signedInAs = viewer && !viewer.secondFactorPending ? (viewer.userId === existing.id ? 'invited' : 'other') : 'nobody';
+      sendHtml(res, 200, joinInvitationPage({ ...view, signedInAs }));
     }),
   );
   router.post(
     '/invitations/accept',
     ...post(async (req, res) => {
-      const { locale, messages, address } = stateOf(res);
+      const { address } = stateOf(res);
       const fields = formFields(req.body);
       const result = await acceptInvitationWith(
         ports,
@@ -159,21 +138,8 @@ export function mountMemberPages(router: express.Router, ports: DashboardPorts, 
       if (result.kind === 'invalid') {
         const invitation = await invitationOf(ports, fields.token);
         if (!invitation) return invalidLink(res);
-        const account = await ports.platform.call('getAccount', { id: invitation.accountId });
-        return sendHtml(
-          res,
-          422,
-          acceptInvitationPage({
-            locale,
-            messages,
-            csrfToken: csrfToken(req, res),
-            accountName: account.name,
-            email: invitation.email,
-            role: invitation.role,
-            token: fields.token ?? '',
-            errors: result.errors,
-          }),
-        );
+        const view = await invitationView(req, res, invitation, fields.token ?? '');
+        return sendHtml(res, 422, acceptInvitationPage({ ...view, errors: result.errors }));
       }
       cookies.set(res, cookies.signIn, result.cookieValue);
       cookies.clear(res, cookies.visitor);

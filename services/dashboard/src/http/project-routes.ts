@@ -1,4 +1,4 @@
-import type { Mode } from '@idv/contracts';
+import type { Mode, ProjectOverview } from '@idv/contracts';
 import type express from 'express';
 import type { Request, Response } from 'express';
 import { EDITOR_MESSAGES } from '../domain/editor-messages';
@@ -79,13 +79,16 @@ export function mountProjectPages(
     );
   };
 
-  type Flash = { status?: number; notice?: string; alert?: string; draft?: string };
+  /** What a page shows besides the stored state; `project` when the caller just read it (no second look-up). */
+  type Flash = { status?: number; notice?: string; alert?: string; draft?: string; project?: ProjectOverview };
   type View = 'editor' | 'json';
 
   /** The project's draft in the editor (`editor`) or as its JSON text (`json`). */
   const projectView = async (req: Request, res: Response, viewer: Viewer, flash: Flash = {}, view: View = 'json') => {
     const { locale, messages } = stateOf(res);
-    const found = await projectOf(ports, viewer, String(req.params.id));
+    const found = flash.project
+      ? { kind: 'project' as const, project: flash.project }
+      : await projectOf(ports, viewer, String(req.params.id));
     if (found.kind === 'forbidden') return forbidden(res);
     if (found.kind === 'not_found') return notFound(res);
     const draft = flash.draft ?? (await draftOf(ports, found.project));
@@ -228,7 +231,7 @@ export function mountProjectPages(
       const t = messages.projects.tries;
       const refusal = { too_many: [429, t.tooMany], suspended: [422, t.suspended], duplicate: [409, t.duplicate] } as const;
       const [status, alert] = refusal[tried.kind];
-      return projectView(req, res, viewer, { status, draft: text, alert }, view);
+      return projectView(req, res, viewer, { status, draft: text, alert, project: saved.project }, view);
     }
     const mode = then === 'publish_test' ? 'test' : then === 'publish_live' ? 'live' : null;
     if (!mode || saved.problems.length) {
@@ -239,6 +242,7 @@ export function mountProjectPages(
         {
           status: saved.problems.length ? 422 : 200,
           draft: text,
+          project: saved.project,
           notice: `${messages.projects.saved}${saved.problems.length ? '' : ` ${messages.projects.valid}`}`,
         },
         view,
@@ -275,9 +279,10 @@ export function mountProjectPages(
         if (fields.op) {
           const edited = applyEdit(config, fields.op);
           const text = readableJson(edited ?? config);
-          if (!(await saveOrRefuse(req, res, viewer, text))) return;
+          const saved = await saveOrRefuse(req, res, viewer, text);
+          if (!saved) return;
           const stale = { status: 422, alert: EDITOR_MESSAGES[stateOf(res).locale].staleButton };
-          return projectView(req, res, viewer, { draft: text, ...(edited ? {} : stale) }, 'editor');
+          return projectView(req, res, viewer, { draft: text, project: saved.project, ...(edited ? {} : stale) }, 'editor');
         }
         await saveThen(req, res, viewer, readableJson(config), fields.then, 'editor');
       }),
