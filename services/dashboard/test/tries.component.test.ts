@@ -84,6 +84,31 @@ describe('"Try it" on the draft', () => {
     expect(tries.rowCount).toBe(0);
   });
 
+  it('refuses a try of a suspended account with a page that says why', async () => {
+    const owner = await signedInOwner();
+    await dashboard.platform.call('suspendAccount', { id: owner.accountId });
+    const { answer } = await triedDraft(owner);
+    expect(answer.status).toBe(422);
+    expect(answer.text).toContain('La cuenta está suspendida');
+  });
+
+  it('says so when the account made its 30 tries of the hour', async () => {
+    const owner = await signedInOwner();
+    const projectId = await newProject(owner.browser);
+    const tryOnce = async () => {
+      const page = await owner.browser.get(`/projects/${projectId}/json`);
+      return owner.browser.post(
+        `/projects/${projectId}/draft`,
+        { config: draftOf(page.html), then: 'try', nonce: nonceOf(page.html) },
+        page,
+      );
+    };
+    for (let n = 0; n < 30; n++) expect((await tryOnce()).status).toBe(303);
+    const refused = await tryOnce();
+    expect(refused.status).toBe(429);
+    expect(refused.text).toContain('Hiciste muchas pruebas en la última hora');
+  });
+
   it('starts one try when the same form is sent six times at once', async () => {
     const owner = await signedInOwner();
     const projectId = await newProject(owner.browser);
@@ -106,7 +131,7 @@ describe('"Try it" on the draft', () => {
     expect(tries.rowCount).toBe(1);
   });
 
-  it("keeps another account's try, another project's and a made-up id out of reach; a viewer sees it and cannot start one", async () => {
+  it("keeps another account's try, another project's and a made-up id out of reach; a developer starts one, a viewer sees it and cannot", async () => {
     const owner = await signedInOwner();
     const { projectId, answer } = await triedDraft(owner);
     const [, , sessionId] = TRY_PATH.exec(answer.location!)!;
@@ -118,6 +143,15 @@ describe('"Try it" on the draft', () => {
     expect((await owner.browser.get(`/projects/${otherProject}/tries/${sessionId}`)).status).toBe(404);
     expect((await owner.browser.get(`/projects/${projectId}/tries/vs_00000000000000000000000000`)).status).toBe(404);
     expect((await owner.browser.get(`/projects/${projectId}/tries/nonsense`)).status).toBe(404);
+
+    await dashboard.pool.query('UPDATE memberships SET role = $2 WHERE user_id = $1', [owner.userId, 'developer']);
+    const asDeveloper = await owner.browser.get(`/projects/${projectId}/json`);
+    const developersTry = await owner.browser.post(
+      `/projects/${projectId}/draft`,
+      { config: draftOf(asDeveloper.html), then: 'try', nonce: nonceOf(asDeveloper.html) },
+      asDeveloper,
+    );
+    expect(developersTry.location).toMatch(TRY_PATH);
 
     await dashboard.pool.query('UPDATE memberships SET role = $2 WHERE user_id = $1', [owner.userId, 'viewer']);
     expect((await owner.browser.get(answer.location!)).status).toBe(200);
