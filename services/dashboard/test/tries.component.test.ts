@@ -14,16 +14,22 @@ const signedInOwner = () => signedIn(dashboard, 'tries');
 const TRY_PATH = /^\/projects\/(prj_[0-9A-Z]{26})\/tries\/(vs_[0-9A-Z]{26})$/;
 const linkTokenOf = (html: string) => /href="[^"]*\/l\/(lt_[A-Za-z0-9_-]+)"/.exec(html)?.[1];
 
-/** The draft of a new project saved and tried from its JSON view; the answer and the project. */
-async function triedDraft(owner: Awaited<ReturnType<typeof signedInOwner>>, config?: string) {
-  const projectId = await newProject(owner.browser);
+type Owner = Awaited<ReturnType<typeof signedInOwner>>;
+
+/** "Probar el borrador" pressed on the project's JSON view, with its draft as shown (or `config`). */
+async function pressTry(owner: Owner, projectId: string, config?: string) {
   const page = await owner.browser.get(`/projects/${projectId}/json`);
-  const answer = await owner.browser.post(
+  return owner.browser.post(
     `/projects/${projectId}/draft`,
     { config: config ?? draftOf(page.html), then: 'try', nonce: nonceOf(page.html) },
     page,
   );
-  return { projectId, page, answer };
+}
+
+/** The draft of a new project saved and tried from its JSON view; the answer and the project. */
+async function triedDraft(owner: Owner, config?: string) {
+  const projectId = await newProject(owner.browser);
+  return { projectId, answer: await pressTry(owner, projectId, config) };
 }
 
 describe('"Try it" on the draft', () => {
@@ -95,16 +101,8 @@ describe('"Try it" on the draft', () => {
   it('says so when the account made its 30 tries of the hour', async () => {
     const owner = await signedInOwner();
     const projectId = await newProject(owner.browser);
-    const tryOnce = async () => {
-      const page = await owner.browser.get(`/projects/${projectId}/json`);
-      return owner.browser.post(
-        `/projects/${projectId}/draft`,
-        { config: draftOf(page.html), then: 'try', nonce: nonceOf(page.html) },
-        page,
-      );
-    };
-    for (let n = 0; n < 30; n++) expect((await tryOnce()).status).toBe(303);
-    const refused = await tryOnce();
+    for (let n = 0; n < 30; n++) expect((await pressTry(owner, projectId)).status).toBe(303);
+    const refused = await pressTry(owner, projectId);
     expect(refused.status).toBe(429);
     expect(refused.text).toContain('Hiciste muchas pruebas en la última hora');
   });
@@ -145,13 +143,7 @@ describe('"Try it" on the draft', () => {
     expect((await owner.browser.get(`/projects/${projectId}/tries/nonsense`)).status).toBe(404);
 
     await dashboard.pool.query('UPDATE memberships SET role = $2 WHERE user_id = $1', [owner.userId, 'developer']);
-    const asDeveloper = await owner.browser.get(`/projects/${projectId}/json`);
-    const developersTry = await owner.browser.post(
-      `/projects/${projectId}/draft`,
-      { config: draftOf(asDeveloper.html), then: 'try', nonce: nonceOf(asDeveloper.html) },
-      asDeveloper,
-    );
-    expect(developersTry.location).toMatch(TRY_PATH);
+    expect((await pressTry(owner, projectId)).location).toMatch(TRY_PATH);
 
     await dashboard.pool.query('UPDATE memberships SET role = $2 WHERE user_id = $1', [owner.userId, 'viewer']);
     expect((await owner.browser.get(answer.location!)).status).toBe(200);

@@ -58,7 +58,7 @@ export async function createKey(
     const account = await ports.platform.call('getAccount', { id: viewer.accountId });
     if (account.status !== 'active') return { kind: 'live_needs_active_account' };
   }
-  if (!/^[A-Za-z0-9_-]{16,64}$/.test(input.nonce) || !(await claimFormNonce(ports.pool, input.nonce, viewer.userId))) {
+  if (!(await claimFormNonce(ports.pool, input.nonce, viewer.userId))) {
     return { kind: 'duplicate' };
   }
   const key = await ports.platform.call(

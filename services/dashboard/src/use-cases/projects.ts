@@ -67,7 +67,7 @@ export async function createProject(
   address: string,
 ): Promise<Outcome<{ kind: 'created'; projectId: ProjectId } | { kind: 'duplicate' }>> {
   if (!can(viewer.role, 'projects.write')) return { kind: 'forbidden' };
-  if (!/^[A-Za-z0-9_-]{16,64}$/.test(input.nonce) || !(await claimFormNonce(ports.pool, input.nonce, viewer.userId))) {
+  if (!(await claimFormNonce(ports.pool, input.nonce, viewer.userId))) {
     return { kind: 'duplicate' };
   }
   const project = await ports.platform.call('createProject', {}, { account_id: viewer.accountId, name: input.name });
@@ -241,7 +241,7 @@ export async function tryDraft(
   if (!can(viewer.role, 'projects.write')) return { kind: 'forbidden' };
   const account = await ports.platform.call('getAccount', { id: viewer.accountId });
   if (account.status === 'suspended') return { kind: 'suspended' };
-  if (!/^[A-Za-z0-9_-]{16,64}$/.test(nonce) || !(await claimFormNonce(ports.pool, nonce, viewer.userId))) {
+  if (!(await claimFormNonce(ports.pool, nonce, viewer.userId))) {
     return { kind: 'duplicate' };
   }
   let session: TrySession;
