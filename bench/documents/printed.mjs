@@ -110,18 +110,28 @@ async function photoAt(index, sideName, attempt) {
  */
 async function sideThroughAttempts(index, sideName, today, takenFront = null) {
   const tries = [];
+  // What the front's photos refused for their print settled, pooled with the next one's, as the flow does.
+  let settledPrint = null;
   for (let photo = 0; photo < ATTEMPTS; photo += 1) {
     const image = await photoAt(index, sideName, photo);
     if (image === undefined) return { tries, taken: null, problem: null };
     const read = await readTimed(image.image, sideName, today);
-    const stored = toStoredReading(read.reading);
+    const reading = pooled(read.reading, settledPrint);
+    const stored = toStoredReading(reading);
     const own = captureProblems(stored);
     const problems =
       own.length === 0 && takenFront !== null ? problemsAgainstFront(toStoredReading(takenFront), stored, sideName) : own;
     tries.push({ label: image.label, ...read, problems, ...(image.held === undefined ? {} : { framesLookedAt: image.held }) });
-    if (problems.length === 0) return { tries, taken: read.reading, problem: null };
+    if (problems.length === 0) return { tries, taken: reading, problem: null };
+    if (problems[0] === 'print_unreadable')
+      settledPrint = verification.settledPrintOf?.(read.reading, settledPrint) ?? settledPrint;
   }
   return { tries, taken: null, problem: tries[tries.length - 1].problems[0] };
+}
+
+/** A front with the gaps in its print filled from its earlier photos (a build without pooling: as read). */
+function pooled(reading, settledPrint) {
+  return verification.withSettledPrint === undefined ? reading : verification.withSettledPrint(reading, settledPrint);
 }
 
 function rate(hits, total) {

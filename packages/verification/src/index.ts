@@ -16,6 +16,7 @@ export {
 } from './image/prepare-upload';
 export { sniffImageType, type SniffedType } from './image/sniff';
 export { blankSideReading, zoneReading, type SideReading, type SideProblem } from './pipeline/read-side';
+export { settledPrintOf, withSettledPrint, type SettledPrint } from './pipeline/front-print';
 export { combineSides, type DocumentCheck, type DocumentReading, type ReadDocumentOptions } from './pipeline/read-document';
 export { startEngines, stopEngines } from './engines';
 export type { VerificationTask, VerificationResult } from './worker';

@@ -11,6 +11,7 @@ export * from './pipeline/quality-port';
 export * from './pipeline/read-side';
 export { startEngines, stopEngines } from './engines';
 export * from './pipeline/read-document';
+export * from './pipeline/front-print';
 export { perceptualHash, hashDistance } from './pipeline/perceptual-hash';
 export type { VerificationTask, VerificationResult } from './worker';
 // Image quality and recapture detection (src/quality), the measures behind the pipeline's quality port.

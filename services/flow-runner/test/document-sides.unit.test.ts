@@ -125,6 +125,34 @@ describe('changing the document type', () => {
   });
 });
 
+describe("a front's retake", () => {
+  test('when the front was refused for its print, then its next photo keeps what the earlier ones settled, to pool with it', async () => {
+    const step = stepOf(['dni']);
+    const settledPrint = {
+      card: 'c0ffee',
+      layout: 'dni_2012_front' as const,
+      fields: { surname: 'PEREZ' },
+      status: { surname: 'agrees' as const },
+    };
+    const state: StepState = {
+      status: 'pending',
+      document: {
+        captures: { front: { artefactId: 'art_1', status: 'refused', attempts: 1, problem: 'print_unreadable', settledPrint } },
+      },
+    };
+    const ports = {
+      prepareCapture: (bytes: Buffer) => Promise.resolve({ ok: true, jpeg: bytes }),
+      isTestSample: () => Promise.resolve(false),
+      stageCapture: () => 'art_2',
+    };
+    const ctx = { step, state, t: messages('es'), mode: 'live', upload: Buffer.from('photo'), ports };
+
+    await documentStep.accept(ctx as unknown as StepContext<typeof step>, { action: 'upload', side: 'front' });
+
+    expect(state.document!.captures.front).toEqual({ artefactId: 'art_2', status: 'reading', attempts: 2, settledPrint });
+  });
+});
+
 describe('the angled front against the front', () => {
   test('when the angled front is the front photo again, then it is refused as not tilted', () => {
     const front = reading('front', { image_signature: 'AAECAwQFBgcICQoLDA0ODw==', barcode_fields: FIELDS });

@@ -75,7 +75,20 @@ function readState(): FlowState {
       status: 'passed',
       document: {
         type: 'dni',
-        captures: { front: { artefactId: CAPTURED, status: 'accepted', attempts: 1 } },
+        captures: {
+          front: {
+            artefactId: CAPTURED,
+            status: 'accepted',
+            attempts: 2,
+            // What the front's first photo settled, pooled with the second's.
+            settledPrint: {
+              card: 'c0ffee',
+              layout: 'dni_2012_front',
+              fields: { surname: DOCUMENT.surname, birth_date: DOCUMENT.birth_date },
+              status: { surname: 'agrees', birth_date: 'agrees' },
+            },
+          },
+        },
         checks: [{ name: 'front_vs_barcode', verdict: 'passed' }],
         registry: {
           status: 'match',
@@ -174,8 +187,12 @@ describe('retention of captures and of what was read from them', () => {
       expect(text).not.toContain(value);
     }
     // What was decided stays: step statuses, reasons, check names and verdicts, the capture bookkeeping.
-    const { registry: _gone, ...progress } = readState().steps.doc!.document!;
-    expect(swept.flow.state.steps.doc).toEqual({ status: 'passed', document: progress });
+    const { registry: _gone, captures, ...progress } = readState().steps.doc!.document!;
+    const { settledPrint: _pooled, ...frontBookkeeping } = captures.front!;
+    expect(swept.flow.state.steps.doc).toEqual({
+      status: 'passed',
+      document: { ...progress, captures: { front: frontBookkeeping } },
+    });
     expect(swept.flow.state.steps.consent).toEqual({ status: 'passed' });
     expect(swept.flow.state.reasons).toEqual([]);
 

@@ -1,6 +1,6 @@
 import { newId, type ArtefactId, type CaptureStoredData, type DocumentData, type SessionId } from '@idv/contracts';
 import type { Logger } from '@idv/kit';
-import type { SideReading } from '@idv/verification';
+import { settledPrintOf, withSettledPrint, type SettledPrint, type SideReading } from '@idv/verification';
 import {
   captureProblems,
   captureVerdict,
@@ -60,10 +60,17 @@ async function applyReadingTo(
   if (!step || !state) return;
   const side = sideBeingRead(state.document, artefactId);
   if (side === null) return;
-  const problems = await problemsOfSide(core, step, state.document!, side, artefactId, verdict);
+  const progress = state.document!;
+  const pooling =
+    side === 'front' && verdict.problems.includes('print_unreadable') ? await frontPooling(core, progress, artefactId) : null;
+  const problems = await problemsOfSide(core, step, progress, side, artefactId, pooling?.verdict ?? verdict);
   const persist = core.persister(record, []);
   let outcome = applyCaptureReading(step, state, artefactId, problems);
   if (outcome.kind === 'stale') return;
+  const front = progress.captures.front;
+  if (pooling !== null && front?.status === 'refused' && front.problem === 'print_unreadable' && pooling.carried !== null) {
+    front.settledPrint = pooling.carried;
+  }
   if (outcome.kind === 'complete') {
     const verdict = decideDocument(await readingsOfSides(core, state.document!), {
       progress: state.document!,
@@ -85,6 +92,28 @@ async function applyReadingTo(
 }
 
 /**
+ * A front refused for print it did not settle, pooled with what the front's earlier photos of the same
+ * card settled (`withSettledPrint`): its verdict once pooled, and what to carry to the next photo should
+ * it still be refused for its print.
+ */
+async function frontPooling(
+  core: FlowCore,
+  progress: DocumentProgress,
+  artefactId: ArtefactId,
+): Promise<{ verdict: CaptureVerdict; carried: SettledPrint | null } | null> {
+  const reading = (await core.options.readings.reading(artefactId)) as StoredSideReading | null;
+  if (!reading) return null;
+  const earlier = progress.captures.front?.settledPrint ?? null;
+  return { verdict: captureVerdict(withSettledPrint(reading, earlier)), carried: settledPrintOf(reading, earlier) ?? earlier };
+}
+
+/** The accepted front's stored reading as the flow took it: with the print its earlier photos settled. */
+async function frontReading(core: FlowCore, progress: DocumentProgress, frontId: ArtefactId): Promise<StoredSideReading | null> {
+  const stored = (await core.options.readings.reading(frontId)) as StoredSideReading | null;
+  return stored && withSettledPrint(stored, progress.captures.front?.settledPrint ?? null);
+}
+
+/**
  * A side's problems for the step: a side of another type than the chosen one is told so first; a side
  * after the front is compared with the accepted front (after a screen, which is told first whatever
  * it shows); otherwise what the side itself showed.
@@ -101,7 +130,7 @@ async function problemsOfSide(
   if (ofType !== null) return [ofType, ...verdict.problems.filter((problem) => problem !== 'wrong_type' && problem !== ofType)];
   const front = progress.captures.front;
   if ((side !== 'back' && side !== 'front_angle') || front?.status !== 'accepted') return verdict.problems;
-  const against = await againstFront(core, front.artefactId, artefactId, side);
+  const against = await againstFront(core, progress, artefactId, side);
   if (against.length === 0) return verdict.problems;
   const screen = verdict.problems.filter((problem) => problem === 'screen');
   return [...screen, ...against, ...verdict.problems.filter((problem) => problem !== 'screen' && !against.includes(problem))];
@@ -156,11 +185,11 @@ async function scheduleRegistryCheck(
  */
 async function againstFront(
   core: FlowCore,
-  frontId: ArtefactId,
+  progress: DocumentProgress,
   captureId: ArtefactId,
   side: 'back' | 'front_angle',
 ): Promise<CaptureProblem[]> {
-  const front = (await core.options.readings.reading(frontId)) as StoredSideReading | null;
+  const front = await frontReading(core, progress, progress.captures.front!.artefactId);
   const read = (await core.options.readings.reading(captureId)) as StoredSideReading | null;
   if (!front || !read) return [];
   return problemsAgainstFront(front, read, side);
@@ -169,9 +198,12 @@ async function againstFront(
 /** The stored readings of every accepted side, for the cross-checks (no image is read again). */
 async function readingsOfSides(core: FlowCore, progress: DocumentProgress): Promise<SideReading[]> {
   const readings: SideReading[] = [];
-  for (const capture of Object.values(progress.captures)) {
+  for (const [side, capture] of Object.entries(progress.captures)) {
     if (!capture) continue;
-    const stored = (await core.options.readings.reading(capture.artefactId)) as StoredSideReading | null;
+    const stored =
+      side === 'front'
+        ? await frontReading(core, progress, capture.artefactId)
+        : ((await core.options.readings.reading(capture.artefactId)) as StoredSideReading | null);
     if (!stored) throw new Error(`no reading stored for ${capture.artefactId}`);
     readings.push({ ...stored, face_crop: null });
   }

@@ -1,4 +1,5 @@
 import type { ArtefactId, DocumentData } from '@idv/contracts';
+import type { SettledPrint } from '@idv/verification';
 import type { ReasonCode } from '../reason-codes';
 import type { RegistryField, RegistryQuery } from '../registry';
 
@@ -43,6 +44,11 @@ export interface CaptureState {
   /** Captures of this side so far (each refused one counts against `maxAttempts`). */
   attempts: number;
   problem?: CaptureProblem;
+  /**
+   * The front's needed print its earlier photos of the same card settled (`SettledPrint`), pooled with
+   * each retake's: personal data, removed with the document's at the end of retention.
+   */
+  settledPrint?: SettledPrint;
 }
 
 /** The document step's progress, inside the step's state. */

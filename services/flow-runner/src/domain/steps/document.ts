@@ -226,7 +226,12 @@ export const documentStep: StepModule<DocumentStep> = {
       return { kind: 'failed', reason: REASON_CODES.testSampleDetected };
     }
     const artefactId = ctx.ports.stageCapture(side, prepared.jpeg, { type, acceptedTypes: ctx.step.documents });
-    progress.captures[side] = { artefactId, status: 'reading', attempts: (previous?.attempts ?? 0) + 1 };
+    progress.captures[side] = {
+      artefactId,
+      status: 'reading',
+      attempts: (previous?.attempts ?? 0) + 1,
+      ...(previous?.settledPrint === undefined ? {} : { settledPrint: previous.settledPrint }),
+    };
     return { kind: 'stay' };
   },
 };
