@@ -3,6 +3,7 @@ import { CreateAccountOwnerBodySchema, CreateOperatorBodySchema, DashboardUserSc
 import { idSchema, linkTokenSchema } from './ids';
 import {
   ACCOUNT_STATUSES,
+  AccountReadinessSchema,
   AccountSchema,
   ApiKeySchema,
   CreateAccountBodySchema,
@@ -22,6 +23,7 @@ import {
   CreditBalanceBodySchema,
   EvidenceLinksBodySchema,
   EvidenceLinksResultSchema,
+  FlowReadinessSchema,
   HoldSessionBodySchema,
   HoldSessionResultSchema,
   InternalSessionSchema,
@@ -107,6 +109,18 @@ const INTERNAL_ROUTE_ENTRIES = [
     summary: 'One account',
     params: accountParams,
     responses: { 200: { description: 'The account', schema: AccountSchema }, 404: { description: 'No such account' } },
+  },
+  {
+    operationId: 'getAccountReadiness',
+    method: 'get',
+    path: '/internal/accounts/{id}/readiness',
+    service: 'keys',
+    summary: "One account and how many of its live keys work (the dashboard's go-live checklist)",
+    params: accountParams,
+    responses: {
+      200: { description: 'The account and its live keys', schema: AccountReadinessSchema },
+      404: { description: 'No such account' },
+    },
   },
   {
     operationId: 'approveAccount',
@@ -257,6 +271,15 @@ const INTERNAL_ROUTE_ENTRIES = [
     summary: "An account's balance of tokens",
     params: accountParams,
     responses: { 200: { description: 'The balance', schema: BalanceSchema } },
+  },
+  {
+    operationId: 'getFlowReadiness',
+    method: 'get',
+    path: '/internal/accounts/{id}/flow-readiness',
+    service: 'sessions',
+    summary: "An account's projects with a live configuration and its balance (the dashboard's go-live checklist)",
+    params: accountParams,
+    responses: { 200: { description: 'The readiness', schema: FlowReadinessSchema } },
   },
   {
     operationId: 'getAccountUsage',

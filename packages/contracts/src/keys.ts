@@ -18,6 +18,13 @@ export const AccountSchema = z.object({
 });
 export type Account = z.infer<typeof AccountSchema>;
 
+/**
+ * An account and what its keys say about going live, in one answer (the dashboard's home page): how
+ * many of its live keys work now.
+ */
+export const AccountReadinessSchema = z.object({ account: AccountSchema, live_keys: z.number().int().min(0) });
+export type AccountReadiness = z.infer<typeof AccountReadinessSchema>;
+
 export const CreateAccountBodySchema = z.strictObject({
   name: z.string().min(1).max(200),
   email: z.string().email().max(320),

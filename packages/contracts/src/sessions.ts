@@ -271,3 +271,14 @@ export const CreditBalanceBodySchema = z.strictObject({
 
 export const BalanceSchema = z.object({ account_id: idSchema('account'), balance: z.number().int() });
 export type Balance = z.infer<typeof BalanceSchema>;
+
+/**
+ * What the sessions service says about an account going live, in one answer (the dashboard's home
+ * page): its projects with a live configuration published, and its balance of tokens.
+ */
+export const FlowReadinessSchema = z.object({
+  account_id: idSchema('account'),
+  live_projects: z.number().int().min(0),
+  balance: z.number().int(),
+});
+export type FlowReadiness = z.infer<typeof FlowReadinessSchema>;

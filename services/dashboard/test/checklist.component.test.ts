@@ -30,7 +30,7 @@ const items = (html: string) =>
     ]),
   );
 
-test('the go-live checklist follows the real state of the account, item by item', async () => {
+test('the go-live checklist follows the real state of the account, item by item, and back when a key is revoked', async () => {
   const owner = newOwner('golive');
   const browser = dashboard.browser();
   await browser.post('/sign-up', owner, await browser.get('/sign-up'));
@@ -98,4 +98,8 @@ test('the go-live checklist follows the real state of the account, item by item'
     200,
   );
   expect(Object.values(home).every((state) => state === 'done')).toBe(true);
+
+  // A key that no longer works is no live key: revoked, the item is to do again.
+  await dashboard.platform.call('revokeApiKey', { id: liveKey.id });
+  expect(items((await browser.get('/home')).html)).toMatchObject({ [ids.live_key]: 'missing', [ids.live_config]: 'done' });
 });

@@ -50,6 +50,16 @@ export async function listKeys(db: Queryable, accountId: AccountId): Promise<Api
   return rows.map(toRecord);
 }
 
+/** How many of an account's live keys work now (`isRevoked` in SQL: a roll's old key counts until its time). */
+export async function countLiveKeys(db: Queryable, accountId: AccountId): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM api_keys
+      WHERE account_id = $1 AND mode = 'live' AND revoked_at IS NULL AND (revokes_at IS NULL OR revokes_at > now())`,
+    [accountId],
+  );
+  return rows[0]!.n;
+}
+
 /**
  * Revokes once: a second revoke keeps the first revoked_at. By key id alone: the operator revokes a
  * key without naming its account.

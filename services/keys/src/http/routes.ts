@@ -1,7 +1,7 @@
 import { internalRoute } from '@idv/contracts';
 import { route, type Pool } from '@idv/kit';
 import { approveAccount, createAccount, getAccount, listAccounts, suspendAccount } from '../use-cases/accounts';
-import { createApiKey, listApiKeys, resolveApiKey, revokeApiKey, rollApiKey } from '../use-cases/api-keys';
+import { accountReadiness, createApiKey, listApiKeys, resolveApiKey, revokeApiKey, rollApiKey } from '../use-cases/api-keys';
 import { toAccount, toApiKey, toResolvedKey } from './views';
 
 export interface RouteDeps {
@@ -22,6 +22,10 @@ export const keysRoutes = [
     status: 200,
     body: toAccount(await getAccount(pool, params.id)),
   })),
+  route(internalRoute('getAccountReadiness'), async ({ params }, { pool }: RouteDeps) => {
+    const { account, liveKeys } = await accountReadiness(pool, params.id);
+    return { status: 200, body: { account: toAccount(account), live_keys: liveKeys } };
+  }),
   route(internalRoute('approveAccount'), async ({ params }, { pool }: RouteDeps) => ({
     status: 200,
     body: toAccount(await approveAccount(pool, params.id)),

@@ -1,6 +1,7 @@
 import { domainEvents, newId, type AccountId, type ApiKeyId, type Mode, type Scope } from '@idv/contracts';
 import { AppError, enqueueEvent, notFound, withTransaction, type Pool } from '@idv/kit';
 import * as accounts from '../adapters/accounts.repository';
+import type { AccountRecord } from '../domain/accounts';
 import * as keys from '../adapters/api-keys.repository';
 import {
   generateSecret,
@@ -73,6 +74,13 @@ export function rollApiKey(
 export async function listApiKeys(pool: Pool, accountId: AccountId): Promise<ApiKeyRecord[]> {
   if (!(await accounts.findAccount(pool, accountId))) throw notFound('account');
   return keys.listKeys(pool, accountId);
+}
+
+/** An account and how many of its live keys work (the dashboard's go-live checklist): a query each, at once. */
+export async function accountReadiness(pool: Pool, accountId: AccountId): Promise<{ account: AccountRecord; liveKeys: number }> {
+  const [account, liveKeys] = await Promise.all([accounts.findAccount(pool, accountId), keys.countLiveKeys(pool, accountId)]);
+  if (!account) throw notFound('account');
+  return { account, liveKeys };
 }
 
 /**

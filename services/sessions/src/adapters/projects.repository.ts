@@ -132,6 +132,15 @@ export async function listProjects(db: Queryable, accountId: AccountId): Promise
   return rows.map(toOverview);
 }
 
+/** How many of an account's projects have a live configuration published. */
+export async function countLiveProjects(db: Queryable, accountId: AccountId): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM projects WHERE account_id = $1 AND live_version IS NOT NULL',
+    [accountId],
+  );
+  return rows[0]!.n;
+}
+
 export async function renameProject(db: Queryable, projectId: ProjectId, name: string): Promise<ProjectOverview | null> {
   const { rows } = await db.query<OverviewRow>(
     'UPDATE projects SET name = $2 WHERE id = $1 RETURNING id, account_id, name, created_at, test_version, live_version, last_version',

@@ -46,6 +46,10 @@ export const internalRoutes = [
     status: 200,
     body: { account_id: params.id, balance: await service.balance(params.id) },
   })),
+  route(internalRoute('getFlowReadiness'), async ({ params }, { service }: RouteDeps) => {
+    const { liveProjects, balance } = await service.flowReadiness(params.id);
+    return { status: 200, body: { account_id: params.id, live_projects: liveProjects, balance } };
+  }),
   route(internalRoute('getAccountUsage'), async ({ params, query }, { pool }: RouteDeps) => ({
     status: 200,
     body: await monthlyUsage(pool, params.id, query.month),

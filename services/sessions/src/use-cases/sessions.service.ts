@@ -205,6 +205,15 @@ export class SessionsService {
     return ledger.balanceOf(this.pool, accountId);
   }
 
+  /** What the dashboard's go-live checklist asks of this service: projects live, and tokens. */
+  async flowReadiness(accountId: AccountId): Promise<{ liveProjects: number; balance: number }> {
+    const [liveProjects, balance] = await Promise.all([
+      projects.countLiveProjects(this.pool, accountId),
+      ledger.balanceOf(this.pool, accountId),
+    ]);
+    return { liveProjects, balance };
+  }
+
   // ── Public session operations ───────────────────────────────────────────────────────────────
 
   /**
