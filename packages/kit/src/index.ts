@@ -1,5 +1,6 @@
 export * from './broker';
 export * from './config';
+export * from './csv';
 export * from './cursor';
 export * from './db';
 export * from './errors';

@@ -15,7 +15,7 @@ export {
   type UploadRefusalReason,
 } from './image/prepare-upload';
 export { sniffImageType, type SniffedType } from './image/sniff';
-export { blankSideReading, zoneReading, type SideReading, type SideProblem } from './pipeline/read-side';
+export { barcodeReading, blankSideReading, zoneReading, type SideReading, type SideProblem } from './pipeline/read-side';
 export { settledPrintOf, withSettledPrint, type SettledPrint } from './pipeline/front-print';
 export { combineSides, type DocumentCheck, type DocumentReading, type ReadDocumentOptions } from './pipeline/read-document';
 export { startEngines, stopEngines } from './engines';

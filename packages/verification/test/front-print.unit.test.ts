@@ -1,6 +1,6 @@
 import { settledPrintOf, withSettledPrint, type SettledPrint } from '../src/pipeline/front-print';
 import { combineSides } from '../src/pipeline/read-document';
-import { blankSideReading, type SideReading } from '../src/pipeline/read-side';
+import { barcodeReading, blankSideReading, type SideReading } from '../src/pipeline/read-side';
 import type { PrintedFieldName, PrintedStatus } from '../src/readers/printed.reader';
 
 // A 2012 DNI photographed in dim light: each photo of its front settles some of the print the checks
@@ -40,18 +40,7 @@ function frontPhoto(status: Settled, options: { payload?: string; differs?: Part
     ...blankSideReading('front'),
     detected_type: 'dni',
     detected_face: 'front',
-    barcode: {
-      format: 'PDF417',
-      text: options.payload ?? PAYLOAD,
-      bytes_base64: '',
-      angle: 0,
-      region: 'full',
-      scale: 1,
-      symbol_orientation: 0,
-      sequence: null,
-      layout: null,
-      parse_failure: null,
-    },
+    barcode: barcodeReading(options.payload ?? PAYLOAD),
     barcode_fields: HOLDER,
     printed: { layout: 'dni_2012_front', fields, raw: {}, status, labels: [] },
     problems: unsettled && !differs ? ['print_unreadable'] : [],

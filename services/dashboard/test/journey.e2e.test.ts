@@ -243,5 +243,11 @@ test('an integrator signs up, is approved by an operator, publishes a flow, gets
     expect(missing).toContain(item);
   await check(page, 'home-checklist');
 
-  expect(seen.length).toBeGreaterThanOrEqual(15);
+  // The audit log names what the journey did, the operator's approval as the service's operator's.
+  await page.getByRole('link', { name: 'Auditoría' }).click();
+  await page.getByRole('cell', { name: 'Publicó un flujo en real' }).first().waitFor();
+  await page.getByRole('cell', { name: 'El operador del servicio' }).first().waitFor();
+  await check(page, 'audit');
+
+  expect(seen.length).toBeGreaterThanOrEqual(16);
 }, 180_000);

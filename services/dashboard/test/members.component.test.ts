@@ -1,4 +1,5 @@
-import { signedInOwner as signedIn, startDashboard, type Dashboard } from './support/harness';
+import { linkInMail, signedInOwner as signedIn, startDashboard, type Dashboard } from './support/harness';
+import { invitedMember } from './support/members';
 
 let dashboard: Dashboard;
 
@@ -11,34 +12,8 @@ afterAll(async () => {
 
 const signedInOwner = () => signedIn(dashboard, 'team');
 
-const linkIn = (raw: string) => {
-  const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-  return /http:\/\/dashboard\.test(\/invitations\/accept\?token=[A-Za-z0-9_-]+)/.exec(text)![1]!;
-};
-
-async function invited(owner: Awaited<ReturnType<typeof signedInOwner>>, role: 'developer' | 'viewer' | 'owner') {
-  const email = `member-${role}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const page = await owner.browser.get('/members');
-  const sent = await owner.browser.post('/members/invite', { email, role }, page);
-  expect(sent.status).toBe(200);
-  expect(sent.text).toContain(`Invitamos a ${email}`);
-  const link = linkIn((await dashboard.smtp.mailTo(email)).raw);
-  const member = dashboard.browser();
-  const form = await member.get(link);
-  expect(form.status).toBe(200);
-  expect(form.text).toContain(email);
-  const token = new URLSearchParams(link.split('?')[1]).get('token')!;
-  const weak = await member.post('/invitations/accept', { token, name: 'Miembro', password: 'corta' }, form);
-  expect(weak.status).toBe(422);
-  const joined = await member.post(
-    '/invitations/accept',
-    { token, name: 'Miembro', password: 'una frase de miembro larga' },
-    weak,
-  );
-  expect(joined.location).toBe('/home');
-  expect((await member.get(link)).status).toBe(410);
-  return { member, email };
-}
+const invited = (owner: Awaited<ReturnType<typeof signedInOwner>>, role: 'developer' | 'viewer' | 'owner') =>
+  invitedMember(dashboard, owner, role);
 
 describe('the team', () => {
   it('invites by e-mail with a role; the invited person joins once, with that role enforced on the server', async () => {
@@ -102,7 +77,7 @@ describe('an invitation to an address that already has a user', () => {
     const page = await inviter.browser.get('/members');
     const sent = await inviter.browser.post('/members/invite', { email: invitee.owner.email, role: 'developer' }, page);
     expect(sent.status).toBe(200);
-    const link = linkIn((await dashboard.smtp.mailTo(invitee.owner.email, 2)).raw);
+    const link = linkInMail((await dashboard.smtp.mailTo(invitee.owner.email, 2)).raw, '/invitations/accept');
     const token = new URLSearchParams(link.split('?')[1]).get('token')!;
 
     // Not signed in: how to join, no form to create a second user for the address.

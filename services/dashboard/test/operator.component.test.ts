@@ -1,9 +1,12 @@
 import { api } from '@idv/testkit';
 import type { TestBrowser } from './support/browser';
 import { newOwner, startDashboard, type Dashboard } from './support/harness';
+import { enrolledOperator as enrolled, operatorWithPassword as withPassword } from './support/operators';
 import { codeAt, secretOn } from './support/totp';
 
 let dashboard: Dashboard;
+const operatorWithPassword = () => withPassword(dashboard);
+const enrolledOperator = () => enrolled(dashboard);
 
 beforeAll(async () => {
   dashboard = await startDashboard();
@@ -11,44 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await dashboard?.stop();
 });
-
-const internal = (path: string, body: unknown) =>
-  fetch(`${dashboard.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-idv-internal-token': process.env.INTERNAL_TOKEN! },
-    body: JSON.stringify(body),
-  });
-
-/** An operator created as the CLI does, signed in with the password only. */
-async function operatorWithPassword() {
-  const credentials = { ...newOwner('op'), password: 'una frase de operador segura' };
-  const created = await internal('/internal/operators', {
-    email: credentials.email,
-    name: credentials.name,
-    password: credentials.password,
-  });
-  expect(created.status).toBe(201);
-  const browser = dashboard.browser();
-  const answer = await browser.post(
-    '/operator/sign-in',
-    { email: credentials.email, password: credentials.password },
-    await browser.get('/operator/sign-in'),
-  );
-  return { browser, credentials, answer };
-}
-
-/** Through the enrolment: the TOTP secret read off the page, as a person would type it into an app. */
-async function enrolledOperator() {
-  const { browser, credentials, answer } = await operatorWithPassword();
-  expect(answer.location).toBe('/operator/enroll');
-  const enrol = await browser.get('/operator/enroll');
-  const secret = secretOn(enrol);
-  const enrolledAt = Date.now();
-  const done = await browser.post('/operator/enroll', { code: codeAt(secret, 0, enrolledAt) }, enrol);
-  expect(done.status).toBe(200);
-  const codes = [...done.html.matchAll(/<code>([a-z0-9]{5}-[a-z0-9]{5})<\/code>/g)].map((match) => match[1]!);
-  return { browser, credentials, secret, codes, enrolledAt };
-}
 
 async function pendingAccount() {
   const owner = newOwner('pending');

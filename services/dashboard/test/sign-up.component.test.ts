@@ -1,4 +1,4 @@
-import { startDashboard, newOwner, type Dashboard } from './support/harness';
+import { linkInMail, newOwner, startDashboard, type Dashboard } from './support/harness';
 
 let dashboard: Dashboard;
 
@@ -300,12 +300,6 @@ describe('an owner added by an operator (the internal route the demo uses)', () 
 });
 
 describe('getting in by e-mail: a sign-in link and a password reset', () => {
-  const linkIn = (raw: string, path: string) => {
-    const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-    const found = new RegExp(`http://dashboard\\.test(${path}\\?token=[A-Za-z0-9_-]+)`).exec(text)?.[1];
-    if (!found) throw new Error(`no ${path} link in:\n${text}`);
-    return found;
-  };
   const askForLinks = async (email: string) => {
     const browser = dashboard.browser();
     const answer = await browser.post('/forgot', { email }, await browser.get('/forgot'));
@@ -319,7 +313,7 @@ describe('getting in by e-mail: a sign-in link and a password reset', () => {
     expect((await signIn(owner.email, owner.password)).answer.status).toBe(429);
 
     await askForLinks(owner.email);
-    const link = linkIn((await dashboard.smtp.mailTo(owner.email, 2)).raw, '/sign-in-link');
+    const link = linkInMail((await dashboard.smtp.mailTo(owner.email, 2)).raw, '/sign-in-link');
     const browser = dashboard.browser();
     const page = await browser.get(link);
     expect(page.status).toBe(200); // opening it uses nothing
@@ -333,7 +327,7 @@ describe('getting in by e-mail: a sign-in link and a password reset', () => {
     const { owner } = await signUp();
     const elsewhere = (await signIn(owner.email, owner.password)).browser;
     await askForLinks(owner.email);
-    const link = linkIn((await dashboard.smtp.mailTo(owner.email, 2)).raw, '/reset-password');
+    const link = linkInMail((await dashboard.smtp.mailTo(owner.email, 2)).raw, '/reset-password');
     const token = new URLSearchParams(link.split('?')[1]).get('token')!;
     const browser = dashboard.browser();
     const form = await browser.get(link);

@@ -1,17 +1,11 @@
 import { FlowConfigSchema, newArtefactId, type ArtefactId } from '@idv/contracts';
-import { createPool } from '@idv/kit';
-import { blankSideReading, type SideReading } from '@idv/verification';
-import type pg from 'pg';
-import sharp from 'sharp';
-import { PgArtefactStore } from '../src/adapters/artefact.store';
-import { PgFlowStore } from '../src/adapters/flow.repository';
-import { artefactKeyring } from '../src/config';
+import { barcodeReading, blankSideReading, type SideReading } from '@idv/verification';
 import { captureVerdict, toStoredReading } from '../src/domain/capture-rules';
 import type { FlowRecord } from '../src/domain/ports';
 import type { CaptureState } from '../src/domain/steps/document-state';
 import { FlowService } from '../src/use-cases/flow-service';
 import { buildFlowRecord } from './flow-records';
-import { privateFlowDatabase } from './private-database';
+import { privateFlowStores } from './private-database';
 
 /**
  * A front asked for again for its print pools what its photos settled: the readings stored in a real
@@ -19,38 +13,22 @@ import { privateFlowDatabase } from './private-database';
  * The readings are written here (what the reader would have made of a dim card's photos), so each photo
  * settles exactly the fields the case needs.
  */
-let database: Awaited<ReturnType<typeof privateFlowDatabase>>;
-let pool: pg.Pool;
-let artefacts: PgArtefactStore;
-let flows: PgFlowStore;
+const stores = privateFlowStores('pooling');
 let service: FlowService;
-let image: Buffer;
 
 const unused = (): never => {
   throw new Error('not used while the front is read');
 };
 
-beforeAll(async () => {
-  database = await privateFlowDatabase('pooling');
-  pool = createPool({ url: database.url, schema: 'flow', max: 4 });
-  artefacts = new PgArtefactStore(pool, artefactKeyring({ INTERNAL_TOKEN: 'pooling-test-internal-token' }));
-  flows = new PgFlowStore(pool, artefacts);
+beforeAll(() => {
   service = new FlowService({
-    store: flows,
+    store: stores.flows,
     sessions: { get: unused, redeem: unused, activity: unused, resolve: unused, hold: unused },
     sender: { send: unused },
     uploads: {} as ConstructorParameters<typeof FlowService>[0]['uploads'],
-    readings: artefacts,
+    readings: stores.artefacts,
     timeScale: 1,
   });
-  image = await sharp({ create: { width: 64, height: 40, channels: 3, background: '#8899aa' } })
-    .jpeg()
-    .toBuffer();
-}, 60_000);
-
-afterAll(async () => {
-  await pool?.end();
-  await database?.drop();
 });
 
 const PAYLOAD = '00123456789@PEREZ@ANA SOFIA@F@30111222@B@02/01/1990@12/03/2018';
@@ -73,18 +51,7 @@ function frontReading(settled: Needed[], payload = PAYLOAD): SideReading {
     ...blankSideReading('front'),
     detected_type: 'dni',
     detected_face: 'front',
-    barcode: {
-      format: 'PDF417',
-      text: payload,
-      bytes_base64: '',
-      angle: 0,
-      region: 'full',
-      scale: 1,
-      symbol_orientation: 0,
-      sequence: null,
-      layout: null,
-      parse_failure: null,
-    },
+    barcode: barcodeReading(payload),
     barcode_fields: {
       doc_type: 'dni',
       number: PRINTED.number,
@@ -110,7 +77,7 @@ async function documentFlow(): Promise<FlowRecord> {
     config: FlowConfigSchema.parse({ steps: [{ id: 'doc', type: 'document_ar', documents: ['dni'], maxAttempts: 3 }] }),
   });
   record.state.steps = { consent: { status: 'passed' }, doc: { status: 'pending', document: { captures: {} } } };
-  await flows.insert(record);
+  await stores.flows.insert(record);
   return record;
 }
 
@@ -120,7 +87,7 @@ async function documentFlow(): Promise<FlowRecord> {
  */
 async function sendFront(record: FlowRecord, reading: SideReading): Promise<CaptureState> {
   const artefactId: ArtefactId = newArtefactId();
-  const current = (await flows.find(record.sessionId))!;
+  const current = (await stores.flows.find(record.sessionId))!;
   const previous = current.state.steps.doc!.document!.captures.front;
   current.state.steps.doc!.document!.captures.front = {
     artefactId,
@@ -128,12 +95,18 @@ async function sendFront(record: FlowRecord, reading: SideReading): Promise<Capt
     attempts: (previous?.attempts ?? 0) + 1,
     ...(previous?.settledPrint === undefined ? {} : { settledPrint: previous.settledPrint }),
   };
-  expect(await flows.update(current)).toBe(true);
-  await artefacts.store({ id: artefactId, sessionId: record.sessionId, kind: 'front', bytes: image, contentType: 'image/jpeg' });
+  expect(await stores.flows.update(current)).toBe(true);
+  await stores.artefacts.store({
+    id: artefactId,
+    sessionId: record.sessionId,
+    kind: 'front',
+    bytes: stores.image,
+    contentType: 'image/jpeg',
+  });
   const stored = toStoredReading(reading);
-  await artefacts.saveReading(artefactId, stored);
+  await stores.artefacts.saveReading(artefactId, stored);
   await service.applyReading(record.sessionId, 'doc', artefactId, captureVerdict(stored));
-  return (await flows.find(record.sessionId))!.state.steps.doc!.document!.captures.front!;
+  return (await stores.flows.find(record.sessionId))!.state.steps.doc!.document!.captures.front!;
 }
 
 describe("a front's print pooled across its photos", () => {

@@ -1,18 +1,16 @@
 import { newArtefactId, type ArtefactId } from '@idv/contracts';
 import { createLogger, createMetrics, createPool, type Logger } from '@idv/kit';
 import type pg from 'pg';
-import sharp from 'sharp';
-import { PgArtefactStore } from '../src/adapters/artefact.store';
+import type { PgArtefactStore } from '../src/adapters/artefact.store';
 import { PgEvidenceRepository } from '../src/adapters/evidence.repository';
-import { PgFlowStore } from '../src/adapters/flow.repository';
+import type { PgFlowStore } from '../src/adapters/flow.repository';
 import { RetentionRepository } from '../src/adapters/retention.repository';
 import { RetentionSweeper } from '../src/jobs/retention';
-import { artefactKeyring } from '../src/config';
 import { ARTEFACT_KINDS } from '../src/domain/artefacts';
 import { initialState, type FlowState } from '../src/domain/engine';
 import type { FlowRecord } from '../src/domain/ports';
 import { buildFlowRecord } from './flow-records';
-import { privateFlowDatabase } from './private-database';
+import { privateFlowStores } from './private-database';
 
 /**
  * The retention sweeper against a real PostgreSQL database of its own (migrated here like the service
@@ -25,7 +23,7 @@ const RETENTION_MS = 30 * DAY;
 const AUDIT_RETENTION_MS = 365 * DAY;
 const MONTH_LATER = new Date(T0.getTime() + 31 * DAY);
 
-let database: Awaited<ReturnType<typeof privateFlowDatabase>>;
+const stores = privateFlowStores('retention');
 let url: string;
 let pool: pg.Pool;
 let artefacts: PgArtefactStore;
@@ -34,21 +32,9 @@ let image: Buffer;
 const logLines: string[] = [];
 let logger: Logger;
 
-beforeAll(async () => {
-  database = await privateFlowDatabase('retention');
-  url = database.url;
+beforeAll(() => {
+  ({ url, pool, artefacts, flows, image } = stores);
   logger = createLogger({ service: 'retention-test', destination: { write: (line: string) => logLines.push(line) } });
-  pool = createPool({ url, schema: 'flow', max: 6 });
-  artefacts = new PgArtefactStore(pool, artefactKeyring({ INTERNAL_TOKEN: 'retention-test-internal-token' }));
-  flows = new PgFlowStore(pool, artefacts);
-  image = await sharp({ create: { width: 64, height: 40, channels: 3, background: '#8899aa' } })
-    .jpeg()
-    .toBuffer();
-}, 60_000);
-
-afterAll(async () => {
-  await pool?.end();
-  await database?.drop();
 });
 
 const DOCUMENT = {

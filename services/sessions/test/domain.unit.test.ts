@@ -2,7 +2,7 @@ import { SESSION_STATUSES, type FlowConfig, type SessionStatus } from '@idv/cont
 import { canonicalJson, decide, idempotencyLockKey, requestHash, type IdempotencyScope } from '../src/domain/idempotency';
 import { filterResult, toPublicSession, unreachedSteps, type SessionRecord } from '../src/domain/session';
 import { IllegalTransitionError, canTransition, isTerminal, transition, type SessionAction } from '../src/domain/session-state';
-import { monthRange, usageCounts, csvLine } from '../src/domain/usage';
+import { monthRange, usageCounts } from '../src/domain/usage';
 
 const at = new Date('2026-11-22T12:00:00.000Z');
 const steps = [{ id: 'consent', type: 'consent', verdict: 'approved' as const }];
@@ -187,9 +187,5 @@ describe('usage helpers', () => {
     const counts = usageCounts([{ mode: 'live', status: 'pending', count: 2 }]);
     expect(counts.live).toMatchObject({ pending: 2, approved: 0, total: 2 });
     expect(counts.test.total).toBe(0);
-  });
-
-  test('when a CSV cell has a comma or quote, then it is quoted', () => {
-    expect(csvLine(['a', 'b,c', 'd"e'])).toBe('a,"b,c","d""e"\r\n');
   });
 });

@@ -195,6 +195,22 @@ export function zoneReading(overrides: Partial<NonNullable<SideReading['mrz']>> 
   };
 }
 
+/** A PDF417 a side reports, decoded whole with `text` as its payload: the barcode of a reading built by hand (tests, tools). */
+export function barcodeReading(text: string): NonNullable<SideReading['barcode']> {
+  return {
+    format: 'PDF417',
+    text,
+    bytes_base64: '',
+    angle: 0,
+    region: 'full',
+    scale: 1,
+    symbol_orientation: 0,
+    sequence: null,
+    layout: null,
+    parse_failure: null,
+  };
+}
+
 /** A side on which nothing was read and nothing is wrong yet: the base of every reading built by hand. */
 export function blankSideReading(side: Side): SideReading {
   return {

@@ -1,4 +1,5 @@
 import type { AccountStatus, Mode, SessionStatus, StepVerdict } from '@idv/contracts';
+import type { AuditFilterField, AuditGroup } from './audit';
 import type { PasswordProblem } from './passwords';
 
 export type Locale = 'es' | 'en';
@@ -75,7 +76,7 @@ export interface Messages {
   resendConfirmation: string;
   confirmationResent: string;
   signedOutEverywhere: string;
-  nav: { home: string; keys: string; projects: string; members: string };
+  nav: { home: string; keys: string; projects: string; members: string; audit: string };
   forbiddenTitle: string;
   forbiddenBody: string;
   members: {
@@ -214,6 +215,30 @@ export interface Messages {
       suspended: string;
       duplicate: string;
     };
+  };
+  audit: {
+    title: string;
+    lead: string;
+    filters: string;
+    group: string;
+    allGroups: string;
+    groups: Record<AuditGroup, string>;
+    actor: string;
+    allActors: string;
+    operator: string;
+    nobody: string;
+    from: string;
+    to: string;
+    apply: string;
+    clear: string;
+    columns: { at: string; actor: string; action: string; target: string; address: string };
+    empty: string;
+    older: string;
+    newest: string;
+    export: string;
+    invalid: Record<AuditFilterField, string>;
+    /** Each action as a reader says it; an action without a name here is shown as logged. */
+    actions: Record<string, string>;
   };
   organisations: {
     title: string;
@@ -358,7 +383,7 @@ const es: Messages = {
   resendConfirmation: 'Reenviar el enlace',
   confirmationResent: 'Te mandamos un enlace nuevo.',
   signedOutEverywhere: 'Cerramos tu sesión en todos los dispositivos.',
-  nav: { home: 'Inicio', keys: 'Claves de API', projects: 'Proyectos', members: 'Equipo' },
+  nav: { home: 'Inicio', keys: 'Claves de API', projects: 'Proyectos', members: 'Equipo', audit: 'Auditoría' },
   members: {
     title: 'Equipo',
     lead: 'Quiénes trabajan en esta cuenta. Dueños: todo. Desarrolladores: todo menos el equipo y la cuenta. Lectores: solo leen, nunca ven secretos ni datos personales.',
@@ -522,6 +547,75 @@ const es: Messages = {
       duplicate: 'Ese botón ya se apretó: la prueba se abrió con el primer envío.',
     },
   },
+  audit: {
+    title: 'Auditoría',
+    lead: 'Todo lo que hizo cada persona de esta cuenta, y el operador del servicio: qué, cuándo y desde qué dirección. No se puede cambiar ni borrar.',
+    filters: 'Filtrar',
+    group: 'Tipo de acción',
+    allGroups: 'Todas',
+    groups: {
+      sign_in: 'Ingresos y seguridad',
+      keys: 'Claves de API',
+      flows: 'Proyectos y flujos',
+      members: 'Equipo',
+      account: 'Cuenta',
+    },
+    actor: 'Quién',
+    allActors: 'Cualquiera',
+    operator: 'El operador del servicio',
+    nobody: '—',
+    from: 'Desde (día)',
+    to: 'Hasta (día)',
+    apply: 'Filtrar',
+    clear: 'Ver todo',
+    columns: { at: 'Cuándo', actor: 'Quién', action: 'Qué', target: 'Sobre', address: 'Dirección' },
+    empty: 'No hay acciones con estos filtros.',
+    older: 'Ver más antiguas',
+    newest: 'Volver a las más recientes',
+    export: 'Descargar CSV (con estos filtros)',
+    invalid: {
+      group: 'No conocemos ese tipo de acción: mostramos todas.',
+      actor: 'Esa persona no es válida: mostramos las de cualquiera.',
+      from: 'La fecha “desde” tiene que ser un día (AAAA-MM-DD): no la usamos.',
+      to: 'La fecha “hasta” tiene que ser un día (AAAA-MM-DD): no la usamos.',
+      before: 'El enlace de la página no es válido: mostramos las más recientes.',
+    },
+    actions: {
+      'account.signed_up': 'Creó la cuenta',
+      'account.created': 'Creó la organización',
+      'account.approved': 'Aprobó la cuenta',
+      'account.suspended': 'Suspendió la cuenta',
+      'account.credited': 'Acreditó fichas',
+      'account.owner_added_by_operator': 'Agregó un dueño',
+      'account.totp_required': 'Exigió el segundo factor a todo el equipo',
+      'account.totp_optional': 'Dejó el segundo factor opcional',
+      'api_key.created': 'Creó una clave de API',
+      'api_key.revoked': 'Revocó una clave de API',
+      'api_key.rolled': 'Renovó una clave de API',
+      'audit.exported': 'Descargó la auditoría',
+      'config.published_test': 'Publicó un flujo en prueba',
+      'config.published_live': 'Publicó un flujo en real',
+      'config.tried': 'Probó un borrador',
+      'member.invited': 'Invitó a alguien',
+      'member.joined': 'Se sumó al equipo',
+      'member.removed': 'Quitó a alguien del equipo',
+      'project.created': 'Creó un proyecto',
+      'project.renamed': 'Renombró un proyecto',
+      'user.access_links_sent': 'Pidió un enlace de ingreso',
+      'user.email_confirmed': 'Confirmó su correo',
+      'user.password_accepted': 'Dio su contraseña (falta el código)',
+      'user.password_reset': 'Cambió su contraseña',
+      'user.second_factor_failed': 'Dio un código incorrecto',
+      'user.sign_in_failed': 'Falló un ingreso',
+      'user.signed_in': 'Ingresó',
+      'user.signed_in_with_link': 'Ingresó con un enlace',
+      'user.signed_in_with_recovery_code': 'Ingresó con un código de recuperación',
+      'user.signed_out': 'Salió',
+      'user.signed_out_everywhere': 'Cerró sus sesiones en todos lados',
+      'user.switched_account': 'Pasó a trabajar en esta organización',
+      'user.totp_enrolled': 'Activó el segundo factor',
+    },
+  },
   organisations: {
     title: 'Tus organizaciones',
     status: { pending: 'pendiente de aprobación', active: 'activa', suspended: 'suspendida' },
@@ -679,7 +773,7 @@ const en: Messages = {
   resendConfirmation: 'Send the link again',
   confirmationResent: 'We sent you a new link.',
   signedOutEverywhere: 'You were signed out on every device.',
-  nav: { home: 'Home', keys: 'API keys', projects: 'Projects', members: 'Team' },
+  nav: { home: 'Home', keys: 'API keys', projects: 'Projects', members: 'Team', audit: 'Audit log' },
   members: {
     title: 'Team',
     lead: 'Who works in this account. Owners: everything. Developers: all but the team and the account. Viewers: read only, never secrets nor personal data.',
@@ -842,6 +936,75 @@ const en: Messages = {
       tooMany: 'You made many tries in the last hour. Wait a while, or publish to test and use a test key.',
       suspended: 'The account is suspended: tries are not possible.',
       duplicate: 'That button was pressed already: the try opened with the first press.',
+    },
+  },
+  audit: {
+    title: 'Audit log',
+    lead: 'Everything each person of this account did, and the service’s operator: what, when and from which address. It cannot be changed or deleted.',
+    filters: 'Filter',
+    group: 'Kind of action',
+    allGroups: 'All',
+    groups: {
+      sign_in: 'Sign-ins and security',
+      keys: 'API keys',
+      flows: 'Projects and flows',
+      members: 'Team',
+      account: 'Account',
+    },
+    actor: 'Who',
+    allActors: 'Anyone',
+    operator: 'The service’s operator',
+    nobody: '—',
+    from: 'From (day)',
+    to: 'To (day)',
+    apply: 'Filter',
+    clear: 'Show all',
+    columns: { at: 'When', actor: 'Who', action: 'What', target: 'On', address: 'Address' },
+    empty: 'No actions with these filters.',
+    older: 'Show older',
+    newest: 'Back to the newest',
+    export: 'Download CSV (with these filters)',
+    invalid: {
+      group: 'We do not know that kind of action: showing all.',
+      actor: 'That person is not valid: showing anyone’s.',
+      from: 'The “from” date must be a day (YYYY-MM-DD): not used.',
+      to: 'The “to” date must be a day (YYYY-MM-DD): not used.',
+      before: 'The page link is not valid: showing the newest.',
+    },
+    actions: {
+      'account.signed_up': 'Created the account',
+      'account.created': 'Created the organisation',
+      'account.approved': 'Approved the account',
+      'account.suspended': 'Suspended the account',
+      'account.credited': 'Credited tokens',
+      'account.owner_added_by_operator': 'Added an owner',
+      'account.totp_required': 'Required two-factor of the whole team',
+      'account.totp_optional': 'Made two-factor optional',
+      'api_key.created': 'Created an API key',
+      'api_key.revoked': 'Revoked an API key',
+      'api_key.rolled': 'Rolled an API key',
+      'audit.exported': 'Downloaded the audit log',
+      'config.published_test': 'Published a flow to test',
+      'config.published_live': 'Published a flow to live',
+      'config.tried': 'Tried a draft',
+      'member.invited': 'Invited someone',
+      'member.joined': 'Joined the team',
+      'member.removed': 'Removed someone from the team',
+      'project.created': 'Created a project',
+      'project.renamed': 'Renamed a project',
+      'user.access_links_sent': 'Asked for a sign-in link',
+      'user.email_confirmed': 'Confirmed their e-mail',
+      'user.password_accepted': 'Gave their password (code pending)',
+      'user.password_reset': 'Changed their password',
+      'user.second_factor_failed': 'Gave a wrong code',
+      'user.sign_in_failed': 'Failed to sign in',
+      'user.signed_in': 'Signed in',
+      'user.signed_in_with_link': 'Signed in with a link',
+      'user.signed_in_with_recovery_code': 'Signed in with a recovery code',
+      'user.signed_out': 'Signed out',
+      'user.signed_out_everywhere': 'Signed out everywhere',
+      'user.switched_account': 'Switched to this organisation',
+      'user.totp_enrolled': 'Turned on two-factor',
     },
   },
   organisations: {

@@ -2,10 +2,26 @@
 export const ROLES = ['owner', 'developer', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
-export type Action = 'keys.read' | 'keys.write' | 'projects.read' | 'projects.write' | 'members.manage' | 'account.settings';
+export type Action =
+  | 'keys.read'
+  | 'keys.write'
+  | 'projects.read'
+  | 'projects.write'
+  | 'members.manage'
+  | 'account.settings'
+  /** The account's audit log: who did what, from where (owners: it names every member's actions). */
+  | 'audit.read';
 
 const ALLOWED: Record<Role, ReadonlySet<Action>> = {
-  owner: new Set(['keys.read', 'keys.write', 'projects.read', 'projects.write', 'members.manage', 'account.settings']),
+  owner: new Set([
+    'keys.read',
+    'keys.write',
+    'projects.read',
+    'projects.write',
+    'members.manage',
+    'account.settings',
+    'audit.read',
+  ]),
   developer: new Set(['keys.read', 'keys.write', 'projects.read', 'projects.write']),
   viewer: new Set(['keys.read', 'projects.read']),
 };

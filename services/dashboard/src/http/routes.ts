@@ -13,6 +13,7 @@ import type { DashboardPorts } from '../use-cases/ports';
 import { operatorOf } from '../use-cases/operators';
 import { signIn, signOut, signOutEverywhere, viewerOf, type Viewer } from '../use-cases/sign-in';
 import { mountOperatorPages } from './operator-routes';
+import { mountAuditPages } from './audit-routes';
 import { mountMemberPages } from './member-routes';
 import { mountOrganisationPages } from './organisation-routes';
 import { mountTwoFactorPages } from './two-factor-routes';
@@ -22,7 +23,7 @@ import { redirect, sendHtml } from './respond';
 import { Cookies, cookiesOf, parseCookies, securityHeaders } from './security';
 import { keyCreatedPage, keysPage, revokeKeyPage } from './views/keys';
 import { EDITOR_SCRIPT_PATH } from './views/flow-editor';
-import { COPY_SCRIPT_PATH, STYLESHEET_PATH } from './views/layout';
+import { COPY_SCRIPT_PATH, STYLESHEET_PATH, timeOf } from './views/layout';
 import {
   confirmEmailPage,
   forgotPage,
@@ -153,6 +154,7 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
   mountProjectPages(router, ports, tools, signedIn);
   mountMemberPages(router, ports, tools, signedIn);
   mountOrganisationPages(router, ports, tools, signedIn);
+  mountAuditPages(router, ports, tools, signedIn);
   mountTwoFactorPages(router, ports, tools, { signedIn, partly });
 
   router.get(
@@ -478,13 +480,7 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
         if (result.kind === 'conflict') return keysView(req, res, viewer, { alert: messages.keys.rollConflict }, 409);
         const account = await ports.platform.call('getAccount', { id: viewer.accountId });
         const revokesAt = result.rolled.revokes_at;
-        const when = revokesAt
-          ? new Intl.DateTimeFormat(locale === 'es' ? 'es-AR' : 'en-GB', {
-              dateStyle: 'medium',
-              timeStyle: 'short',
-              timeZone: 'America/Argentina/Buenos_Aires',
-            }).format(new Date(revokesAt))
-          : null;
+        const when = revokesAt ? timeOf(locale, revokesAt) : null;
         sendHtml(
           res,
           201,

@@ -94,10 +94,7 @@ export async function startDashboard(options: { limits?: Partial<Record<keyof ty
     browser: () => new TestBrowser(url),
     /** The path and query of the link in the latest confirmation mail to `email`. */
     async confirmationLink(email: string, nth = 1): Promise<string> {
-      const mail = await smtp.mailTo(email, nth);
-      const link = /http:\/\/dashboard\.test(\/confirm-email\?token=[A-Za-z0-9_=-]+)/.exec(mail.raw.replace(/=\r?\n/g, ''))?.[1];
-      if (!link) throw new Error(`no confirmation link in:\n${mail.raw}`);
-      return link.replace(/=3D/g, '=');
+      return linkInMail((await smtp.mailTo(email, nth)).raw, '/confirm-email');
     },
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -112,6 +109,14 @@ export async function startDashboard(options: { limits?: Partial<Record<keyof ty
 }
 
 export type Dashboard = Awaited<ReturnType<typeof startDashboard>>;
+
+/** The path and query of the dashboard's link to `path` in a mail as the SMTP server received it (quoted-printable). */
+export function linkInMail(raw: string, path: string): string {
+  const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  const found = new RegExp(`http://dashboard\\.test(${path}\\?token=[A-Za-z0-9_-]+)`).exec(text)?.[1];
+  if (!found) throw new Error(`no ${path} link in:\n${text}`);
+  return found;
+}
 
 let counter = 0;
 /** A fresh organisation's sign-up fields. */

@@ -29,11 +29,3 @@ export const CSV_COLUMNS = [
   'completed_at',
   'tokens_debited',
 ] as const;
-
-function csvCell(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
-export function csvLine(values: readonly string[]): string {
-  return `${values.map(csvCell).join(',')}\r\n`;
-}

@@ -1,10 +1,9 @@
-import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { configVersionId, type AccountId, type SessionId } from '@idv/contracts';
-import type { Pool } from '@idv/kit';
+import { csvLine, writeOrWait, type Pool } from '@idv/kit';
 import * as ledger from '../adapters/ledger.repository';
 import * as sessions from '../adapters/sessions.repository';
-import { CSV_COLUMNS, csvLine, monthRange, usageCounts } from '../domain/usage';
+import { CSV_COLUMNS, monthRange, usageCounts } from '../domain/usage';
 
 const CSV_BATCH = 500;
 
@@ -48,7 +47,7 @@ export async function streamUsageCsv(
         String(row.tokensDebited),
       ]);
     }
-    if (!out.write(chunk)) await once(out, 'drain');
+    await writeOrWait(out, chunk);
     chunk = '';
     const last = rows[rows.length - 1];
     if (rows.length < CSV_BATCH || !last) break;

@@ -1,7 +1,7 @@
 import { SCOPES, type Account, type ApiKey } from '@idv/contracts';
 import type { FieldErrors } from '../../domain/forms';
 import type { Locale, Messages } from '../../domain/i18n';
-import { COPY_SCRIPT_PATH, ErrorSummary, Flash, PostButton, renderPage } from './layout';
+import { COPY_SCRIPT_PATH, ErrorSummary, Flash, PostButton, renderPage, timeOf } from './layout';
 
 interface KeysBase {
   locale: Locale;
@@ -9,13 +9,6 @@ interface KeysBase {
   csrfToken: string;
   account: Account;
 }
-
-const dateOf = (locale: Locale, iso: string) =>
-  new Intl.DateTimeFormat(locale === 'es' ? 'es-AR' : 'en-GB', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'America/Argentina/Buenos_Aires',
-  }).format(new Date(iso));
 
 /** Test and live are never shown without the mode in words and in colour. */
 function ModeBadge(props: { mode: 'test' | 'live'; messages: Messages }) {
@@ -77,13 +70,13 @@ export function keysPage(
                     <ModeBadge mode={key.mode} messages={m} />
                   </td>
                   <td>{key.scopes.join(', ')}</td>
-                  <td>{dateOf(locale, key.created_at)}</td>
-                  <td>{key.last_used_at ? dateOf(locale, key.last_used_at) : k.never}</td>
+                  <td>{timeOf(locale, key.created_at)}</td>
+                  <td>{key.last_used_at ? timeOf(locale, key.last_used_at) : k.never}</td>
                   <td>
                     {key.revoked_at
-                      ? k.revokedOn(dateOf(locale, key.revoked_at))
+                      ? k.revokedOn(timeOf(locale, key.revoked_at))
                       : key.revokes_at
-                        ? k.revokesOn(dateOf(locale, key.revokes_at))
+                        ? k.revokesOn(timeOf(locale, key.revokes_at))
                         : k.active}
                   </td>
                   {view.canWrite ? <td>{key.revoked_at ? null : <a href={`/keys/${key.id}/revoke`}>{k.revoke}</a>}</td> : null}

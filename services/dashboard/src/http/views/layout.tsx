@@ -10,12 +10,26 @@ export interface PageFrame {
   messages: Messages;
   title: string;
   /** The signed-in person's header: their account's name, the sections and the sign-out form. */
-  signedIn?: { accountName: string; csrfToken: string; section?: 'home' | 'keys' | 'projects' | 'members'; team?: boolean };
+  signedIn?: {
+    accountName: string;
+    csrfToken: string;
+    section?: 'home' | 'keys' | 'projects' | 'members' | 'audit';
+    team?: boolean;
+  };
   /** This page's own scripts (the CSP allows this origin's only). */
   scripts?: string[];
 }
 
 export const COPY_SCRIPT_PATH = '/assets/copy.js';
+
+/** A moment as the dashboard shows it: Argentina's time, in the page's language; to the second where order matters (the audit log). */
+export function timeOf(locale: Locale, at: Date | string, precision: 'minute' | 'second' = 'minute'): string {
+  return new Intl.DateTimeFormat(locale === 'es' ? 'es-AR' : 'en-GB', {
+    dateStyle: 'medium',
+    timeStyle: precision === 'second' ? 'medium' : 'short',
+    timeZone: 'America/Argentina/Buenos_Aires',
+  }).format(new Date(at));
+}
 
 /** One page of the dashboard: its own stylesheet only (strict CSP), a skip link, the language of its text. */
 export function renderPage(frame: PageFrame, body: ComponentChildren): string {
@@ -53,6 +67,11 @@ export function renderPage(frame: PageFrame, body: ComponentChildren): string {
               {frame.signedIn.team ? (
                 <a href="/members" {...(frame.signedIn.section === 'members' ? { 'aria-current': 'page' } : {})}>
                   {messages.nav.members}
+                </a>
+              ) : null}
+              {frame.signedIn.team ? (
+                <a href="/audit" {...(frame.signedIn.section === 'audit' ? { 'aria-current': 'page' } : {})}>
+                  {messages.nav.audit}
                 </a>
               ) : null}
             </nav>
