@@ -21,7 +21,7 @@ export async function appendAudit(db: Queryable, entry: AuditEntry): Promise<voi
   ]);
 }
 
-/** One entry as the account's audit page shows it: who acted as they are known now. */
+/** One entry as the account's audit page shows it: who acted as they are known now (an operator as the service's, without an address). */
 export interface AuditRecord {
   id: number;
   at: Date;
@@ -82,5 +82,7 @@ function toAuditRecord(row: AuditRow): AuditRecord {
     : row.actor_id !== null && row.user_name !== null && row.user_email !== null
       ? { kind: 'member', id: row.actor_id, name: row.user_name, email: row.user_email }
       : { kind: 'none' };
-  return { id: Number(row.id), at: row.at, action: row.action, target: row.target, address: row.address, actor };
+  // An operator's address is the service's network, not the account's to know.
+  const address = actor.kind === 'operator' ? null : row.address;
+  return { id: Number(row.id), at: row.at, action: row.action, target: row.target, address, actor };
 }

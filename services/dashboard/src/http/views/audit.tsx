@@ -83,7 +83,8 @@ export function auditPage(view: {
       {view.entries.length === 0 ? (
         <p>{a.empty}</p>
       ) : (
-        <div class="table-wrap">
+        // A wide table scrolls sideways on a phone: the region takes the keyboard's focus to scroll it.
+        <div class="table-wrap" tabIndex={0} role="region" aria-label={a.title}>
           <table>
             <thead>
               <tr>
