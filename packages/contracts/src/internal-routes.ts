@@ -16,6 +16,8 @@ import type { RouteContract } from './routes';
 import {
   ActivityReportBodySchema,
   ActivityReportResultSchema,
+  BalanceLedgerQuerySchema,
+  BalanceLedgerSchema,
   BalanceSchema,
   ConfigVersionEntrySchema,
   CreateProjectBodySchema,
@@ -271,6 +273,16 @@ const INTERNAL_ROUTE_ENTRIES = [
     summary: "An account's balance of tokens",
     params: accountParams,
     responses: { 200: { description: 'The balance', schema: BalanceSchema } },
+  },
+  {
+    operationId: 'getBalanceLedger',
+    method: 'get',
+    path: '/internal/accounts/{id}/ledger',
+    service: 'sessions',
+    summary: "An account's balance, its last 7 days' debits and a page of its ledger, newest first (the dashboard)",
+    params: accountParams,
+    query: BalanceLedgerQuerySchema,
+    responses: { 200: { description: 'The balance and the page', schema: BalanceLedgerSchema } },
   },
   {
     operationId: 'getFlowReadiness',

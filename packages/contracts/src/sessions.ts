@@ -272,6 +272,33 @@ export const CreditBalanceBodySchema = z.strictObject({
 export const BalanceSchema = z.object({ account_id: idSchema('account'), balance: z.number().int() });
 export type Balance = z.infer<typeof BalanceSchema>;
 
+/** One movement of an account's tokens: a credit with its reason, or a session's debit. */
+export const LedgerEntrySchema = z.object({
+  id: z.number().int().positive(),
+  kind: z.enum(['credit', 'debit']),
+  tokens: z.number().int().positive(),
+  reason: z.string().nullable(),
+  session_id: idSchema('session').nullable(),
+  created_at: TimestampSchema,
+});
+export type LedgerEntry = z.infer<typeof LedgerEntrySchema>;
+
+/** A page of an account's ledger, newest first (older ones by `before`, the last id shown). */
+export const BalanceLedgerQuerySchema = z.object({
+  before: z.coerce.number().int().positive().optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+/** An account's balance, the tokens its sessions took in the last 7 days (the forecast's rate), and a page of its ledger. */
+export const BalanceLedgerSchema = z.object({
+  account_id: idSchema('account'),
+  balance: z.number().int(),
+  debited_last_7_days: z.number().int().min(0),
+  data: z.array(LedgerEntrySchema),
+  has_more: z.boolean(),
+});
+export type BalanceLedger = z.infer<typeof BalanceLedgerSchema>;
+
 /**
  * What the sessions service says about an account going live, in one answer (the dashboard's home
  * page): its projects with a live configuration published, and its balance of tokens.

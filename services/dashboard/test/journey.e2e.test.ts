@@ -249,5 +249,10 @@ test('an integrator signs up, is approved by an operator, publishes a flow, gets
   await page.getByRole('cell', { name: 'El operador del servicio' }).first().waitFor();
   await check(page, 'audit');
 
-  expect(seen.length).toBeGreaterThanOrEqual(16);
+  // No tokens were credited: the tokens page says live sessions would be refused.
+  await page.getByRole('link', { name: 'Fichas' }).click();
+  await page.getByText('No quedan fichas').waitFor();
+  await check(page, 'balance');
+
+  expect(seen.length).toBeGreaterThanOrEqual(17);
 }, 180_000);

@@ -76,7 +76,7 @@ export interface Messages {
   resendConfirmation: string;
   confirmationResent: string;
   signedOutEverywhere: string;
-  nav: { home: string; keys: string; projects: string; members: string; audit: string };
+  nav: { home: string; keys: string; projects: string; members: string; audit: string; balance: string };
   forbiddenTitle: string;
   forbiddenBody: string;
   members: {
@@ -215,6 +215,22 @@ export interface Messages {
       suspended: string;
       duplicate: string;
     };
+  };
+  balance: {
+    title: string;
+    lead: string;
+    current: string;
+    tokens: (count: number) => string;
+    daysLeft: (days: number) => string;
+    noPace: string;
+    spent: string;
+    ledgerTitle: string;
+    columns: { at: string; movement: string; tokens: string; detail: string };
+    credit: string;
+    debit: string;
+    noEntries: string;
+    older: string;
+    newest: string;
   };
   audit: {
     title: string;
@@ -383,7 +399,7 @@ const es: Messages = {
   resendConfirmation: 'Reenviar el enlace',
   confirmationResent: 'Te mandamos un enlace nuevo.',
   signedOutEverywhere: 'Cerramos tu sesión en todos los dispositivos.',
-  nav: { home: 'Inicio', keys: 'Claves de API', projects: 'Proyectos', members: 'Equipo', audit: 'Auditoría' },
+  nav: { home: 'Inicio', keys: 'Claves de API', projects: 'Proyectos', members: 'Equipo', audit: 'Auditoría', balance: 'Fichas' },
   members: {
     title: 'Equipo',
     lead: 'Quiénes trabajan en esta cuenta. Dueños: todo. Desarrolladores: todo menos el equipo y la cuenta. Lectores: solo leen, nunca ven secretos ni datos personales.',
@@ -546,6 +562,25 @@ const es: Messages = {
       suspended: 'La cuenta está suspendida: no se pueden hacer pruebas.',
       duplicate: 'Ese botón ya se apretó: la prueba se abrió con el primer envío.',
     },
+  },
+  balance: {
+    title: 'Fichas',
+    lead: 'Cada sesión en modo real usa una ficha; las de prueba y las pruebas de borradores no usan ninguna. Las fichas las acredita el equipo del servicio.',
+    current: 'Saldo',
+    tokens: (count) => (count === 1 ? '1 ficha' : `${count.toLocaleString('es-AR')} fichas`),
+    daysLeft: (days) =>
+      days === 0
+        ? 'Al ritmo de los últimos 7 días no alcanzan para un día más.'
+        : `Al ritmo de los últimos 7 días alcanzan para unos ${days.toLocaleString('es-AR')} días.`,
+    noPace: 'En los últimos 7 días no se usó ninguna: no hay un ritmo para estimar cuánto duran.',
+    spent: 'No quedan fichas: las sesiones en modo real se rechazan (402) hasta que se acrediten más.',
+    ledgerTitle: 'Movimientos',
+    columns: { at: 'Cuándo', movement: 'Movimiento', tokens: 'Fichas', detail: 'Detalle' },
+    credit: 'Crédito',
+    debit: 'Sesión',
+    noEntries: 'Todavía no hay movimientos.',
+    older: 'Ver más antiguos',
+    newest: 'Volver a los más recientes',
   },
   audit: {
     title: 'Auditoría',
@@ -773,7 +808,7 @@ const en: Messages = {
   resendConfirmation: 'Send the link again',
   confirmationResent: 'We sent you a new link.',
   signedOutEverywhere: 'You were signed out on every device.',
-  nav: { home: 'Home', keys: 'API keys', projects: 'Projects', members: 'Team', audit: 'Audit log' },
+  nav: { home: 'Home', keys: 'API keys', projects: 'Projects', members: 'Team', audit: 'Audit log', balance: 'Tokens' },
   members: {
     title: 'Team',
     lead: 'Who works in this account. Owners: everything. Developers: all but the team and the account. Viewers: read only, never secrets nor personal data.',
@@ -937,6 +972,25 @@ const en: Messages = {
       suspended: 'The account is suspended: tries are not possible.',
       duplicate: 'That button was pressed already: the try opened with the first press.',
     },
+  },
+  balance: {
+    title: 'Tokens',
+    lead: 'Each live-mode session uses one token; test sessions and tries of drafts use none. Tokens are credited by the service’s team.',
+    current: 'Balance',
+    tokens: (count) => (count === 1 ? '1 token' : `${count.toLocaleString('en-GB')} tokens`),
+    daysLeft: (days) =>
+      days === 0
+        ? 'At the last 7 days’ pace they do not last another day.'
+        : `At the last 7 days’ pace they last about ${days.toLocaleString('en-GB')} days.`,
+    noPace: 'None were used in the last 7 days: there is no pace to estimate how long they last.',
+    spent: 'No tokens left: live-mode sessions are refused (402) until more are credited.',
+    ledgerTitle: 'Movements',
+    columns: { at: 'When', movement: 'Movement', tokens: 'Tokens', detail: 'Detail' },
+    credit: 'Credit',
+    debit: 'Session',
+    noEntries: 'No movements yet.',
+    older: 'Show older',
+    newest: 'Back to the newest',
   },
   audit: {
     title: 'Audit log',

@@ -10,7 +10,9 @@ export type Action =
   | 'members.manage'
   | 'account.settings'
   /** The account's audit log: who did what, from where (owners: it names every member's actions). */
-  | 'audit.read';
+  | 'audit.read'
+  /** The token balance and its ledger: no secret and no personal data, so every role reads it. */
+  | 'billing.read';
 
 const ALLOWED: Record<Role, ReadonlySet<Action>> = {
   owner: new Set([
@@ -21,9 +23,10 @@ const ALLOWED: Record<Role, ReadonlySet<Action>> = {
     'members.manage',
     'account.settings',
     'audit.read',
+    'billing.read',
   ]),
-  developer: new Set(['keys.read', 'keys.write', 'projects.read', 'projects.write']),
-  viewer: new Set(['keys.read', 'projects.read']),
+  developer: new Set(['keys.read', 'keys.write', 'projects.read', 'projects.write', 'billing.read']),
+  viewer: new Set(['keys.read', 'projects.read', 'billing.read']),
 };
 
 /** Checked on the server for every page and action; hiding a button is only a courtesy. */

@@ -14,6 +14,7 @@ import { operatorOf } from '../use-cases/operators';
 import { signIn, signOut, signOutEverywhere, viewerOf, type Viewer } from '../use-cases/sign-in';
 import { mountOperatorPages } from './operator-routes';
 import { mountAuditPages } from './audit-routes';
+import { mountBalancePages } from './balance-routes';
 import { mountMemberPages } from './member-routes';
 import { mountOrganisationPages } from './organisation-routes';
 import { mountTwoFactorPages } from './two-factor-routes';
@@ -155,6 +156,7 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
   mountMemberPages(router, ports, tools, signedIn);
   mountOrganisationPages(router, ports, tools, signedIn);
   mountAuditPages(router, ports, tools, signedIn);
+  mountBalancePages(router, ports, tools, signedIn);
   mountTwoFactorPages(router, ports, tools, { signedIn, partly });
 
   router.get(

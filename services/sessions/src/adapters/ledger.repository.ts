@@ -39,6 +39,53 @@ export async function balanceOf(db: Queryable, accountId: AccountId): Promise<nu
   return rows[0]?.balance ?? 0;
 }
 
+export interface LedgerRow {
+  id: number;
+  kind: 'credit' | 'debit';
+  tokens: number;
+  reason: string | null;
+  sessionId: SessionId | null;
+  createdAt: Date;
+}
+
+/** A page of an account's ledger, newest first, older than the entry `before` when given. */
+export async function ledgerPage(
+  db: Queryable,
+  accountId: AccountId,
+  before: number | null,
+  limit: number,
+): Promise<LedgerRow[]> {
+  const { rows } = await db.query<{
+    id: string;
+    kind: 'credit' | 'debit';
+    tokens: number;
+    reason: string | null;
+    session_id: SessionId | null;
+    created_at: Date;
+  }>(
+    `SELECT id, kind, tokens, reason, session_id, created_at FROM balance_ledger
+      WHERE account_id = $1 AND ($2::bigint IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`,
+    [accountId, before, limit],
+  );
+  return rows.map((row) => ({
+    id: Number(row.id),
+    kind: row.kind,
+    tokens: row.tokens,
+    reason: row.reason,
+    sessionId: row.session_id,
+    createdAt: row.created_at,
+  }));
+}
+
+/** Tokens debited from an account since `since` (whatever the sessions' dates). */
+export async function debitedSince(db: Queryable, accountId: AccountId, since: Date): Promise<number> {
+  const { rows } = await db.query<{ tokens: string }>(
+    "SELECT COALESCE(SUM(tokens), 0) AS tokens FROM balance_ledger WHERE account_id = $1 AND kind = 'debit' AND created_at >= $2",
+    [accountId, since],
+  );
+  return Number(rows[0]!.tokens);
+}
+
 /** Tokens debited for sessions created in [from, to). */
 export async function tokensDebited(db: Queryable, accountId: AccountId, from: Date, to: Date): Promise<number> {
   const { rows } = await db.query<{ tokens: number }>(

@@ -46,6 +46,26 @@ export const internalRoutes = [
     status: 200,
     body: { account_id: params.id, balance: await service.balance(params.id) },
   })),
+  route(internalRoute('getBalanceLedger'), async ({ params, query }, { service }: RouteDeps) => {
+    const page = await service.ledger(params.id, query.before ?? null, query.limit);
+    return {
+      status: 200,
+      body: {
+        account_id: params.id,
+        balance: page.balance,
+        debited_last_7_days: page.debitedLast7Days,
+        data: page.entries.map((entry) => ({
+          id: entry.id,
+          kind: entry.kind,
+          tokens: entry.tokens,
+          reason: entry.reason,
+          session_id: entry.sessionId,
+          created_at: entry.createdAt.toISOString(),
+        })),
+        has_more: page.hasMore,
+      },
+    };
+  }),
   route(internalRoute('getFlowReadiness'), async ({ params }, { service }: RouteDeps) => {
     const { liveProjects, balance } = await service.flowReadiness(params.id);
     return { status: 200, body: { account_id: params.id, live_projects: liveProjects, balance } };

@@ -205,6 +205,17 @@ export class SessionsService {
     return ledger.balanceOf(this.pool, accountId);
   }
 
+  /** The balance, the last 7 days' debits (a forecast's rate) and a page of the ledger, read at once. */
+  async ledger(accountId: AccountId, before: number | null, limit: number) {
+    const weekAgo = new Date(Date.now() - 7 * 24 * 3_600_000);
+    const [balance, debitedLast7Days, entries] = await Promise.all([
+      ledger.balanceOf(this.pool, accountId),
+      ledger.debitedSince(this.pool, accountId, weekAgo),
+      ledger.ledgerPage(this.pool, accountId, before, limit + 1),
+    ]);
+    return { balance, debitedLast7Days, entries: entries.slice(0, limit), hasMore: entries.length > limit };
+  }
+
   /** What the dashboard's go-live checklist asks of this service: projects live, and tokens. */
   async flowReadiness(accountId: AccountId): Promise<{ liveProjects: number; balance: number }> {
     const [liveProjects, balance] = await Promise.all([

@@ -3,7 +3,7 @@ import type { AuditRecord } from '../../adapters/audit.repository';
 import type { MemberRecord } from '../../adapters/members.repository';
 import { AUDIT_GROUPS, auditQuery, type AuditFilter, type AuditFilterField } from '../../domain/audit';
 import type { Locale, Messages } from '../../domain/i18n';
-import { renderPage, timeOf } from './layout';
+import { renderPage, TableRegion, timeOf } from './layout';
 
 /** The account's audit log: a filter form (a GET: the filters are in the address, to share or keep), the entries, older ones, the export. */
 export function auditPage(view: {
@@ -83,8 +83,7 @@ export function auditPage(view: {
       {view.entries.length === 0 ? (
         <p>{a.empty}</p>
       ) : (
-        // A wide table scrolls sideways on a phone: the region takes the keyboard's focus to scroll it.
-        <div class="table-wrap" tabIndex={0} role="region" aria-label={a.title}>
+        <TableRegion label={a.title}>
           <table>
             <thead>
               <tr>
@@ -117,7 +116,7 @@ export function auditPage(view: {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableRegion>
       )}
       <p>
         {filter.before !== null ? <a href={`/audit${auditQuery(filter)}`}>{a.newest}</a> : null}{' '}

@@ -1,7 +1,7 @@
 import { SCOPES, type Account, type ApiKey } from '@idv/contracts';
 import type { FieldErrors } from '../../domain/forms';
 import type { Locale, Messages } from '../../domain/i18n';
-import { COPY_SCRIPT_PATH, ErrorSummary, Flash, PostButton, renderPage, timeOf } from './layout';
+import { COPY_SCRIPT_PATH, ErrorSummary, Flash, PostButton, renderPage, TableRegion, timeOf } from './layout';
 
 interface KeysBase {
   locale: Locale;
@@ -45,7 +45,7 @@ export function keysPage(
       {view.keys.length === 0 ? (
         <p>{k.none}</p>
       ) : (
-        <div class="table-wrap">
+        <TableRegion label={k.title}>
           <table>
             <thead>
               <tr>
@@ -84,7 +84,7 @@ export function keysPage(
               ))}
             </tbody>
           </table>
-        </div>
+        </TableRegion>
       )}
       {view.canWrite ? (
         <section aria-labelledby="create-key">

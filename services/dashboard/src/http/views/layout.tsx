@@ -13,7 +13,7 @@ export interface PageFrame {
   signedIn?: {
     accountName: string;
     csrfToken: string;
-    section?: 'home' | 'keys' | 'projects' | 'members' | 'audit';
+    section?: 'home' | 'keys' | 'projects' | 'members' | 'audit' | 'balance';
     team?: boolean;
   };
   /** This page's own scripts (the CSP allows this origin's only). */
@@ -64,6 +64,9 @@ export function renderPage(frame: PageFrame, body: ComponentChildren): string {
               <a href="/keys" {...(frame.signedIn.section === 'keys' ? { 'aria-current': 'page' } : {})}>
                 {messages.nav.keys}
               </a>
+              <a href="/balance" {...(frame.signedIn.section === 'balance' ? { 'aria-current': 'page' } : {})}>
+                {messages.nav.balance}
+              </a>
               {frame.signedIn.team ? (
                 <a href="/members" {...(frame.signedIn.section === 'members' ? { 'aria-current': 'page' } : {})}>
                   {messages.nav.members}
@@ -89,6 +92,18 @@ export function renderPage(frame: PageFrame, body: ComponentChildren): string {
       </body>
     </html>,
   )}`;
+}
+
+/**
+ * A table that may be wider than a phone's screen: it scrolls sideways inside a region the keyboard can
+ * focus and a screen reader names (axe's scrollable-region-focusable).
+ */
+export function TableRegion(props: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap" tabIndex={0} role="region" aria-label={props.label}>
+      {props.children}
+    </div>
+  );
 }
 
 /** A form of one button (sign out, resend): a POST with its CSRF token, never a link that changes state. */

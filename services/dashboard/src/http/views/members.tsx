@@ -3,7 +3,7 @@ import type { FieldErrors } from '../../domain/forms';
 import type { Locale, Messages } from '../../domain/i18n';
 import { ROLES } from '../../domain/roles';
 import type { InvitationRecord, MemberRecord } from '../../adapters/members.repository';
-import { ErrorSummary, Field, Flash, PostButton, renderPage } from './layout';
+import { ErrorSummary, Field, Flash, PostButton, renderPage, TableRegion } from './layout';
 
 interface MembersBase {
   locale: Locale;
@@ -32,7 +32,7 @@ export function membersPage(
       <h1>{t.title}</h1>
       <p class="lead">{t.lead}</p>
       <Flash notice={view.notice} alert={view.alert} />
-      <div class="table-wrap">
+      <TableRegion label={t.title}>
         <table>
           <thead>
             <tr>
@@ -55,7 +55,7 @@ export function membersPage(
             ))}
           </tbody>
         </table>
-      </div>
+      </TableRegion>
       {view.invitations.length ? (
         <>
           <h2>{t.pending}</h2>

@@ -1,6 +1,6 @@
 import type { Account, AccountStatus, ApiKey, ProjectOverview, Usage } from '@idv/contracts';
 import type { Locale, Messages } from '../../domain/i18n';
-import { Flash, PostButton, renderPage } from './layout';
+import { Flash, PostButton, renderPage, TableRegion } from './layout';
 
 interface OperatorBase {
   locale: Locale;
@@ -42,7 +42,7 @@ export function accountsListPage(
       {view.accounts.length === 0 ? (
         <p>{o.none}</p>
       ) : (
-        <div class="table-wrap">
+        <TableRegion label={o.tabs[view.status]}>
           <table>
             <thead>
               <tr>
@@ -67,7 +67,7 @@ export function accountsListPage(
               ))}
             </tbody>
           </table>
-        </div>
+        </TableRegion>
       )}
     </>,
   );
@@ -141,7 +141,7 @@ export function accountDetailPage(
         </ul>
       )}
       <h2>{o.usageTitle(view.usage.month)}</h2>
-      <div class="table-wrap">
+      <TableRegion label={o.usageTitle(view.usage.month)}>
         <table>
           <thead>
             <tr>
@@ -161,7 +161,7 @@ export function accountDetailPage(
             })}
           </tbody>
         </table>
-      </div>
+      </TableRegion>
       <p>{o.tokensDebited(view.usage.tokens_debited)}</p>
       <h2>
         {o.approve} / {o.suspend}

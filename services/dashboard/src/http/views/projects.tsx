@@ -2,7 +2,7 @@ import type { Account, Mode, ProjectOverview } from '@idv/contracts';
 import type { DiffLine } from '../../domain/diff';
 import type { Locale, Messages } from '../../domain/i18n';
 import type { ConfigProblem, HistoryEntry, TrySession } from '../../use-cases/projects';
-import { Flash, renderPage } from './layout';
+import { Flash, renderPage, TableRegion } from './layout';
 
 interface ProjectsBase {
   locale: Locale;
@@ -250,7 +250,7 @@ export function historyPage(
       </p>
       <h1>{p.history}</h1>
       <Flash notice={view.notice} />
-      <div class="table-wrap">
+      <TableRegion label={p.history}>
         <table>
           <thead>
             <tr>
@@ -304,7 +304,7 @@ export function historyPage(
             })}
           </tbody>
         </table>
-      </div>
+      </TableRegion>
     </>,
   );
 }
@@ -373,7 +373,7 @@ export function tryPage(view: ProjectsBase & { project: ProjectOverview; session
         </p>
       ) : null}
       {session.result ? (
-        <div class="table-wrap">
+        <TableRegion label={t.title}>
           <table>
             <thead>
               <tr>
@@ -392,7 +392,7 @@ export function tryPage(view: ProjectsBase & { project: ProjectOverview; session
               ))}
             </tbody>
           </table>
-        </div>
+        </TableRegion>
       ) : null}
       <p>
         <a href={here}>{t.refresh}</a>

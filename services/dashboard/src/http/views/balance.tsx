@@ -1,0 +1,69 @@
+import type { Account, BalanceLedger } from '@idv/contracts';
+import type { Locale, Messages } from '../../domain/i18n';
+import { renderPage, TableRegion, timeOf } from './layout';
+
+/** The account's tokens: the balance with how long it lasts, and the ledger newest first (older pages by a cursor). */
+export function balancePage(view: {
+  locale: Locale;
+  messages: Messages;
+  csrfToken: string;
+  account: Account;
+  team: boolean;
+  ledger: BalanceLedger;
+  daysLeft: number | null;
+  before: number | null;
+}): string {
+  const b = view.messages.balance;
+  const { ledger } = view;
+  const last = ledger.data[ledger.data.length - 1];
+  return renderPage(
+    {
+      locale: view.locale,
+      messages: view.messages,
+      title: b.title,
+      signedIn: { accountName: view.account.name, csrfToken: view.csrfToken, section: 'balance', team: view.team },
+    },
+    <>
+      <h1>{b.title}</h1>
+      <p class="lead">{b.lead}</p>
+      <h2>{b.current}</h2>
+      <p class="balance">
+        <strong>{b.tokens(ledger.balance)}</strong>
+      </p>
+      <p role="status">{ledger.balance <= 0 ? b.spent : view.daysLeft === null ? b.noPace : b.daysLeft(view.daysLeft)}</p>
+      <h2>{b.ledgerTitle}</h2>
+      {ledger.data.length === 0 ? (
+        <p>{b.noEntries}</p>
+      ) : (
+        <TableRegion label={b.ledgerTitle}>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{b.columns.at}</th>
+                <th scope="col">{b.columns.movement}</th>
+                <th scope="col">{b.columns.tokens}</th>
+                <th scope="col">{b.columns.detail}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {ledger.data.map((entry) => (
+                <tr>
+                  <td>
+                    <time dateTime={entry.created_at}>{timeOf(view.locale, entry.created_at, 'second')}</time>
+                  </td>
+                  <td>{entry.kind === 'credit' ? b.credit : b.debit}</td>
+                  <td>{entry.kind === 'credit' ? `+${entry.tokens}` : `−${entry.tokens}`}</td>
+                  <td>{entry.kind === 'credit' ? (entry.reason ?? '') : <code>{entry.session_id}</code>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableRegion>
+      )}
+      <p>
+        {view.before !== null ? <a href="/balance">{b.newest}</a> : null}{' '}
+        {ledger.has_more && last ? <a href={`/balance?before=${last.id}`}>{b.older}</a> : null}
+      </p>
+    </>,
+  );
+}
