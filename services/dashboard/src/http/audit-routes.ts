@@ -16,9 +16,12 @@ export function mountAuditPages(router: express.Router, ports: DashboardPorts, t
       signedIn(async (req, res, viewer) => {
         const { locale, messages } = stateOf(res);
         const { filter, invalid } = parseAuditFilter(req.query);
-        const found = await entriesOf(ports, viewer, filter);
+        // The entries (the dashboard's database) and the account (the keys service) at once, as the tokens page does.
+        const [found, account] = await Promise.all([
+          entriesOf(ports, viewer, filter),
+          ports.platform.call('getAccount', { id: viewer.accountId }),
+        ]);
         if (found.kind === 'forbidden') return forbidden(res);
-        const account = await ports.platform.call('getAccount', { id: viewer.accountId });
         sendHtml(
           res,
           invalid.length > 0 ? 400 : 200,
