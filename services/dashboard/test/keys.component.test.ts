@@ -263,7 +263,16 @@ describe('rolling a key', () => {
     // A roll with no delay revokes at once.
     const now = await browser.post(`/keys/${newId}/roll`, { delay: '0' }, await browser.get(`/keys/${newId}/revoke`));
     expect(now.text).toContain('La clave anterior quedó revocada');
-    expect((await api('GET', '/v1/verification-sessions', { key: newSecret })).status).toBe(403); // the revocation's event
+    // The revocation reaches the gateway's cached resolution by its event, within a second (as the approval above).
+    const revoked = await waitFor(
+      async () => {
+        const answer = await api('GET', '/v1/verification-sessions', { key: newSecret });
+        return answer.status === 403 ? answer : undefined;
+      },
+      5000,
+      25,
+    );
+    expect(revoked.status).toBe(403);
     expect((await browser.post(`/keys/${newId}/roll`, { delay: '5' }, now)).status).toBe(422);
   });
 });
