@@ -1,6 +1,10 @@
 import {
   AccountStatusChangedDataSchema,
   ApiKeyRevokedDataSchema,
+  BalanceAlertDataSchema,
+  WebhookCircuitDataSchema,
+  type BalanceAlertData,
+  type WebhookCircuitData,
   CaptureStoredDataSchema,
   DOMAIN_EVENTS,
   FaceFramesStoredDataSchema,
@@ -22,6 +26,10 @@ export interface DomainEventDataByType extends Record<SessionEventType, SessionE
   'account.status_changed': AccountStatusChangedData;
   'capture.stored': CaptureStoredData;
   'face.frames_stored': FaceFramesStoredData;
+  'balance.low': BalanceAlertData;
+  'balance.depleted': BalanceAlertData;
+  'webhook_endpoint.circuit_opened': WebhookCircuitData;
+  'webhook_endpoint.circuit_closed': WebhookCircuitData;
 }
 
 /** A domain event of one type, its data typed. */
@@ -33,6 +41,10 @@ export const DOMAIN_EVENT_DATA_SCHEMAS: { readonly [K in DomainEventType]: z.Zod
   'account.status_changed': AccountStatusChangedDataSchema,
   'capture.stored': CaptureStoredDataSchema,
   'face.frames_stored': FaceFramesStoredDataSchema,
+  'balance.low': BalanceAlertDataSchema,
+  'balance.depleted': BalanceAlertDataSchema,
+  'webhook_endpoint.circuit_opened': WebhookCircuitDataSchema,
+  'webhook_endpoint.circuit_closed': WebhookCircuitDataSchema,
   'verification_session.approved': SessionEventDataSchema,
   'verification_session.rejected': SessionEventDataSchema,
   'verification_session.completed': SessionEventDataSchema,
@@ -71,6 +83,20 @@ export const domainEvents = {
   /** A face attempt's frames to judge: one job per artefact, so the id is the artefact's. */
   faceFramesStored: (data: FaceFramesStoredData, occurredAt = new Date()): DomainEventOf<'face.frames_stored'> =>
     build(DOMAIN_EVENTS.faceFramesStored, `evt_${data.artefact_id}`, data, occurredAt),
+
+  /** A balance crossing, decided once under the balance's row lock: a fresh id. */
+  balanceLow: (data: BalanceAlertData, occurredAt = new Date()): DomainEventOf<'balance.low'> =>
+    build(DOMAIN_EVENTS.balanceLow, newId('event'), data, occurredAt),
+
+  balanceDepleted: (data: BalanceAlertData, occurredAt = new Date()): DomainEventOf<'balance.depleted'> =>
+    build(DOMAIN_EVENTS.balanceDepleted, newId('event'), data, occurredAt),
+
+  /** A circuit's transition, decided once on the endpoint's locked row: a fresh id. */
+  webhookCircuitOpened: (data: WebhookCircuitData, occurredAt = new Date()): DomainEventOf<'webhook_endpoint.circuit_opened'> =>
+    build(DOMAIN_EVENTS.webhookCircuitOpened, newId('event'), data, occurredAt),
+
+  webhookCircuitClosed: (data: WebhookCircuitData, occurredAt = new Date()): DomainEventOf<'webhook_endpoint.circuit_closed'> =>
+    build(DOMAIN_EVENTS.webhookCircuitClosed, newId('event'), data, occurredAt),
 
   /**
    * A session's transition: the id is derived from the account, the session and the type, so it is the

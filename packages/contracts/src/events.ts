@@ -1,3 +1,4 @@
+import { TimestampSchema } from './common';
 import { artefactIdSchema, idSchema } from './ids';
 import { SESSION_EVENT_TYPES } from './event-types';
 import { z } from './zod';
@@ -26,6 +27,14 @@ export const DOMAIN_EVENTS = {
   captureStored: 'capture.stored',
   /** The flow-runner stored the frames of a face attempt: a durable job for its face workers. */
   faceFramesStored: 'face.frames_stored',
+  /** A debit took an account's balance below its low-balance threshold (once per crossing; the dashboard mails the owners). */
+  balanceLow: 'balance.low',
+  /** A debit spent an account's last token: live sessions are refused with 402 until a credit. */
+  balanceDepleted: 'balance.depleted',
+  /** An endpoint's circuit opened after consecutive failures (once per outage; the dashboard mails the owners). */
+  webhookCircuitOpened: 'webhook_endpoint.circuit_opened',
+  /** A delivery succeeded to an endpoint whose circuit had opened: the outage is over. */
+  webhookCircuitClosed: 'webhook_endpoint.circuit_closed',
 } as const;
 
 /** The internal events' types: the values of `DOMAIN_EVENTS`. */
@@ -40,6 +49,10 @@ export const DOMAIN_EVENT_TYPES = [
   DOMAIN_EVENTS.accountStatusChanged,
   DOMAIN_EVENTS.captureStored,
   DOMAIN_EVENTS.faceFramesStored,
+  DOMAIN_EVENTS.balanceLow,
+  DOMAIN_EVENTS.balanceDepleted,
+  DOMAIN_EVENTS.webhookCircuitOpened,
+  DOMAIN_EVENTS.webhookCircuitClosed,
   ...SESSION_EVENT_TYPES,
 ] as const satisfies readonly (InternalEventType | SessionEventType)[];
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
@@ -87,6 +100,29 @@ export const FaceFramesStoredDataSchema = z.object({
   artefact_id: artefactIdSchema(),
 });
 export type FaceFramesStoredData = z.infer<typeof FaceFramesStoredDataSchema>;
+/**
+ * An account's balance crossed an alert line (`balance.low`, `balance.depleted`): the balance after the
+ * debit, the threshold in force (the owner's, else 3 days at the last 7 days' pace) and where it came from.
+ */
+export const BalanceAlertDataSchema = z.object({
+  account_id: idSchema('account'),
+  balance: z.number().int().min(0),
+  threshold: z.number().int().min(0),
+  threshold_source: z.enum(['owner', 'default']),
+});
+export type BalanceAlertData = z.infer<typeof BalanceAlertDataSchema>;
+/**
+ * An endpoint's circuit changed state: `at` when it did; `next_attempt_at` when deliveries are tried again
+ * (the end of the open period; null once closed).
+ */
+export const WebhookCircuitDataSchema = z.object({
+  account_id: idSchema('account'),
+  endpoint_id: idSchema('webhookEndpoint'),
+  url: z.string(),
+  at: TimestampSchema,
+  next_attempt_at: TimestampSchema.nullable(),
+});
+export type WebhookCircuitData = z.infer<typeof WebhookCircuitDataSchema>;
 
 /** The session events some operation emits today: what a project usually lists in `webhookEvents`. */
 export const EMITTED_SESSION_EVENT_TYPES: readonly SessionEventType[] = SESSION_EVENT_TYPES.filter(

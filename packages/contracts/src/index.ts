@@ -1,3 +1,4 @@
+export * from './account-sessions';
 export * from './common';
 export * from './dashboard';
 export * from './domain-events';
@@ -15,5 +16,8 @@ export * from './routes';
 export * from './scopes';
 export * from './sessions';
 export * from './text';
+export * from './timeline';
+export * from './usage';
 export * from './webhooks';
+export * from './webhooks-internal';
 export { z } from './zod';

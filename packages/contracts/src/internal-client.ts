@@ -71,4 +71,49 @@ export class InternalClient {
     if (!success?.schema) throw new Error(`${operationId}: the contract declares no answer to parse`);
     return success.schema.parse(parsed) as InternalAnswer<Id>;
   }
+
+  /**
+   * An operation whose success is a file (its contract gives a `contentType`, no schema): the answer's
+   * headers and its body as a stream, unread, for the caller to pass on as it arrives. The timeout is the
+   * wait for the headers only (a long export may take longer); an error status throws `InternalCallError`.
+   */
+  async stream<Id extends InternalOperationId>(
+    operationId: Id,
+    params: Record<string, string> = {},
+    query: Record<string, string> = {},
+  ): Promise<{ status: number; headers: Headers; body: ReadableStream<Uint8Array> }> {
+    const route = internalRoute(operationId);
+    const success = Object.entries(route.responses).find(([status]) => Number(status) < 300)?.[1] as
+      { contentType?: string } | undefined;
+    if (!success?.contentType) throw new Error(`${operationId}: the contract declares no file to stream`);
+    const base = this.options.urls[route.service];
+    if (!base) throw new Error(`${operationId}: no URL configured for the ${route.service} service`);
+    const search = new URLSearchParams(query).toString();
+    const aborter = new AbortController();
+    const timer = setTimeout(
+      () => aborter.abort(new DOMException('The operation timed out.', 'TimeoutError')),
+      this.options.timeoutMs ?? 10_000,
+    );
+    let response: Response;
+    try {
+      response = await fetch(`${base.replace(/\/+$/, '')}${contractPath(route, params)}${search ? `?${search}` : ''}`, {
+        method: route.method.toUpperCase(),
+        headers: { [INTERNAL_HEADERS.token]: this.options.internalToken },
+        signal: aborter.signal,
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+    if (response.status >= 400 || !response.body) {
+      const text = await response.text();
+      let parsed: unknown = null;
+      try {
+        parsed = text ? JSON.parse(text) : null;
+      } catch {
+        parsed = null;
+      }
+      throw new InternalCallError(operationId, response.status, parsed);
+    }
+    return { status: response.status, headers: response.headers, body: response.body };
+  }
 }

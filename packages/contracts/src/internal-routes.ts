@@ -1,4 +1,19 @@
-import { WebhookReadinessSchema } from './webhooks';
+import { CreateWebhookEndpointBodySchema, UpdateWebhookEndpointBodySchema, WebhookReadinessSchema } from './webhooks';
+import {
+  AccountWebhookEndpointListSchema,
+  AccountWebhookEndpointSchema,
+  AccountWebhookEndpointWithSecretSchema,
+  DeletedWebhookEndpointSchema,
+  WebhookDeliveryAttemptSchema,
+  WebhookDeliveryLogQuerySchema,
+  WebhookDeliveryLogSchema,
+} from './webhooks-internal';
+import {
+  AccountSessionListSchema,
+  AccountSessionSchema,
+  AccountSessionsQuerySchema,
+  SessionWebhookDeliveriesSchema,
+} from './account-sessions';
 import { CreateAccountOwnerBodySchema, CreateOperatorBodySchema, DashboardUserSchema, OperatorSchema } from './dashboard';
 import { idSchema, linkTokenSchema } from './ids';
 import {
@@ -19,6 +34,7 @@ import {
   BalanceLedgerQuerySchema,
   BalanceLedgerSchema,
   BalanceSchema,
+  BalanceThresholdSchema,
   ConfigVersionEntrySchema,
   CreateProjectBodySchema,
   CreateTrySessionBodySchema,
@@ -35,10 +51,13 @@ import {
   PublishedConfigSchema,
   RenameProjectBodySchema,
   ResolveSessionBodySchema,
+  SetBalanceThresholdBodySchema,
   UsageSchema,
   VerificationSessionSchema,
 } from './sessions';
-import { MonthSchema } from './common';
+import { MonthSchema, PaginationQuerySchema, QueuedSchema } from './common';
+import { FlowTimelineQuerySchema, FlowTimelineSchema } from './timeline';
+import { UsageMonthsQuerySchema, UsageMonthsSchema } from './usage';
 import { z } from './zod';
 
 /** Services that own service-to-service routes. */
@@ -59,6 +78,9 @@ const apiKeyParams = z.object({ id: idSchema('apiKey') });
 const projectParams = z.object({ id: idSchema('project') });
 const sessionParams = z.object({ id: idSchema('session') });
 const tokenParams = z.object({ token: linkTokenSchema() });
+const webhookEndpointParams = z.object({ id: idSchema('account'), endpoint_id: idSchema('webhookEndpoint') });
+const webhookDeliveryParams = z.object({ id: idSchema('account'), delivery_id: idSchema('webhookDelivery') });
+const accountSessionParams = z.object({ id: idSchema('account'), sessionId: idSchema('session') });
 
 export const AccountListSchema = z.object({ object: z.literal('list'), data: z.array(AccountSchema), has_more: z.boolean() });
 /** The operator console's lists: by status, oldest first (the longest waiting on top). */
@@ -285,6 +307,16 @@ const INTERNAL_ROUTE_ENTRIES = [
     responses: { 200: { description: 'The balance and the page', schema: BalanceLedgerSchema } },
   },
   {
+    operationId: 'setBalanceThreshold',
+    method: 'put',
+    path: '/internal/accounts/{id}/balance-threshold',
+    service: 'sessions',
+    summary: "Set (or clear, back to the default) an account's low-balance threshold (the dashboard's tokens page)",
+    params: accountParams,
+    body: SetBalanceThresholdBodySchema,
+    responses: { 200: { description: 'The threshold', schema: BalanceThresholdSchema } },
+  },
+  {
     operationId: 'getFlowReadiness',
     method: 'get',
     path: '/internal/accounts/{id}/flow-readiness',
@@ -292,6 +324,28 @@ const INTERNAL_ROUTE_ENTRIES = [
     summary: "An account's projects with a live configuration and its balance (the dashboard's go-live checklist)",
     params: accountParams,
     responses: { 200: { description: 'The readiness', schema: FlowReadinessSchema } },
+  },
+  {
+    operationId: 'getAccountUsageMonths',
+    method: 'get',
+    path: '/internal/accounts/{id}/usage/months',
+    service: 'sessions',
+    summary: "An account's usage of each month of a range, in one answer (the dashboard's chart): each the public `GET /v1/usage`",
+    params: accountParams,
+    query: UsageMonthsQuerySchema,
+    responses: { 200: { description: 'Usage of each month, oldest first', schema: UsageMonthsSchema } },
+  },
+  {
+    operationId: 'exportAccountUsageCsv',
+    method: 'get',
+    path: '/internal/accounts/{id}/usage/sessions.csv',
+    service: 'sessions',
+    summary: "An account's usage CSV of a month, byte for byte the public `GET /v1/usage/sessions.csv` (the dashboard's download)",
+    params: accountParams,
+    query: z.object({ month: MonthSchema }),
+    responses: {
+      200: { description: 'CSV, one row per session', contentType: 'text/csv' },
+    },
   },
   {
     operationId: 'getAccountUsage',
@@ -302,6 +356,44 @@ const INTERNAL_ROUTE_ENTRIES = [
     params: accountParams,
     query: z.object({ month: MonthSchema }),
     responses: { 200: { description: 'Usage of the month', schema: UsageSchema } },
+  },
+  {
+    operationId: 'listAccountSessions',
+    method: 'get',
+    path: '/internal/accounts/{id}/sessions',
+    service: 'sessions',
+    summary: "An account's sessions of one mode, filtered, newest first by a cursor (the dashboard's list; tries apart)",
+    params: accountParams,
+    query: AccountSessionsQuerySchema,
+    responses: {
+      200: { description: 'A page of sessions', schema: AccountSessionListSchema },
+      422: { description: 'A filter or the cursor is malformed (`validation_failed`, `invalid_cursor`)' },
+    },
+  },
+  {
+    operationId: 'getAccountSession',
+    method: 'get',
+    path: '/internal/accounts/{id}/sessions/{sessionId}',
+    service: 'sessions',
+    summary: 'One session of an account, with its frozen configuration and the key that created it (the dashboard)',
+    params: accountSessionParams,
+    responses: {
+      200: { description: 'The session', schema: AccountSessionSchema },
+      404: { description: 'No such session of this account' },
+    },
+  },
+  {
+    operationId: 'cancelAccountSession',
+    method: 'post',
+    path: '/internal/accounts/{id}/sessions/{sessionId}/cancel',
+    service: 'sessions',
+    summary: "Cancel an account's session from the dashboard (the public cancel's rules: a terminal session is left as it is)",
+    params: accountSessionParams,
+    responses: {
+      200: { description: 'The session', schema: AccountSessionSchema },
+      404: { description: 'No such session of this account' },
+      409: { description: 'The session has ended already (`session_terminal`)' },
+    },
   },
   {
     operationId: 'redeemLink',
@@ -376,6 +468,24 @@ const INTERNAL_ROUTE_ENTRIES = [
     body: EvidenceLinksBodySchema,
     responses: { 200: { description: 'The links of each session', schema: EvidenceLinksResultSchema } },
   },
+  // flow-runner: the dashboard's session page (issue 41).
+  {
+    operationId: 'getFlowTimeline',
+    method: 'get',
+    path: '/internal/accounts/{id}/sessions/{sessionId}/timeline',
+    service: 'flow-runner',
+    summary:
+      "What happened in a session's flow, oldest first (link opened, steps, captures and readings, codes, registry calls, the flow's verdict); no personal data",
+    params: z.object({ id: idSchema('account'), sessionId: idSchema('session') }),
+    query: FlowTimelineQuerySchema,
+    responses: {
+      200: {
+        description: 'A page of the timeline (empty for a session of the account whose link was never opened)',
+        schema: FlowTimelineSchema,
+      },
+      404: { description: 'No such session of this account' },
+    },
+  },
 
   // webhooks: the dashboard's go-live checklist.
   {
@@ -386,6 +496,143 @@ const INTERNAL_ROUTE_ENTRIES = [
     summary: "An account's endpoints subscribed to the verdict events, and whether one answered a test event with 2xx",
     params: accountParams,
     responses: { 200: { description: 'The readiness', schema: WebhookReadinessSchema } },
+  },
+
+  // webhooks: the dashboard's webhooks pages (issue 41). Every route is the account's: another account's
+  // endpoint or delivery is 404. Each runs the same use case as the public route of the same name.
+  {
+    operationId: 'listAccountWebhookEndpoints',
+    method: 'get',
+    path: '/internal/accounts/{id}/webhook-endpoints',
+    service: 'webhooks',
+    summary: "An account's endpoints, newest first, with each one's circuit (never a secret)",
+    params: accountParams,
+    query: PaginationQuerySchema,
+    responses: { 200: { description: 'A page of endpoints', schema: AccountWebhookEndpointListSchema } },
+  },
+  {
+    operationId: 'createAccountWebhookEndpoint',
+    method: 'post',
+    path: '/internal/accounts/{id}/webhook-endpoints',
+    service: 'webhooks',
+    summary: 'Register an endpoint; the secret is in this answer only',
+    params: accountParams,
+    body: CreateWebhookEndpointBodySchema,
+    responses: {
+      201: { description: 'Created, with its secret', schema: AccountWebhookEndpointWithSecretSchema },
+      422: { description: 'A field the API refuses (`validation_failed`, with the field in `errors`)' },
+    },
+  },
+  {
+    operationId: 'getAccountWebhookEndpoint',
+    method: 'get',
+    path: '/internal/accounts/{id}/webhook-endpoints/{endpoint_id}',
+    service: 'webhooks',
+    summary: 'One endpoint with its circuit, what waits for it and the overlap of a rotation',
+    params: webhookEndpointParams,
+    responses: {
+      200: { description: 'The endpoint', schema: AccountWebhookEndpointSchema },
+      404: { description: 'No such endpoint of this account' },
+    },
+  },
+  {
+    operationId: 'updateAccountWebhookEndpoint',
+    method: 'put',
+    path: '/internal/accounts/{id}/webhook-endpoints/{endpoint_id}',
+    service: 'webhooks',
+    summary: 'Replace the fields sent (url, description, events, status); a url change closes the circuit',
+    params: webhookEndpointParams,
+    body: UpdateWebhookEndpointBodySchema,
+    responses: {
+      200: { description: 'The endpoint', schema: AccountWebhookEndpointSchema },
+      404: { description: 'No such endpoint of this account' },
+      422: { description: 'A field the API refuses (`validation_failed`)' },
+    },
+  },
+  {
+    operationId: 'deleteAccountWebhookEndpoint',
+    method: 'delete',
+    path: '/internal/accounts/{id}/webhook-endpoints/{endpoint_id}',
+    service: 'webhooks',
+    summary: 'Delete an endpoint (its log stays; what waited for it is dropped)',
+    params: webhookEndpointParams,
+    responses: {
+      200: { description: 'Deleted', schema: DeletedWebhookEndpointSchema },
+      404: { description: 'No such endpoint of this account' },
+    },
+  },
+  {
+    operationId: 'rotateAccountWebhookEndpointSecret',
+    method: 'post',
+    path: '/internal/accounts/{id}/webhook-endpoints/{endpoint_id}/rotate-secret',
+    service: 'webhooks',
+    summary: 'A new secret, in this answer only; the previous one signs too until `state.previous_secret_expires_at`',
+    params: webhookEndpointParams,
+    responses: {
+      200: { description: 'The endpoint with its new secret', schema: AccountWebhookEndpointWithSecretSchema },
+      404: { description: 'No such endpoint of this account' },
+    },
+  },
+  {
+    operationId: 'testAccountWebhookEndpoint',
+    method: 'post',
+    path: '/internal/accounts/{id}/webhook-endpoints/{endpoint_id}/test',
+    service: 'webhooks',
+    summary: 'Send one `test` event (shares the quota of 10 per minute with redeliver)',
+    params: webhookEndpointParams,
+    responses: {
+      200: { description: 'Queued (sent within seconds; the attempt is in the log)', schema: QueuedSchema },
+      404: { description: 'No such endpoint of this account' },
+      429: { description: 'Test and redeliver above 10 per minute (`rate_limited`, Retry-After)' },
+    },
+  },
+  {
+    operationId: 'listAccountWebhookDeliveries',
+    method: 'get',
+    path: '/internal/accounts/{id}/webhook-endpoints/{endpoint_id}/deliveries',
+    service: 'webhooks',
+    summary: "An endpoint's delivery log, newest first, by status, event type, session and time",
+    params: webhookEndpointParams,
+    query: WebhookDeliveryLogQuerySchema,
+    responses: {
+      200: { description: 'A page of attempts', schema: WebhookDeliveryLogSchema },
+      404: { description: 'No such endpoint of this account (a deleted one still lists)' },
+      422: { description: 'A filter or cursor that is not one (`validation_failed`, `invalid_cursor`)' },
+    },
+  },
+  {
+    operationId: 'getAccountWebhookDelivery',
+    method: 'get',
+    path: '/internal/accounts/{id}/webhook-deliveries/{delivery_id}',
+    service: 'webhooks',
+    summary: 'One attempt: the request as sent (signature included) and the response (first 4 KB of the body)',
+    params: webhookDeliveryParams,
+    responses: {
+      200: { description: 'The attempt', schema: WebhookDeliveryAttemptSchema },
+      404: { description: 'No such attempt of this account' },
+    },
+  },
+  {
+    operationId: 'redeliverAccountWebhookDelivery',
+    method: 'post',
+    path: '/internal/accounts/{id}/webhook-deliveries/{delivery_id}/redeliver',
+    service: 'webhooks',
+    summary: "That attempt's event to its endpoint again, once (shares the quota with test)",
+    params: webhookDeliveryParams,
+    responses: {
+      200: { description: 'Queued (sent within seconds; the attempt is in the log)', schema: QueuedSchema },
+      404: { description: 'No such attempt of this account, or its endpoint was deleted' },
+      429: { description: 'Test and redeliver above 10 per minute (`rate_limited`, Retry-After)' },
+    },
+  },
+  {
+    operationId: 'listSessionWebhookDeliveries',
+    method: 'get',
+    path: '/internal/accounts/{id}/sessions/{sessionId}/webhook-deliveries',
+    service: 'webhooks',
+    summary: "Every delivery attempt of a session's events to any endpoint, oldest first, at most 500 (a session's timeline)",
+    params: accountSessionParams,
+    responses: { 200: { description: 'The attempts', schema: SessionWebhookDeliveriesSchema } },
   },
 
   // dashboard: the operator CLI (the demo account's owner).
@@ -436,7 +683,7 @@ export function internalRoute<Id extends InternalOperationId>(operationId: Id): 
  * percent-encoded. What the internal clients call, so a path is written once.
  */
 export function contractPath(route: Pick<RouteContract, 'path'>, params: Record<string, string> = {}): string {
-  return route.path.replace(/\{([a-z_]+)\}/g, (_whole, name: string) => {
+  return route.path.replace(/\{([A-Za-z_]+)\}/g, (_whole, name: string) => {
     const value = params[name];
     if (value === undefined) throw new RangeError(`${route.path}: no value for {${name}}`);
     return encodeURIComponent(value);

@@ -294,10 +294,30 @@ export const BalanceLedgerSchema = z.object({
   account_id: idSchema('account'),
   balance: z.number().int(),
   debited_last_7_days: z.number().int().min(0),
+  /** The owner's low-balance threshold in tokens; null: the default is in force. */
+  threshold: z.number().int().positive().nullable(),
+  /** The default threshold: 3 days of use at the last 7 days' pace, rounded up (0: no pace, only zero is alerted). */
+  default_threshold: z.number().int().min(0),
   data: z.array(LedgerEntrySchema),
   has_more: z.boolean(),
 });
 export type BalanceLedger = z.infer<typeof BalanceLedgerSchema>;
+
+/** The most tokens a low-balance threshold may be (the largest credit). */
+export const MAX_BALANCE_THRESHOLD = 1_000_000_000;
+
+/** The owner's low-balance threshold in tokens, or null to go back to the default (3 days of use). */
+export const SetBalanceThresholdBodySchema = z.strictObject({
+  tokens: z.number().int().min(1).max(MAX_BALANCE_THRESHOLD).nullable(),
+});
+
+/** An account's low-balance threshold: the owner's (null: none) and the default in force without it. */
+export const BalanceThresholdSchema = z.object({
+  account_id: idSchema('account'),
+  threshold: z.number().int().positive().nullable(),
+  default_threshold: z.number().int().min(0),
+});
+export type BalanceThreshold = z.infer<typeof BalanceThresholdSchema>;
 
 /**
  * What the sessions service says about an account going live, in one answer (the dashboard's home

@@ -5,6 +5,7 @@ import {
   jsonBody,
   mountRoutes,
   requireInternalToken,
+  type Broker,
   type ClientAddresses,
   type Logger,
   type Metrics,
@@ -18,6 +19,8 @@ import type { DashboardPorts } from './use-cases/ports';
 export interface DashboardDeps {
   ports: DashboardPorts;
   redis: Redis;
+  /** The broker the owners' notices come from: part of readiness. */
+  broker: Pick<Broker, 'check'>;
   logger: Logger;
   metrics: Metrics;
   clientAddresses: ClientAddresses;
@@ -34,7 +37,11 @@ export function createApp(deps: DashboardDeps): express.Express {
     metrics: deps.metrics,
     isShuttingDown: deps.isShuttingDown,
     parseJson: false,
-    readiness: { postgres: () => checkDatabase(deps.ports.pool), redis: () => deps.redis.ping() },
+    readiness: {
+      postgres: () => checkDatabase(deps.ports.pool),
+      redis: () => deps.redis.ping(),
+      rabbitmq: () => deps.broker.check(),
+    },
     routes: (app) => {
       app.use('/internal', requireInternalToken(deps.internalToken), ...jsonBody());
       mountRoutes(app, dashboardInternalRoutes, deps.ports);

@@ -1,5 +1,14 @@
 import { hkdfSync } from 'node:crypto';
-import { Keyring, baseEnvSchema, databaseEnvShape, env, loadConfig, smtpEnvShape, trustedProxiesEnvShape } from '@idv/kit';
+import {
+  Keyring,
+  baseEnvSchema,
+  brokerEnvShape,
+  databaseEnvShape,
+  env,
+  loadConfig,
+  smtpEnvShape,
+  trustedProxiesEnvShape,
+} from '@idv/kit';
 import { z } from 'zod';
 
 const keyringSpec = z.string().refine((spec) => {
@@ -15,10 +24,14 @@ export const configSchema = baseEnvSchema
   .extend({
     PORT: env.port(8085),
     ...databaseEnvShape,
+    /** The broker the owners' notices come from (the balance's and the webhook circuits' events). */
+    ...brokerEnvShape,
     REDIS_URL: env.url(),
     KEYS_URL: env.url().default('http://127.0.0.1:8081'),
     SESSIONS_URL: env.url().default('http://127.0.0.1:8082'),
     WEBHOOKS_URL: env.url().default('http://127.0.0.1:8084'),
+    /** The flow-runner's internal address: a session's timeline. */
+    FLOW_URL: env.url().default('http://127.0.0.1:8083'),
     /** The dashboard's own public origin: the links in its e-mails start with it. */
     DASHBOARD_BASE_URL: env.url().default('http://localhost:8085'),
     /**

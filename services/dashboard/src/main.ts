@@ -1,12 +1,22 @@
 import path from 'node:path';
 import { InternalClient } from '@idv/contracts';
-import { AddressThrottle, ClientAddresses, createRedis, openDatabase, runMain, smtpOptionsFrom, startRuntime } from '@idv/kit';
+import {
+  AddressThrottle,
+  ClientAddresses,
+  connectBroker,
+  createRedis,
+  openDatabase,
+  runMain,
+  smtpOptionsFrom,
+  startRuntime,
+} from '@idv/kit';
 import { dictionary } from '@zxcvbn-ts/language-common';
 import { DashboardMailer } from './adapters/mailer';
 import { Argon2PasswordHasher } from './adapters/password-hasher';
 import { createApp } from './app';
 import { dashboardKeyring, dashboardSecret, readConfig } from './config';
 import { commonPasswordSet } from './domain/passwords';
+import { ownerNoticesConsumer } from './jobs/owner-notices';
 import { THROTTLES } from './use-cases/ports';
 
 const SCHEMA = 'dashboard';
@@ -42,11 +52,21 @@ runMain('dashboard', async () => {
     { logger: runtime.logger, metrics: runtime.metrics },
   );
 
+  // The owners' notices (the balance's and the webhook circuits' events). At shutdown the broker stops
+  // consuming, lets the notices under way finish, then closes, before SMTP and the pool (stopped in reverse).
+  const broker = connectBroker(runtime, { url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE });
+  await broker.consume(ownerNoticesConsumer({ pool, mailer, baseUrl: config.DASHBOARD_BASE_URL, logger: runtime.logger }));
+
   const app = createApp({
     ports: {
       pool,
       platform: new InternalClient({
-        urls: { keys: config.KEYS_URL, sessions: config.SESSIONS_URL, webhooks: config.WEBHOOKS_URL },
+        urls: {
+          keys: config.KEYS_URL,
+          sessions: config.SESSIONS_URL,
+          webhooks: config.WEBHOOKS_URL,
+          'flow-runner': config.FLOW_URL,
+        },
         internalToken: config.INTERNAL_TOKEN,
         timeoutMs: config.OUTBOUND_TIMEOUT_MS,
       }),
@@ -65,6 +85,7 @@ runMain('dashboard', async () => {
       keyring: dashboardKeyring(config),
     },
     redis,
+    broker,
     logger: runtime.logger,
     metrics: runtime.metrics,
     clientAddresses: new ClientAddresses(config.TRUSTED_PROXIES),

@@ -254,5 +254,11 @@ test('an integrator signs up, is approved by an operator, publishes a flow, gets
   await page.getByText('No quedan fichas').waitFor();
   await check(page, 'balance');
 
+  // The month's usage: the sessions the journey made, per mode and status, with the year's chart.
+  await page.getByRole('link', { name: 'Uso', exact: true }).click();
+  await page.getByRole('img', { name: /^Sesiones en modo prueba por mes y estado/ }).waitFor();
+  await page.getByRole('link', { name: 'Descargar CSV' }).waitFor();
+  await check(page, 'usage');
+
   expect(seen.length).toBeGreaterThanOrEqual(17);
 }, 180_000);

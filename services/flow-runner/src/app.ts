@@ -14,7 +14,9 @@ import {
 import type { RequestListener } from 'node:http';
 import type { EvidenceLinks } from './use-cases/evidence';
 import type { FlowService } from './use-cases/flow-service';
+import type { FlowTimelines } from './use-cases/timeline';
 import { evidenceRoutes, internalRoutes } from './http/evidence';
+import { timelineRoutes } from './http/timeline';
 import type { UploadOptions } from './http/page-context';
 import { flowPages } from './http/routes';
 
@@ -33,6 +35,8 @@ export interface FlowRunnerDeps {
   isShuttingDown?: () => boolean;
   /** Evidence downloads and the internal link builder; both need the internal token to be served. */
   evidence?: { links: EvidenceLinks; internalToken: string };
+  /** Sessions' timelines for the dashboard (served with the internal routes, under the same token). */
+  timelines?: FlowTimelines;
 }
 
 /**
@@ -51,6 +55,7 @@ export function createApp(deps: FlowRunnerDeps): RequestListener {
       if (!deps.evidence) return;
       app.use('/internal', requireInternalToken(deps.evidence.internalToken), jsonBody());
       mountRoutes(app, internalRoutes, { evidence: deps.evidence.links });
+      if (deps.timelines) mountRoutes(app, timelineRoutes, { timelines: deps.timelines });
     },
   });
   const pages = flowPages(deps);
@@ -61,4 +66,4 @@ export function createApp(deps: FlowRunnerDeps): RequestListener {
 }
 
 /** The contract entries this service mounts (checked against the contracts by a test). */
-export const mountedRoutes: readonly RouteContract[] = internalRoutes.map((mounted) => mounted.contract);
+export const mountedRoutes: readonly RouteContract[] = [...internalRoutes, ...timelineRoutes].map((mounted) => mounted.contract);

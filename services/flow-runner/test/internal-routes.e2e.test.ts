@@ -1,4 +1,4 @@
-import { INTERNAL_HEADERS, INTERNAL_ROUTES as CONTRACT_INTERNAL_ROUTES, newId } from '@idv/contracts';
+import { INTERNAL_HEADERS, INTERNAL_ROUTES as CONTRACT_INTERNAL_ROUTES, contractPath, newId } from '@idv/contracts';
 import { testEnv } from '@idv/testkit';
 import { request } from 'undici';
 
@@ -13,18 +13,35 @@ const INTERNAL_ROUTES = CONTRACT_INTERNAL_ROUTES.filter((route) => route.service
 }));
 
 test('the flow-runner has internal routes to check', () => {
-  expect(INTERNAL_ROUTES).toEqual([{ method: 'POST', path: '/internal/evidence-links' }]);
+  expect(INTERNAL_ROUTES).toEqual([
+    { method: 'POST', path: '/internal/evidence-links' },
+    { method: 'GET', path: '/internal/accounts/{id}/sessions/{sessionId}/timeline' },
+  ]);
 });
 
+/** The route called with fresh ids (a session no one has): the body sent, the answer as text. */
 async function call(method: string, path: string, token: string | undefined) {
-  const body = JSON.stringify({ session_ids: [newId('session')] });
-  const response = await request(`${testEnv().flowUrl}${path}`, {
-    method: method as 'POST',
+  const sessionId = newId('session');
+  const body = method === 'POST' ? JSON.stringify({ session_ids: [sessionId] }) : undefined;
+  const response = await request(`${testEnv().flowUrl}${contractPath({ path }, { id: newId('account'), sessionId })}`, {
+    method: method as 'POST' | 'GET',
     headers: { 'content-type': 'application/json', ...(token === undefined ? {} : { [INTERNAL_HEADERS.token]: token }) },
-    body,
+    ...(body === undefined ? {} : { body }),
   });
-  return { status: response.statusCode, headers: response.headers, text: await response.body.text(), body };
+  return { status: response.statusCode, headers: response.headers, text: await response.body.text(), sessionId };
 }
+
+/** What each route answers the internal token about a session no one has: no links; no such session of the account. */
+const ALLOWED: Record<string, (answer: Awaited<ReturnType<typeof call>>) => void> = {
+  '/internal/evidence-links': (answer) => {
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.text)).toEqual({ sessions: { [answer.sessionId]: [] } });
+  },
+  '/internal/accounts/{id}/sessions/{sessionId}/timeline': (answer) => {
+    expect(answer.status).toBe(404);
+    expect(JSON.parse(answer.text)).toMatchObject({ code: 'not_found' });
+  },
+};
 
 describe('internal routes on the public port', () => {
   test.each(INTERNAL_ROUTES)(
@@ -38,12 +55,12 @@ describe('internal routes on the public port', () => {
         expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
         expect(JSON.parse(answer.text)).toMatchObject({ code: 'unauthorized', status: 401 });
         expect(answer.text).not.toContain('sessions');
-        expect(answer.text).not.toContain(JSON.parse(answer.body).session_ids[0]);
+        expect(answer.text).not.toContain(answer.sessionId);
       }
       // The same call with the token is answered: the refusals above were the token's, not the route's.
-      const allowed = await call(method, path, real);
-      expect(allowed.status).toBe(200);
-      expect(JSON.parse(allowed.text)).toEqual({ sessions: { [JSON.parse(allowed.body).session_ids[0]]: [] } });
+      const allowed = ALLOWED[path];
+      expect(allowed).toBeDefined();
+      allowed!(await call(method, path, real));
     },
   );
 

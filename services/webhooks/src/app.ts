@@ -45,7 +45,7 @@ export function createApp(deps: WebhooksDeps): express.Express {
       app.use('/v1', requireIdentity(deps.internalToken));
       mountRoutes(app, webhooksRoutes, routeDeps);
       app.use('/internal', requireInternalToken(deps.internalToken));
-      mountRoutes(app, webhooksInternalRoutes, { pool: deps.pool });
+      mountRoutes(app, webhooksInternalRoutes, routeDeps);
     },
   });
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { connectBroker, DAY, EvidenceLinksClient, openDatabase, runMain, startRuntime } from '@idv/kit';
+import { connectBroker, DAY, EvidenceLinksClient, openDatabase, runMain, startOutboxRelay, startRuntime } from '@idv/kit';
 import { HttpSender } from './adapters/http-sender';
 import { SecretBox } from './adapters/secret-box';
 import { webhookMetrics } from './adapters/webhook-metrics';
@@ -24,6 +24,8 @@ runMain(SERVICE, async () => {
     url: config.DATABASE_URL,
     schema: SCHEMA,
     migrations: [path.join(__dirname, '..', 'migrations')],
+    // The circuit's transitions are domain events (the dashboard mails the owner): the kit's outbox.
+    outbox: true,
     max: config.DATABASE_POOL_MAX,
   };
   const pool = await openDatabase(runtime, database);
@@ -70,6 +72,7 @@ runMain(SERVICE, async () => {
   lifecycle.onStop('retention-sweeper', () => retention.stop());
 
   const broker = connectBroker(runtime, { url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE });
+  await startOutboxRelay(runtime, { pool, broker, schema: SCHEMA });
   await broker.consume({
     queue: SESSION_EVENTS_QUEUE,
     bindings: [SESSION_EVENTS_BINDING],

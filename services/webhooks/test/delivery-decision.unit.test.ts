@@ -15,6 +15,7 @@ function buildMessage(overrides: Partial<MessageState> = {}): MessageState {
     endpointDeleted: false,
     circuitOpen: false,
     consecutiveFailures: 0,
+    circuitTripped: false,
     ...overrides,
   };
 }
@@ -142,6 +143,13 @@ describe('after sending', () => {
 
   it('when an automatic attempt succeeds after failures, then it closes the circuit', () => {
     expect(decideDelivery(buildMessage({ consecutiveFailures: 3 }), sent(answered(204)), t)).toMatchObject({
+      action: 'record_success',
+      circuit: 'success',
+    });
+  });
+
+  it('when an attempt succeeds after the open period ran out (the counter reset when it opened), then it still closes the circuit', () => {
+    expect(decideDelivery(buildMessage({ circuitTripped: true }), sent(answered(200)), t)).toMatchObject({
       action: 'record_success',
       circuit: 'success',
     });

@@ -55,7 +55,7 @@ export interface BoundRoute<D> {
 
 /** `/v1/qr/{token}.svg` → `/v1/qr/:token.svg`: express's syntax for the contract's OpenAPI path. */
 export function expressPath(path: string): string {
-  return path.replace(/\{([a-z_]+)\}/g, ':$1');
+  return path.replace(/\{([A-Za-z_]+)\}/g, ':$1');
 }
 
 /**

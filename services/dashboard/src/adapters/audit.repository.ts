@@ -28,7 +28,12 @@ export interface AuditRecord {
   action: string;
   target: string | null;
   address: string | null;
-  actor: { kind: 'member'; id: UserId; name: string; email: string } | { kind: 'operator' } | { kind: 'none' };
+  actor:
+    | { kind: 'member'; id: UserId; name: string; email: string }
+    | { kind: 'operator' }
+    /** The service itself (an owners' notice it sent): no person acted. */
+    | { kind: 'service' }
+    | { kind: 'none' };
 }
 
 interface AuditRow {
@@ -79,10 +84,28 @@ export async function listAuditEntries(
 function toAuditRecord(row: AuditRow): AuditRecord {
   const actor: AuditRecord['actor'] = row.operator
     ? { kind: 'operator' }
+    : row.actor_id === null && row.action.startsWith('notification.')
+      ? { kind: 'service' }
     : row.actor_id !== null && row.user_name !== null && row.user_email !== null
       ? { kind: 'member', id: row.actor_id, name: row.user_name, email: row.user_email }
       : { kind: 'none' };
   // An operator's address is the service's network, not the account's to know.
   const address = actor.kind === 'operator' ? null : row.address;
   return { id: Number(row.id), at: row.at, action: row.action, target: row.target, address, actor };
+}
+
+/** The entries that say someone saw a session's personal data (its person's access trail). */
+export const PERSONAL_DATA_ACTIONS = ['session.data_shown', 'session.images_shown', 'session.evidence_downloaded'] as const;
+
+/** Who opened a session's personal data or images, newest first (the index by account and target). */
+export async function listAccessTrail(db: Queryable, accountId: AccountId, sessionId: string, limit = 1000): Promise<AuditRecord[]> {
+  const { rows } = await db.query<AuditRow>(
+    `SELECT a.id, a.at, a.action, a.target, a.address, a.actor_id, u.name AS user_name, u.email AS user_email,
+            EXISTS (SELECT 1 FROM operators o WHERE o.id = a.actor_id) AS operator
+       FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id
+      WHERE a.account_id = $1 AND a.target = $2 AND a.action = ANY ($3)
+      ORDER BY a.id DESC LIMIT $4`,
+    [accountId, sessionId, PERSONAL_DATA_ACTIONS, limit],
+  );
+  return rows.map(toAuditRecord);
 }

@@ -1,6 +1,7 @@
 import type { AccountStatus } from '@idv/contracts';
 import { SmtpTransport, type SmtpOptions } from '@idv/kit';
 import { MESSAGES, type Locale } from '../domain/i18n';
+import type { Notice } from '../domain/owner-notices';
 
 /** The dashboard's mail (confirmation links) over the kit's SMTP transport, the e-mail codes' path. */
 export class DashboardMailer {
@@ -41,9 +42,18 @@ export class DashboardMailer {
     await this.transport.send({ to, subject: copy.decisionSubject(status), text: copy.decisionText(name, status, reason) });
   }
 
+  /** An owner's notice (low balance, tokens spent, a webhook paused or back): what happened and where to act. */
+  async sendOwnerNotice(to: string, name: string, notice: Notice, link: string, locale: Locale): Promise<void> {
+    const copy = MESSAGES[locale].notices;
+    await this.transport.send({ to, subject: copy.mailSubject(notice), text: copy.mailText(notice, name, link) });
+  }
+
   close(): void {
     this.transport.close();
   }
 }
 
-export type Mailer = Pick<DashboardMailer, 'sendConfirmation' | 'sendAccountDecision' | 'sendAccessLinks' | 'sendInvitation'>;
+export type Mailer = Pick<
+  DashboardMailer,
+  'sendConfirmation' | 'sendAccountDecision' | 'sendAccessLinks' | 'sendInvitation' | 'sendOwnerNotice'
+>;

@@ -4,15 +4,19 @@ import type { UserId } from '@idv/contracts';
  * The audit log as its readers filter it: by kind of action (each group a set of action prefixes), by
  * who acted (a member, or the service's operators as one), and by Argentina's calendar days.
  */
-export const AUDIT_GROUPS = ['sign_in', 'keys', 'flows', 'members', 'account'] as const;
+export const AUDIT_GROUPS = ['sign_in', 'keys', 'flows', 'sessions', 'webhooks', 'members', 'account'] as const;
 export type AuditGroup = (typeof AUDIT_GROUPS)[number];
 
 export const AUDIT_GROUP_PREFIXES: Record<AuditGroup, readonly string[]> = {
   sign_in: ['user.'],
   keys: ['api_key.'],
   flows: ['config.', 'project.'],
+  /** Personal data shown, images, evidence, cancellations. */
+  sessions: ['session.'],
+  /** Endpoints created, edited, rotated, tested, deleted; events redelivered. */
+  webhooks: ['webhook_endpoint.', 'webhook_delivery.'],
   members: ['member.'],
-  account: ['account.', 'audit.'],
+  account: ['account.', 'audit.', 'usage.', 'balance.', 'notification.'],
 };
 
 /** Entries a page shows; older ones are reached by the cursor (the last id shown). */

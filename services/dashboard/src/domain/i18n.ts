@@ -1,3 +1,5 @@
+import { SESSIONS_MESSAGES, type SessionsMessages } from './i18n-sessions';
+import { NOTICES_MESSAGES, type NoticesMessages } from './i18n-notices';
 import type { AccountStatus, Mode, SessionStatus, StepVerdict } from '@idv/contracts';
 import type { AuditFilterField, AuditGroup } from './audit';
 import type { PasswordProblem } from './passwords';
@@ -76,7 +78,7 @@ export interface Messages {
   resendConfirmation: string;
   confirmationResent: string;
   signedOutEverywhere: string;
-  nav: { home: string; keys: string; projects: string; members: string; audit: string; balance: string };
+  nav: { home: string; keys: string; projects: string; members: string; audit: string; balance: string; usage: string; sessions: string; webhooks: string };
   forbiddenTitle: string;
   forbiddenBody: string;
   members: {
@@ -216,6 +218,9 @@ export interface Messages {
       duplicate: string;
     };
   };
+  sessions: SessionsMessages;
+  /** The owners' notices: their e-mails, the low-balance alert's form, their audit entries. */
+  notices: NoticesMessages;
   balance: {
     title: string;
     lead: string;
@@ -322,6 +327,8 @@ export interface Messages {
 }
 
 const es: Messages = {
+  sessions: SESSIONS_MESSAGES.es,
+  notices: NOTICES_MESSAGES.es,
   product: 'Verificación de identidad',
   skip: 'Saltar al contenido',
   signUpTitle: 'Crear una cuenta',
@@ -399,7 +406,7 @@ const es: Messages = {
   resendConfirmation: 'Reenviar el enlace',
   confirmationResent: 'Te mandamos un enlace nuevo.',
   signedOutEverywhere: 'Cerramos tu sesión en todos los dispositivos.',
-  nav: { home: 'Inicio', keys: 'Claves de API', projects: 'Proyectos', members: 'Equipo', audit: 'Auditoría', balance: 'Fichas' },
+  nav: { home: 'Inicio', keys: 'Claves de API', projects: 'Proyectos', members: 'Equipo', audit: 'Auditoría', balance: 'Fichas', usage: 'Uso', sessions: 'Sesiones', webhooks: 'Webhooks' },
   members: {
     title: 'Equipo',
     lead: 'Quiénes trabajan en esta cuenta. Dueños: todo. Desarrolladores: todo menos el equipo y la cuenta. Lectores: solo leen, nunca ven secretos ni datos personales.',
@@ -592,6 +599,8 @@ const es: Messages = {
       sign_in: 'Ingresos y seguridad',
       keys: 'Claves de API',
       flows: 'Proyectos y flujos',
+      sessions: 'Sesiones y datos personales',
+      webhooks: 'Webhooks',
       members: 'Equipo',
       account: 'Cuenta',
     },
@@ -616,6 +625,10 @@ const es: Messages = {
       before: 'El enlace de la página no es válido: mostramos las más recientes.',
     },
     actions: {
+      'session.data_shown': 'Mostró los datos personales de una sesión',
+      'session.images_shown': 'Mostró las imágenes de una sesión',
+      'session.evidence_downloaded': 'Bajó la evidencia de una sesión',
+      'session.canceled': 'Canceló una sesión',
       'account.signed_up': 'Creó la cuenta',
       'account.created': 'Creó la organización',
       'account.approved': 'Aprobó la cuenta',
@@ -625,9 +638,19 @@ const es: Messages = {
       'account.totp_required': 'Exigió el segundo factor a todo el equipo',
       'account.totp_optional': 'Dejó el segundo factor opcional',
       'api_key.created': 'Creó una clave de API',
+      'webhook_endpoint.created': 'Creó un endpoint de webhooks',
+      'webhook_endpoint.updated': 'Editó un endpoint de webhooks',
+      'webhook_endpoint.disabled': 'Desactivó un endpoint de webhooks',
+      'webhook_endpoint.enabled': 'Activó un endpoint de webhooks',
+      'webhook_endpoint.deleted': 'Eliminó un endpoint de webhooks',
+      'webhook_endpoint.secret_rotated': 'Renovó el secreto de un endpoint de webhooks',
+      'webhook_endpoint.test_sent': 'Mandó un evento de prueba',
+      'webhook_delivery.redelivered': 'Reenvió un evento',
       'api_key.revoked': 'Revocó una clave de API',
       'api_key.rolled': 'Renovó una clave de API',
       'audit.exported': 'Descargó la auditoría',
+      ...NOTICES_MESSAGES.es.auditActions,
+      'usage.exported': 'Descargó el uso de un mes (CSV)',
       'config.published_test': 'Publicó un flujo en prueba',
       'config.published_live': 'Publicó un flujo en real',
       'config.tried': 'Probó un borrador',
@@ -730,6 +753,8 @@ const es: Messages = {
 };
 
 const en: Messages = {
+  sessions: SESSIONS_MESSAGES.en,
+  notices: NOTICES_MESSAGES.en,
   product: 'Identity verification',
   skip: 'Skip to content',
   signUpTitle: 'Create an account',
@@ -808,7 +833,7 @@ const en: Messages = {
   resendConfirmation: 'Send the link again',
   confirmationResent: 'We sent you a new link.',
   signedOutEverywhere: 'You were signed out on every device.',
-  nav: { home: 'Home', keys: 'API keys', projects: 'Projects', members: 'Team', audit: 'Audit log', balance: 'Tokens' },
+  nav: { home: 'Home', keys: 'API keys', projects: 'Projects', members: 'Team', audit: 'Audit log', balance: 'Tokens', usage: 'Usage', sessions: 'Sessions', webhooks: 'Webhooks' },
   members: {
     title: 'Team',
     lead: 'Who works in this account. Owners: everything. Developers: all but the team and the account. Viewers: read only, never secrets nor personal data.',
@@ -1002,6 +1027,8 @@ const en: Messages = {
       sign_in: 'Sign-ins and security',
       keys: 'API keys',
       flows: 'Projects and flows',
+      sessions: 'Sessions and personal data',
+      webhooks: 'Webhooks',
       members: 'Team',
       account: 'Account',
     },
@@ -1026,6 +1053,10 @@ const en: Messages = {
       before: 'The page link is not valid: showing the newest.',
     },
     actions: {
+      'session.data_shown': "Showed a session's personal data",
+      'session.images_shown': "Showed a session's images",
+      'session.evidence_downloaded': "Downloaded a session's evidence",
+      'session.canceled': 'Canceled a session',
       'account.signed_up': 'Created the account',
       'account.created': 'Created the organisation',
       'account.approved': 'Approved the account',
@@ -1035,9 +1066,19 @@ const en: Messages = {
       'account.totp_required': 'Required two-factor of the whole team',
       'account.totp_optional': 'Made two-factor optional',
       'api_key.created': 'Created an API key',
+      'webhook_endpoint.created': 'Created a webhook endpoint',
+      'webhook_endpoint.updated': 'Edited a webhook endpoint',
+      'webhook_endpoint.disabled': 'Disabled a webhook endpoint',
+      'webhook_endpoint.enabled': 'Enabled a webhook endpoint',
+      'webhook_endpoint.deleted': 'Deleted a webhook endpoint',
+      'webhook_endpoint.secret_rotated': 'Rotated a webhook endpoint’s secret',
+      'webhook_endpoint.test_sent': 'Sent a test event',
+      'webhook_delivery.redelivered': 'Redelivered an event',
       'api_key.revoked': 'Revoked an API key',
       'api_key.rolled': 'Rolled an API key',
       'audit.exported': 'Downloaded the audit log',
+      ...NOTICES_MESSAGES.en.auditActions,
+      'usage.exported': 'Downloaded a month’s usage (CSV)',
       'config.published_test': 'Published a flow to test',
       'config.published_live': 'Published a flow to live',
       'config.tried': 'Tried a draft',

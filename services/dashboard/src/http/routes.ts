@@ -15,6 +15,9 @@ import { signIn, signOut, signOutEverywhere, viewerOf, type Viewer } from '../us
 import { mountOperatorPages } from './operator-routes';
 import { mountAuditPages } from './audit-routes';
 import { mountBalancePages } from './balance-routes';
+import { mountWebhookPages } from './webhook-routes';
+import { mountSessionPages } from './session-routes';
+import { mountUsagePages } from './usage-routes';
 import { mountMemberPages } from './member-routes';
 import { mountOrganisationPages } from './organisation-routes';
 import { mountTwoFactorPages } from './two-factor-routes';
@@ -157,6 +160,9 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
   mountOrganisationPages(router, ports, tools, signedIn);
   mountAuditPages(router, ports, tools, signedIn);
   mountBalancePages(router, ports, tools, signedIn);
+  mountWebhookPages(router, ports, tools, signedIn);
+  mountSessionPages(router, ports, tools, signedIn);
+  mountUsagePages(router, ports, tools, signedIn);
   mountTwoFactorPages(router, ports, tools, { signedIn, partly });
 
   router.get(

@@ -53,12 +53,15 @@ export async function exportAudit(
   }
 }
 
-function auditCsvCells(row: AuditRecord): string[] {
+/** One entry as a CSV row of `AUDIT_CSV_COLUMNS` (the audit export and a session's access trail). */
+export function auditCsvCells(row: AuditRecord): string[] {
   const actor =
     row.actor.kind === 'member'
       ? ['member', row.actor.name, row.actor.email]
       : row.actor.kind === 'operator'
         ? ['operator', '', '']
-        : ['', '', ''];
+        : row.actor.kind === 'service'
+          ? ['service', '', '']
+          : ['', '', ''];
   return [row.at.toISOString(), ...actor, row.action, row.target ?? '', row.address ?? ''];
 }

@@ -6,8 +6,8 @@ import type { PasswordHasher } from '../adapters/password-hasher';
 /** What the dashboard's use cases run on. */
 export interface DashboardPorts {
   pool: Pool;
-  /** The other services' internal routes (accounts at keys; projects and configurations at sessions). */
-  platform: Pick<InternalClient, 'call'>;
+  /** The other services' internal routes (accounts at keys; projects and configurations at sessions); `stream` for files (the usage CSV). */
+  platform: Pick<InternalClient, 'call' | 'stream'>;
   mailer: Mailer;
   hasher: PasswordHasher;
   throttle: Pick<AddressThrottle, 'take' | 'peek'>;

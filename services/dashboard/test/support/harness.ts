@@ -4,6 +4,7 @@ import path from 'node:path';
 import { InternalClient } from '@idv/contracts';
 import {
   AddressThrottle,
+  Broker,
   ClientAddresses,
   Keyring,
   createLogger,
@@ -19,6 +20,7 @@ import { DashboardMailer } from '../../src/adapters/mailer';
 import { Argon2PasswordHasher } from '../../src/adapters/password-hasher';
 import { createApp } from '../../src/app';
 import { commonPasswordSet } from '../../src/domain/passwords';
+import { ownerNoticesConsumer } from '../../src/jobs/owner-notices';
 import { THROTTLES } from '../../src/use-cases/ports';
 import { TestBrowser } from './browser';
 
@@ -47,9 +49,14 @@ export async function startDashboard(options: { limits?: Partial<Record<keyof ty
     ),
   );
   const platform = new InternalClient({
-    urls: { keys: env.keysUrl, sessions: env.sessionsUrl, webhooks: env.webhooksUrl },
+    urls: { keys: env.keysUrl, sessions: env.sessionsUrl, webhooks: env.webhooksUrl, 'flow-runner': env.flowUrl },
     internalToken: env.internalToken,
   });
+  // The stack's broker: the owners' notices come from the stack's sessions and webhooks. The queue is this
+  // harness's own (exclusive): the stack's dashboard process consumes the durable one, and would take half.
+  const broker = new Broker({ url: env.amqpUrl, namespace: env.namespace, logger });
+  await broker.start();
+  await broker.consume(ownerNoticesConsumer({ pool, mailer, baseUrl: 'http://dashboard.test', logger }, { exclusive: true }));
   const limits = options.limits ?? {};
   const throttle = new AddressThrottle(
     redis,
@@ -77,6 +84,7 @@ export async function startDashboard(options: { limits?: Partial<Record<keyof ty
         keyring: new Keyring({ test: Buffer.alloc(32, 7) }, 'test'),
       },
       redis,
+      broker,
       logger,
       metrics,
       clientAddresses: new ClientAddresses(['127.0.0.1', '::1']),
@@ -90,6 +98,7 @@ export async function startDashboard(options: { limits?: Partial<Record<keyof ty
     url,
     pool,
     smtp,
+    broker,
     platform,
     browser: () => new TestBrowser(url),
     /** The path and query of the link in the latest confirmation mail to `email`. */
@@ -99,6 +108,7 @@ export async function startDashboard(options: { limits?: Partial<Record<keyof ty
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      await broker.close();
       mailer.close();
       await smtp.close();
       await redis.quit();

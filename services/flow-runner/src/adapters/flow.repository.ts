@@ -4,6 +4,7 @@ import {
   type DomainEvent,
   type FaceFramesStoredData,
   type AccountId,
+  type DeviceClass,
   type FlowConfig,
   type Mode,
   type SessionId,
@@ -12,7 +13,9 @@ import { enqueueEvents, withTransaction, type Pool, type Queryable } from '@idv/
 import type { FlowState } from '../domain/engine';
 import type { ArtefactStore, FlowRecord, FlowStatus, FlowStore, RegistryCheckChange, StagedCapture } from '../domain/ports';
 import type { Locale } from '../domain/i18n';
+import { handedOverTimeline, openedTimeline, timelineOfChange, type TimelineDraft } from '../domain/timeline';
 import { Batcher, ItemFailure } from './batcher';
+import { appendTimeline, loggedChange } from './timeline.repository';
 
 interface FlowRow {
   session_id: SessionId;
@@ -45,6 +48,8 @@ interface FlowWrite {
   version: number;
   state: string;
   status: FlowStatus;
+  /** The timeline's entries of this change, written with it. */
+  timeline: TimelineDraft[];
 }
 
 const toRecord = (row: FlowRow): FlowRecord => ({
@@ -87,10 +92,16 @@ async function changeRegistryCheck(tx: Queryable, sessionId: SessionId, change: 
   );
 }
 
-/** The flow schema's repository: one row per flow, its progress (with only hashes of codes) as JSON. */
+/**
+ * The flow schema's repository: one row per flow, its progress (with only hashes of codes) as JSON. Every
+ * change stored writes the session's timeline entries it reports with it (`domain/timeline.ts`), read
+ * from the state as this store last read or wrote it for that record and the state written.
+ */
 export class PgFlowStore implements FlowStore {
   private readonly reads: Batcher<SessionId, FlowRow | null>;
   private readonly writes: Batcher<FlowWrite, boolean>;
+  /** Each record's state (JSON) as stored when this store handed it out or last wrote it: the change's "before". */
+  private readonly storedState = new WeakMap<FlowRecord, string>();
 
   constructor(
     private readonly pool: Pool,
@@ -113,20 +124,36 @@ export class PgFlowStore implements FlowStore {
 
   async findByTokenHash(tokenHash: string): Promise<FlowRecord | null> {
     const { rows } = await this.pool.query<FlowRow>(`SELECT ${COLUMNS} FROM flows WHERE token_hash = $1`, [tokenHash]);
-    return rows[0] ? toRecord(rows[0]) : null;
+    return rows[0] ? this.handOut(rows[0]) : null;
   }
 
   /** Every page and submission reads its flow first: under load, many of these reads are one query. */
   async find(sessionId: SessionId): Promise<FlowRecord | null> {
     const row = await this.reads.submit(sessionId);
-    return row ? toRecord(row) : null;
+    return row ? this.handOut(row) : null;
   }
 
-  async insert(record: FlowRecord): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
+  private handOut(row: FlowRow): FlowRecord {
+    const record = toRecord(row);
+    this.storedState.set(record, row.state);
+    return record;
+  }
+
+  /** What a change of this record does, for the timeline (nothing for a record this store never handed out). */
+  private timelineOf(record: FlowRecord, state: string, registry?: RegistryCheckChange): TimelineDraft[] {
+    const before = this.storedState.get(record);
+    if (before === undefined || before === state) return [];
+    return timelineOfChange(record.config, JSON.parse(before) as FlowState, record.state, registry);
+  }
+
+  async insert(record: FlowRecord, opened?: { device: DeviceClass }): Promise<boolean> {
+    const state = JSON.stringify(record.state);
+    const timeline = opened ? openedTimeline(record.config, record.state, opened.device) : [];
+    const { text, values } = loggedChange(
       `INSERT INTO flows (session_id, account_id, mode, token_hash, binding_hash, csrf_token, config, state, status, locale,
                           version, is_try)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING
+       RETURNING session_id, account_id`,
       [
         record.sessionId,
         record.accountId,
@@ -135,38 +162,54 @@ export class PgFlowStore implements FlowStore {
         record.bindingHash,
         record.csrfToken,
         JSON.stringify(record.config),
-        JSON.stringify(record.state),
+        state,
         record.status,
         record.locale,
         record.version,
         record.isTry,
       ],
+      [{ sessionId: record.sessionId, drafts: timeline }],
     );
-    return rowCount === 1;
+    const { rows } = await this.pool.query(text, values);
+    if (rows.length === 1) this.storedState.set(record, state);
+    return rows.length === 1;
   }
 
   /** Versioned writes of concurrent submissions go out together too (never two of one flow at once). */
   async update(record: FlowRecord, captures: readonly StagedCapture[] = [], registry?: RegistryCheckChange): Promise<boolean> {
     if (captures.length > 0 || registry) return this.updateWithCaptures(record, captures, registry);
+    const state = JSON.stringify(record.state);
     const took = await this.writes.submit({
       sessionId: record.sessionId,
       version: record.version,
-      state: JSON.stringify(record.state),
+      state,
       status: record.status,
+      timeline: this.timelineOf(record, state),
     });
-    if (took) record.version += 1;
+    if (took) {
+      record.version += 1;
+      this.storedState.set(record, state);
+    }
     return took;
   }
 
   /** A hand-over: the new binding, its CSRF token and the state (the spent token) in one versioned write. */
-  async rebind(record: FlowRecord): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
+  async rebind(record: FlowRecord, device?: DeviceClass): Promise<boolean> {
+    const state = JSON.stringify(record.state);
+    const timeline = [...this.timelineOf(record, state), ...(device ? handedOverTimeline(device) : [])];
+    const { text, values } = loggedChange(
       `UPDATE flows SET binding_hash = $3, csrf_token = $4, state = $5::jsonb, version = version + 1, updated_at = now()
-        WHERE session_id = $1 AND version = $2`,
-      [record.sessionId, record.version, record.bindingHash, record.csrfToken, JSON.stringify(record.state)],
+        WHERE session_id = $1 AND version = $2
+        RETURNING session_id, account_id`,
+      [record.sessionId, record.version, record.bindingHash, record.csrfToken, state],
+      [{ sessionId: record.sessionId, drafts: timeline }],
     );
-    if (rowCount === 1) record.version += 1;
-    return rowCount === 1;
+    const { rows } = await this.pool.query(text, values);
+    if (rows.length === 1) {
+      record.version += 1;
+      this.storedState.set(record, state);
+    }
+    return rows.length === 1;
   }
 
   /**
@@ -180,13 +223,16 @@ export class PgFlowStore implements FlowStore {
   ): Promise<boolean> {
     const artefacts = this.artefacts;
     if (!artefacts && captures.length > 0) throw new Error('this flow store was built without an artefact store');
+    const state = JSON.stringify(record.state);
+    const timeline = this.timelineOf(record, state, registry);
     const took = await withTransaction(this.pool, async (tx) => {
       const { rowCount } = await tx.query(
         `UPDATE flows SET state = $3::jsonb, status = $4, version = version + 1, updated_at = now()
           WHERE session_id = $1 AND version = $2`,
-        [record.sessionId, record.version, JSON.stringify(record.state), record.status],
+        [record.sessionId, record.version, state, record.status],
       );
       if (rowCount !== 1) return false;
+      await appendTimeline(tx, record.accountId, record.sessionId, timeline);
       const jobs: DomainEvent<CaptureStoredData | FaceFramesStoredData>[] = [];
       if (registry) await changeRegistryCheck(tx, record.sessionId, registry);
       for (const capture of captures) {
@@ -231,7 +277,10 @@ export class PgFlowStore implements FlowStore {
       await enqueueEvents(tx, jobs);
       return true;
     });
-    if (took) record.version += 1;
+    if (took) {
+      record.version += 1;
+      this.storedState.set(record, state);
+    }
     return took;
   }
 
@@ -256,17 +305,20 @@ export class PgFlowStore implements FlowStore {
     }
   }
 
+  /** The batch's writes and, in the same statement, the timeline entries of the writes that were stored. */
   private async writeTogether(writes: FlowWrite[]): Promise<boolean[]> {
-    const { rows } = await this.pool.query<{ session_id: SessionId }>(
+    const { text, values } = loggedChange(
       `UPDATE flows f
           SET state = w.state::jsonb, status = w.status, version = f.version + 1,
               updated_at = now(),
               resolved_at = CASE WHEN w.status <> 'active' THEN COALESCE(f.resolved_at, now()) END
          FROM unnest($1::text[], $2::int[], $3::text[], $4::text[]) AS w(session_id, version, state, status)
         WHERE f.session_id = w.session_id AND f.version = w.version
-        RETURNING f.session_id`,
+        RETURNING f.session_id, f.account_id`,
       [writes.map((w) => w.sessionId), writes.map((w) => w.version), writes.map((w) => w.state), writes.map((w) => w.status)],
+      writes.map((w) => ({ sessionId: w.sessionId, drafts: w.timeline })),
     );
+    const { rows } = await this.pool.query<{ session_id: SessionId }>(text, values);
     const took = new Set(rows.map((row) => row.session_id));
     return writes.map((w) => took.has(w.sessionId));
   }

@@ -1,5 +1,7 @@
 import type { RegistryCheckId, SessionId } from '@idv/contracts';
 import type { Pool } from '@idv/kit';
+import { registryRetryTimeline } from '../domain/timeline';
+import { loggedChange } from './timeline.repository';
 
 /** One registry check as the runner sees it (the query itself is in the flow's state). */
 export interface RegistryCheckRow {
@@ -83,13 +85,24 @@ export class RegistryChecksRepository {
     return rows[0]?.ms ?? null;
   }
 
-  /** An attempt without a definite answer: counted, asked again at `next`. Only while still pending. */
-  async reschedule(check: RegistryCheckRow, attempts: number, next: Date, outcome: string): Promise<void> {
-    await this.pool.query(
-      `UPDATE registry_checks SET attempts = $4, next_attempt_at = $5, last_outcome = $6, unfinished_claims = 0, updated_at = now()
-        WHERE session_id = $1 AND step_id = $2 AND id = $3 AND status = 'pending'`,
+  /**
+   * An attempt without a definite answer: counted, asked again at `next`. Only while still pending. The
+   * session's timeline gets the attempt in the same statement (`cause`: why, never what was asked).
+   */
+  async reschedule(check: RegistryCheckRow, attempts: number, next: Date, outcome: string, cause?: string): Promise<void> {
+    const { text, values } = loggedChange(
+      `UPDATE registry_checks r SET attempts = $4, next_attempt_at = $5, last_outcome = $6, unfinished_claims = 0, updated_at = now()
+        WHERE session_id = $1 AND step_id = $2 AND id = $3 AND status = 'pending'
+        RETURNING r.session_id, (SELECT f.account_id FROM flows f WHERE f.session_id = r.session_id) AS account_id`,
       [check.sessionId, check.stepId, check.id, attempts, next, outcome],
+      [
+        {
+          sessionId: check.sessionId,
+          drafts: registryRetryTimeline(check.stepId, attempts, next, cause),
+        },
+      ],
     );
+    await this.pool.query(text, values);
   }
 
   async markDecided(check: RegistryCheckRow): Promise<void> {

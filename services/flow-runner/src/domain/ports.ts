@@ -1,6 +1,7 @@
 import type {
   AccountId,
   ArtefactId,
+  DeviceClass,
   EvidenceArtifact,
   FlowConfig,
   InternalSession,
@@ -8,6 +9,7 @@ import type {
   RegistryCheckId,
   ResolveSessionBody,
   SessionId,
+  TimelineEntry,
 } from '@idv/contracts';
 import type { FaceComparisonOutcome, LivenessChallenge, LivenessVerdict, SerialisedFaceError } from '@idv/faces';
 import type { Queryable } from '@idv/kit';
@@ -49,8 +51,11 @@ export interface FlowRecord {
 export interface FlowStore {
   findByTokenHash(tokenHash: string): Promise<FlowRecord | null>;
   find(sessionId: SessionId): Promise<FlowRecord | null>;
-  /** False when a record for the session already exists. */
-  insert(record: FlowRecord): Promise<boolean>;
+  /**
+   * False when a record for the session already exists. `opened`: the link's first open, from a device of
+   * this class (the timeline's first entries, written with the record).
+   */
+  insert(record: FlowRecord, opened?: { device: DeviceClass }): Promise<boolean>;
   /**
    * Stores state and status if the stored flow is still at `record.version`, and then
    * advances `record.version`. False when another submission stored a change first. Captures staged
@@ -60,9 +65,29 @@ export interface FlowStore {
   update(record: FlowRecord, captures?: readonly StagedCapture[], registry?: RegistryCheckChange): Promise<boolean>;
   /**
    * Stores a new binding and CSRF token with the state (a hand-over), over `record.version` like
-   * `update`, and then advances `record.version`. False when another change was stored first.
+   * `update`, and then advances `record.version`. False when another change was stored first. `device`:
+   * the class of the device the flow moves to (the timeline's entry, written with the change).
    */
-  rebind(record: FlowRecord): Promise<boolean>;
+  rebind(record: FlowRecord, device?: DeviceClass): Promise<boolean>;
+}
+
+/**
+ * Every store of a flow change also writes the session's timeline entries that change reports (see
+ * `domain/timeline.ts`), in the same statement or transaction: a change that lost its race reports nothing.
+ */
+
+/** A page of a session's timeline, oldest first. */
+export interface TimelinePage {
+  entries: TimelineEntry[];
+  hasMore: boolean;
+}
+
+/** The timeline's reads (the dashboard's session page), always by account and session. */
+export interface TimelinePort {
+  /** Up to `limit` entries after the entry `after` (null: from the first). */
+  page(accountId: AccountId, sessionId: SessionId, after: string | null, limit: number): Promise<TimelinePage>;
+  /** Whether the session's link was opened (it has a flow) and the session is this account's. */
+  hasFlow(accountId: AccountId, sessionId: SessionId): Promise<boolean>;
 }
 
 /** What a flow change does to its registry check, in the same transaction. */

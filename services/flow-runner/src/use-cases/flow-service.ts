@@ -1,4 +1,4 @@
-import type { ArtefactId, SessionId } from '@idv/contracts';
+import type { ArtefactId, DeviceClass, SessionId } from '@idv/contracts';
 import type { Locale } from '../domain/i18n';
 import type { HandOverResult, OpenResult, ShowResult, SubmissionAdmission, SubmitResult } from '../domain/pages';
 import type { RegistryCheckState, SubmittedFiles } from '../domain/ports';
@@ -26,8 +26,13 @@ export class FlowService {
     this.core = new FlowCore(deps);
   }
 
-  openLink(token: string, bindingSecret: (sessionId: SessionId) => string | undefined, locale: Locale): Promise<OpenResult> {
-    return openLink(this.core, token, bindingSecret, locale);
+  openLink(
+    token: string,
+    bindingSecret: (sessionId: SessionId) => string | undefined,
+    locale: Locale,
+    device?: DeviceClass,
+  ): Promise<OpenResult> {
+    return openLink(this.core, token, bindingSecret, locale, device);
   }
 
   version(sessionId: SessionId, bindingSecret: string | undefined): Promise<number | null> {
@@ -38,8 +43,8 @@ export class FlowService {
     return showPage(this.core, sessionId, bindingSecret, locale, handoverToken);
   }
 
-  handOver(sessionId: SessionId, token: string): Promise<HandOverResult> {
-    return handOver(this.core, sessionId, token);
+  handOver(sessionId: SessionId, token: string, device?: DeviceClass): Promise<HandOverResult> {
+    return handOver(this.core, sessionId, token, device);
   }
 
   admitSubmission(sessionId: SessionId, bindingSecret: string | undefined): Promise<SubmissionAdmission> {

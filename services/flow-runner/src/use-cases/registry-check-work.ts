@@ -129,8 +129,8 @@ export class RegistryCheckWork {
         : null;
     const result = await this.deps.flows.applyRegistryAnswer(check.sessionId, check.stepId, answer, attempts, next !== null);
     if (result === 'retry') {
-      await this.deps.checks.reschedule(check, attempts, next!, answer.kind);
       const cause = answer.kind === 'unavailable' ? answer.cause : undefined;
+      await this.deps.checks.reschedule(check, attempts, next!, answer.kind, cause);
       // A 4xx other than 429 is our credentials or request: the operator must act, the registry will not.
       const ours = cause !== undefined && /^status_4\d\d$/.test(cause) && cause !== 'status_429';
       this.deps.logger[ours ? 'error' : 'warn'](

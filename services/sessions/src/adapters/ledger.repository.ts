@@ -1,5 +1,6 @@
-import type { AccountId, SessionId } from '@idv/contracts';
-import type { Queryable } from '@idv/kit';
+import type { AccountId, DomainEvent, SessionId } from '@idv/contracts';
+import { outboxCtes, outboxParams, type Queryable } from '@idv/kit';
+import { DEFAULT_THRESHOLD_REFRESH_MS, type BalanceAlertState } from '../domain/balance-alerts';
 
 /** Adds a credit to the ledger and the running balance; run inside a transaction. */
 export async function credit(db: Queryable, accountId: AccountId, tokens: number, reason?: string): Promise<number> {
@@ -17,21 +18,102 @@ export async function credit(db: Queryable, accountId: AccountId, tokens: number
   return rows[0]!.balance;
 }
 
+/** What a debit leaves of the balance and its alert state, read under the row's lock. */
+export interface DebitedBalance extends BalanceAlertState {
+  /** The stored default was computed over an hour ago (or never): compute it again with this debit. */
+  defaultStale: boolean;
+}
+
+interface AlertRow {
+  balance: string;
+  low_threshold: string | null;
+  default_threshold: string;
+  low_notified: boolean;
+  depleted_notified: boolean;
+}
+
+function toAlertState(row: AlertRow): BalanceAlertState {
+  return {
+    balance: Number(row.balance),
+    ownerThreshold: row.low_threshold === null ? null : Number(row.low_threshold),
+    defaultThreshold: Number(row.default_threshold),
+    lowNotified: row.low_notified,
+    depletedNotified: row.depleted_notified,
+  };
+}
+
 /**
- * Debits one token for a session, or returns false when the balance is empty. The conditional
+ * Debits one token for a session, or returns null when the balance is empty. The conditional
  * UPDATE takes the balance row lock, so concurrent debits serialise and the total never goes
- * below zero. Run inside the transaction that creates the session.
+ * below zero; it answers the balance left and its alert state, as of this debit. Run inside the
+ * transaction that creates the session (the alert it decides is written in it too).
  */
-export async function debitForSession(db: Queryable, accountId: AccountId, sessionId: SessionId): Promise<boolean> {
-  const { rowCount } = await db.query(
+export async function debitForSession(db: Queryable, accountId: AccountId, sessionId: SessionId): Promise<DebitedBalance | null> {
+  const { rows } = await db.query<AlertRow & { default_stale: boolean }>(
     `WITH debited AS (
        UPDATE balances SET balance = balance - 1, updated_at = now()
-        WHERE account_id = $1 AND balance >= 1 RETURNING account_id)
-     INSERT INTO balance_ledger (account_id, kind, tokens, session_id)
-     SELECT account_id, 'debit', 1, $2 FROM debited`,
-    [accountId, sessionId],
+        WHERE account_id = $1 AND balance >= 1
+        RETURNING account_id, balance, low_threshold, default_threshold, low_notified, depleted_notified,
+                  (default_threshold_at IS NULL OR default_threshold_at < now() - make_interval(secs => $3::double precision / 1000))
+                    AS default_stale),
+     entry AS (
+       INSERT INTO balance_ledger (account_id, kind, tokens, session_id)
+       SELECT account_id, 'debit', 1, $2 FROM debited)
+     SELECT * FROM debited`,
+    [accountId, sessionId, DEFAULT_THRESHOLD_REFRESH_MS],
   );
-  return rowCount === 1;
+  const row = rows[0];
+  return row ? { ...toAlertState(row), defaultStale: row.default_stale } : null;
+}
+
+/** The balance and its alert state, locked for the caller's transaction (after a credit or a threshold change). */
+export async function lockAlertState(db: Queryable, accountId: AccountId): Promise<BalanceAlertState | null> {
+  const { rows } = await db.query<AlertRow>(
+    `SELECT balance, low_threshold, default_threshold, low_notified, depleted_notified
+       FROM balances WHERE account_id = $1 FOR UPDATE`,
+    [accountId],
+  );
+  return rows[0] ? toAlertState(rows[0]) : null;
+}
+
+/**
+ * Writes the alert flags (and a newly computed default, when given) with the alert's events, in one
+ * statement of the caller's transaction: the events reach the broker only if the debit commits.
+ */
+export async function saveAlertState(
+  db: Queryable,
+  accountId: AccountId,
+  state: { lowNotified: boolean; depletedNotified: boolean; defaultThreshold: number | null },
+  events: readonly DomainEvent[],
+): Promise<void> {
+  await db.query(
+    `WITH saved AS (
+       UPDATE balances SET low_notified = $2, depleted_notified = $3,
+              default_threshold = COALESCE($4, default_threshold),
+              default_threshold_at = CASE WHEN $4::bigint IS NULL THEN default_threshold_at ELSE now() END
+        WHERE account_id = $1 RETURNING 1),
+     ${outboxCtes(5)}
+     SELECT (SELECT count(*) FROM saved) AS saved, (SELECT count(*) FROM woken) AS woken`,
+    [accountId, state.lowNotified, state.depletedNotified, state.defaultThreshold, ...outboxParams(events)],
+  );
+}
+
+/** Sets the owner's threshold (null: the default); an account never credited gets its row at zero tokens. */
+export async function setLowThreshold(db: Queryable, accountId: AccountId, tokens: number | null): Promise<void> {
+  await db.query(
+    `INSERT INTO balances (account_id, balance, low_threshold) VALUES ($1, 0, $2)
+     ON CONFLICT (account_id) DO UPDATE SET low_threshold = EXCLUDED.low_threshold, updated_at = now()`,
+    [accountId, tokens],
+  );
+}
+
+/** The owner's threshold, null when none was set. */
+export async function lowThresholdOf(db: Queryable, accountId: AccountId): Promise<number | null> {
+  const { rows } = await db.query<{ low_threshold: string | null }>('SELECT low_threshold FROM balances WHERE account_id = $1', [
+    accountId,
+  ]);
+  const value = rows[0]?.low_threshold ?? null;
+  return value === null ? null : Number(value);
 }
 
 export async function balanceOf(db: Queryable, accountId: AccountId): Promise<number> {
@@ -84,15 +166,4 @@ export async function debitedSince(db: Queryable, accountId: AccountId, since: D
     [accountId, since],
   );
   return Number(rows[0]!.tokens);
-}
-
-/** Tokens debited for sessions created in [from, to). */
-export async function tokensDebited(db: Queryable, accountId: AccountId, from: Date, to: Date): Promise<number> {
-  const { rows } = await db.query<{ tokens: number }>(
-    `SELECT COALESCE(SUM(l.tokens), 0)::bigint AS tokens
-       FROM balance_ledger l JOIN sessions s ON s.id = l.session_id
-      WHERE l.account_id = $1 AND l.kind = 'debit' AND s.created_at >= $2 AND s.created_at < $3`,
-    [accountId, from, to],
-  );
-  return rows[0]?.tokens ?? 0;
 }

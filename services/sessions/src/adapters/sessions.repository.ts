@@ -5,13 +5,14 @@ import {
   type ApiKeyId,
   type DomainEvent,
   type Mode,
+  type Outcome,
   type ProjectId,
   type SessionId,
   type SessionResult,
   type SessionStatus,
 } from '@idv/contracts';
 import { outboxCtes, outboxParams, type Cursor, type Queryable } from '@idv/kit';
-import type { SessionRecord } from '../domain/session';
+import type { SessionFilter, SessionRecord, SessionSummaryRecord } from '../domain/session';
 import type { Transition } from '../domain/session-state';
 
 interface SessionRow {
@@ -139,6 +140,12 @@ export async function applyTransition(
               idle_deadline = COALESCE($7, idle_deadline)
         WHERE id = $1 AND status = $2
         RETURNING *),
+     reasons AS (
+       INSERT INTO session_reasons (account_id, mode, reason_code, created_at, session_id)
+       SELECT updated.account_id, updated.mode, code, updated.created_at, updated.id
+         FROM updated, jsonb_array_elements_text(COALESCE($4::jsonb->'reason_codes', '[]')) AS code
+        WHERE NOT updated.is_try
+       ON CONFLICT DO NOTHING),
      ${outboxCtes(8, 'updated')}
      SELECT updated.*, (SELECT count(*) FROM woken) AS woken FROM updated`,
     [
@@ -214,6 +221,68 @@ export async function listSessions(
 }
 
 /**
+ * An account's sessions of one mode, filtered, newest first strictly after the cursor (tries apart). The
+ * result's personal data is never read: only its outcome and reason codes. Each filter is one indexed
+ * condition; which index answers is measured in bench/dashboard (docs/dashboard.md "The sessions list").
+ */
+export async function listAccountSessions(
+  db: Queryable,
+  accountId: AccountId,
+  filter: SessionFilter & { after: Cursor | null; limit: number },
+): Promise<SessionSummaryRecord[]> {
+  const params: unknown[] = [accountId, filter.mode];
+  const bind = (value: unknown) => `$${params.push(value)}`;
+  // With a reason code the rows come from its index in the list's order; the order keys are then its copies.
+  const ordered = filter.reasonCode ? 'r' : 's';
+  const from = filter.reasonCode
+    ? `session_reasons r JOIN sessions s ON s.id = r.session_id`
+    : 'sessions s';
+  const where = [`${ordered}.account_id = $1`, `${ordered}.mode = $2`];
+  if (filter.reasonCode) where.push(`r.reason_code = ${bind(filter.reasonCode)}`);
+  else where.push('NOT s.is_try');
+  if (filter.status) where.push(`s.status = ${bind(filter.status)}`);
+  // The outcome is the status of a session that has one, which lets the status index answer it.
+  if (filter.outcome) where.push(`s.status = ${bind(filter.outcome)}`, `s.result->>'outcome' = $${params.length}`);
+  if (filter.projectId) where.push(`s.project_id = ${bind(filter.projectId)}`);
+  if (filter.externalRef) where.push(`s.external_ref = ${bind(filter.externalRef)}`);
+  if (filter.createdFrom) where.push(`${ordered}.created_at >= ${bind(filter.createdFrom)}`);
+  if (filter.createdTo) where.push(`${ordered}.created_at < ${bind(filter.createdTo)}`);
+  if (filter.after) {
+    const key = filter.reasonCode ? 'r.session_id' : 's.id';
+    where.push(`(${ordered}.created_at, ${key}) < (${bind(filter.after.createdAt)}::timestamptz, ${bind(filter.after.id)})`);
+  }
+  const order = filter.reasonCode ? 'r.created_at DESC, r.session_id DESC' : 's.created_at DESC, s.id DESC';
+  const { rows } = await db.query<{
+    id: SessionId;
+    mode: Mode;
+    status: SessionStatus;
+    project_id: ProjectId;
+    external_ref: string | null;
+    outcome: Outcome | null;
+    reason_codes: string[] | null;
+    created_at: Date;
+    completed_at: Date | null;
+  }>(
+    `SELECT s.id, s.mode, s.status, s.project_id, s.external_ref, s.result->>'outcome' AS outcome,
+            s.result->'reason_codes' AS reason_codes, s.created_at, s.completed_at
+       FROM ${from} WHERE ${where.join(' AND ')}
+      ORDER BY ${order} LIMIT ${bind(filter.limit + 1)}`,
+    params,
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    mode: row.mode,
+    status: row.status,
+    projectId: row.project_id,
+    externalRef: row.external_ref,
+    outcome: row.outcome,
+    reasonCodes: row.reason_codes ?? [],
+    createdAt: row.created_at,
+    completedAt: row.completed_at,
+  }));
+}
+
+/**
  * Sessions whose timer is due, locked for this transaction; rows another replica holds are skipped,
  * so each timer fires once. `kind` picks the timer: link expiry (pending) or abandonment (in_progress).
  */
@@ -258,21 +327,6 @@ export async function removeDocumentsCompletedBefore(
     [cutoff, limit, removedAt.toISOString()],
   );
   return rowCount ?? 0;
-}
-
-export async function countByModeAndStatus(
-  db: Queryable,
-  accountId: AccountId,
-  from: Date,
-  to: Date,
-): Promise<{ mode: Mode; status: SessionStatus; count: number }[]> {
-  const { rows } = await db.query<{ mode: Mode; status: SessionStatus; count: number }>(
-    `SELECT mode, status, count(*)::bigint AS count FROM sessions
-      WHERE account_id = $1 AND created_at >= $2 AND created_at < $3 AND NOT is_try
-      GROUP BY mode, status`,
-    [accountId, from, to],
-  );
-  return rows;
 }
 
 /** A session as the usage export lists it: ids, states and billing only. */

@@ -5,11 +5,14 @@ import {
   eventId,
   newId,
   type AccountId,
+  type AccountSessionSummary,
+  type AccountSessionsQuery,
   type ApiKeyId,
   type DomainEvent,
   type FlowConfig,
   type InternalSession,
   type Mode,
+  type Outcome,
   type ProjectId,
   type ResolveSessionBody,
   type SessionEventData,
@@ -149,5 +152,57 @@ export function sessionEvent(
       webhook_events: [...webhookEvents],
       options: { documentData, verifiedChannels, formData, evidenceLinks },
     },
+  };
+}
+
+/** What the dashboard's list filters on; every field optional but the mode. */
+export interface SessionFilter {
+  mode: Mode;
+  status?: SessionStatus;
+  outcome?: Outcome;
+  reasonCode?: string;
+  projectId?: ProjectId;
+  externalRef?: string;
+  createdFrom?: Date;
+  createdTo?: Date;
+}
+
+export function filterOf(query: AccountSessionsQuery): SessionFilter {
+  return {
+    mode: query.mode,
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.outcome ? { outcome: query.outcome } : {}),
+    ...(query.reason_code ? { reasonCode: query.reason_code } : {}),
+    ...(query.project_id ? { projectId: query.project_id as ProjectId } : {}),
+    ...(query.external_ref ? { externalRef: query.external_ref } : {}),
+    ...(query.created_from ? { createdFrom: new Date(query.created_from) } : {}),
+    ...(query.created_to ? { createdTo: new Date(query.created_to) } : {}),
+  };
+}
+
+/** A row of the list, read without the result's personal data. */
+export interface SessionSummaryRecord {
+  id: SessionId;
+  mode: Mode;
+  status: SessionStatus;
+  projectId: ProjectId;
+  externalRef: string | null;
+  outcome: Outcome | null;
+  reasonCodes: string[];
+  createdAt: Date;
+  completedAt: Date | null;
+}
+
+export function toSessionSummary(row: SessionSummaryRecord): AccountSessionSummary {
+  return {
+    id: row.id,
+    mode: row.mode,
+    status: row.status,
+    project_id: row.projectId,
+    external_ref: row.externalRef,
+    outcome: row.outcome,
+    reason_codes: row.reasonCodes,
+    created_at: row.createdAt.toISOString(),
+    completed_at: row.completedAt ? row.completedAt.toISOString() : null,
   };
 }

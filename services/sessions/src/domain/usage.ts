@@ -1,4 +1,4 @@
-import { MODES, SESSION_STATUSES, type Mode, type SessionStatus } from '@idv/contracts';
+import { MODES, SESSION_STATUSES, monthIndex, shiftMonth, type Mode, type SessionStatus, type Usage } from '@idv/contracts';
 
 /** [from, to) of a `YYYY-MM` month in UTC. */
 export function monthRange(month: string): { from: Date; to: Date } {
@@ -15,6 +15,25 @@ export function usageCounts(rows: { mode: Mode; status: SessionStatus; count: nu
     out[row.mode].total = (out[row.mode].total ?? 0) + row.count;
   }
   return out;
+}
+
+/** Every month from `from` to `to`, both included, oldest first. */
+export function monthsBetween(from: string, to: string): string[] {
+  return Array.from({ length: monthIndex(to) - monthIndex(from) + 1 }, (_, offset) => shiftMonth(from, offset));
+}
+
+/** Each month of a range as the public usage answers it, from counts and debits grouped by month (empty months included). */
+export function usageOfMonths(
+  months: readonly string[],
+  counts: readonly { month: string; mode: Mode; status: SessionStatus; count: number }[],
+  debits: readonly { month: string; tokens: number }[],
+): Usage[] {
+  return months.map((month) => ({
+    object: 'usage' as const,
+    month,
+    sessions: usageCounts(counts.filter((row) => row.month === month)),
+    tokens_debited: debits.find((row) => row.month === month)?.tokens ?? 0,
+  }));
 }
 
 /** Columns of the usage CSV export: ids, states and billing only, never personal data. */

@@ -4,7 +4,8 @@ import QRCode from 'qrcode';
 import { sessionUrl } from '../domain/session';
 import type { SessionEvidence } from '../use-cases/evidence-links';
 import type { SessionsService } from '../use-cases/sessions.service';
-import { monthlyUsage, streamUsageCsv } from '../use-cases/usage';
+import { monthlyUsage, monthsUsage } from '../use-cases/usage';
+import { sendUsageCsv } from './usage-csv';
 
 export interface RouteDeps {
   service: SessionsService;
@@ -54,6 +55,8 @@ export const internalRoutes = [
         account_id: params.id,
         balance: page.balance,
         debited_last_7_days: page.debitedLast7Days,
+        threshold: page.threshold,
+        default_threshold: page.defaultThreshold,
         data: page.entries.map((entry) => ({
           id: entry.id,
           kind: entry.kind,
@@ -66,13 +69,36 @@ export const internalRoutes = [
       },
     };
   }),
+  route(internalRoute('setBalanceThreshold'), async ({ params, body }, { service }: RouteDeps) => ({
+    status: 200,
+    body: await service.setBalanceThreshold(params.id, body.tokens),
+  })),
   route(internalRoute('getFlowReadiness'), async ({ params }, { service }: RouteDeps) => {
     const { liveProjects, balance } = await service.flowReadiness(params.id);
     return { status: 200, body: { account_id: params.id, live_projects: liveProjects, balance } };
   }),
+  route(internalRoute('getAccountUsageMonths'), async ({ params, query }, { pool }: RouteDeps) => ({
+    status: 200,
+    body: { object: 'list' as const, data: await monthsUsage(pool, params.id, query.from, query.to) },
+  })),
+  route(internalRoute('exportAccountUsageCsv'), async ({ params, query, res }, { pool }: RouteDeps) => {
+    await sendUsageCsv(pool, params.id, query.month, res);
+  }),
   route(internalRoute('getAccountUsage'), async ({ params, query }, { pool }: RouteDeps) => ({
     status: 200,
     body: await monthlyUsage(pool, params.id, query.month),
+  })),
+  route(internalRoute('listAccountSessions'), async ({ params, query }, { service }: RouteDeps) => ({
+    status: 200,
+    body: await service.listForAccount(params.id, query),
+  })),
+  route(internalRoute('getAccountSession'), async ({ params }, { service }: RouteDeps) => ({
+    status: 200,
+    body: await service.getForAccount(params.id, params.sessionId),
+  })),
+  route(internalRoute('cancelAccountSession'), async ({ params }, { service }: RouteDeps) => ({
+    status: 200,
+    body: await service.cancelForAccount(params.id, params.sessionId),
   })),
   route(internalRoute('redeemLink'), async ({ params }, { service }: RouteDeps) => ({
     status: 200,
@@ -121,13 +147,7 @@ export const publicRoutes = [
     body: await monthlyUsage(pool, identityOf(res).account_id, query.month),
   })),
   route(publicRoute('exportUsageSessionsCsv'), async ({ query, res }, { pool }: RouteDeps) => {
-    await streamUsageCsv(pool, identityOf(res).account_id, query.month, res, () => {
-      res.status(200);
-      res.setHeader('content-type', 'text/csv; charset=utf-8');
-      res.setHeader('content-disposition', `attachment; filename="sessions-${query.month}.csv"`);
-      res.setHeader('cache-control', 'no-store');
-    });
-    res.end();
+    await sendUsageCsv(pool, identityOf(res).account_id, query.month, res);
   }),
 ];
 

@@ -1,6 +1,9 @@
 import {
   newId,
   type AccountId,
+  type AccountSession,
+  type AccountSessionList,
+  type AccountSessionsQuery,
   type ActivityState,
   type CreateSessionBody,
   type DomainEvent,
@@ -28,16 +31,20 @@ import {
   type Queryable,
 } from '@idv/kit';
 import * as idempotency from '../adapters/idempotency.repository';
+import { debitWithAlerts, rearmAlerts, setBalanceThreshold } from './balance-alerts';
 import * as ledger from '../adapters/ledger.repository';
 import * as projects from '../adapters/projects.repository';
 import * as sessions from '../adapters/sessions.repository';
+import { defaultThreshold } from '../domain/balance-alerts';
 import { decide, requestHash } from '../domain/idempotency';
 import {
   filterResult,
   linkIsLive,
   newLinkToken,
+  filterOf,
   sessionEvent,
   toInternalSession,
+  toSessionSummary,
   toPublicSession,
   type LinkBases,
   type SessionRecord,
@@ -197,23 +204,40 @@ export class SessionsService {
     return toInternalSession(record, config, this.bases, now);
   }
 
+  /** A credit, and in its transaction the low-balance alerts it lifts the balance back above are re-armed. */
   credit(accountId: AccountId, tokens: number, reason?: string): Promise<number> {
-    return withTransaction(this.pool, (tx) => ledger.credit(tx, accountId, tokens, reason));
+    return withTransaction(this.pool, async (tx) => {
+      const balance = await ledger.credit(tx, accountId, tokens, reason);
+      await rearmAlerts(tx, accountId);
+      return balance;
+    });
+  }
+
+  setBalanceThreshold(accountId: AccountId, tokens: number | null) {
+    return setBalanceThreshold(this.pool, accountId, tokens, this.now());
   }
 
   balance(accountId: AccountId): Promise<number> {
     return ledger.balanceOf(this.pool, accountId);
   }
 
-  /** The balance, the last 7 days' debits (a forecast's rate) and a page of the ledger, read at once. */
+  /** The balance, the last 7 days' debits (a forecast's rate), the low-balance threshold and a page of the ledger, read at once. */
   async ledger(accountId: AccountId, before: number | null, limit: number) {
     const weekAgo = new Date(Date.now() - 7 * 24 * 3_600_000);
-    const [balance, debitedLast7Days, entries] = await Promise.all([
+    const [balance, debitedLast7Days, threshold, entries] = await Promise.all([
       ledger.balanceOf(this.pool, accountId),
       ledger.debitedSince(this.pool, accountId, weekAgo),
+      ledger.lowThresholdOf(this.pool, accountId),
       ledger.ledgerPage(this.pool, accountId, before, limit + 1),
     ]);
-    return { balance, debitedLast7Days, entries: entries.slice(0, limit), hasMore: entries.length > limit };
+    return {
+      balance,
+      debitedLast7Days,
+      threshold,
+      defaultThreshold: defaultThreshold(debitedLast7Days),
+      entries: entries.slice(0, limit),
+      hasMore: entries.length > limit,
+    };
   }
 
   /** What the dashboard's go-live checklist asks of this service: projects live, and tokens. */
@@ -296,7 +320,7 @@ export class SessionsService {
       throw new AppError('config_not_published', `The project has no configuration published in ${identity.mode} mode.`);
     }
     // In the same transaction as the insert: no balance, no session.
-    if (identity.mode === 'live' && !(await ledger.debitForSession(db, identity.account_id, record.id))) {
+    if (identity.mode === 'live' && !(await debitWithAlerts(db, identity.account_id, record.id, now))) {
       throw new AppError('insufficient_balance', 'The account has no tokens left for live sessions; load balance first.');
     }
     this.counters.created.inc({ mode: identity.mode });
@@ -323,14 +347,48 @@ export class SessionsService {
   }
 
   async cancel(identity: Identity, id: SessionId): Promise<VerificationSession> {
+    const updated = await this.cancelOwned(identity.account_id, identity.mode, id);
+    return toPublicSession(updated, this.bases, this.now());
+  }
+
+  /** A key sees its own mode's sessions; the dashboard (`mode` null) sees both. A try is never cancelled here. */
+  private async cancelOwned(accountId: AccountId, mode: Mode | null, id: SessionId): Promise<SessionRecord> {
     return this.withoutLock(async () => {
       const session = await sessions.findSession(this.pool, id);
-      if (!session || session.accountId !== identity.account_id || session.mode !== identity.mode || session.isTry) {
+      if (!session || session.accountId !== accountId || (mode !== null && session.mode !== mode) || session.isTry) {
         throw notFound('verification session');
       }
-      const updated = await this.apply(this.pool, session, { kind: 'cancel' });
-      return toPublicSession(updated, this.bases, this.now());
+      return this.apply(this.pool, session, { kind: 'cancel' });
     });
+  }
+
+  // ── The dashboard's sessions pages (an account's sessions of both modes, by its owner's people) ──
+
+  async listForAccount(accountId: AccountId, query: AccountSessionsQuery): Promise<AccountSessionList> {
+    const after = query.cursor ? this.cursors.decode(query.cursor) : null;
+    const rows = await sessions.listAccountSessions(this.pool, accountId, { ...filterOf(query), after, limit: query.limit });
+    return toPage(
+      rows,
+      query.limit,
+      toSessionSummary,
+      (row) => ({ createdAt: row.createdAt.toISOString(), id: row.id }),
+      this.cursors,
+    );
+  }
+
+  async getForAccount(accountId: AccountId, id: SessionId): Promise<AccountSession> {
+    const session = await sessions.findSession(this.pool, id);
+    if (!session || session.accountId !== accountId || session.isTry) throw notFound('verification session');
+    return this.accountSessionOf(session);
+  }
+
+  async cancelForAccount(accountId: AccountId, id: SessionId): Promise<AccountSession> {
+    return this.accountSessionOf(await this.cancelOwned(accountId, null, id));
+  }
+
+  private async accountSessionOf(session: SessionRecord): Promise<AccountSession> {
+    const config = await this.config(this.pool, session.projectId, session.configVersion);
+    return { ...toInternalSession(session, config, this.bases, this.now()), api_key_id: session.apiKeyId };
   }
 
   /** The QR target of a link token, or the reason it is gone. */

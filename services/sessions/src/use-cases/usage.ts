@@ -1,19 +1,29 @@
 import type { Writable } from 'node:stream';
-import { configVersionId, type AccountId, type SessionId } from '@idv/contracts';
+import { configVersionId, type AccountId, type SessionId, type Usage } from '@idv/contracts';
 import { csvLine, writeOrWait, type Pool } from '@idv/kit';
-import * as ledger from '../adapters/ledger.repository';
 import * as sessions from '../adapters/sessions.repository';
-import { CSV_COLUMNS, monthRange, usageCounts } from '../domain/usage';
+import * as usage from '../adapters/usage.repository';
+import { CSV_COLUMNS, monthRange, monthsBetween, usageOfMonths } from '../domain/usage';
 
 const CSV_BATCH = 500;
 
-export async function monthlyUsage(pool: Pool, accountId: AccountId, month: string) {
-  const { from, to } = monthRange(month);
-  const [counts, debited] = await Promise.all([
-    sessions.countByModeAndStatus(pool, accountId, from, to),
-    ledger.tokensDebited(pool, accountId, from, to),
+/**
+ * The usage of each month from `from` to `to` (UTC months, both included): two queries grouped by month
+ * whatever the range's length, so the dashboard's chart of a year costs what one month does.
+ */
+export async function monthsUsage(pool: Pool, accountId: AccountId, from: string, to: string): Promise<Usage[]> {
+  const range = { from: monthRange(from).from, to: monthRange(to).to };
+  const [counts, debits] = await Promise.all([
+    usage.countsByMonth(pool, accountId, range.from, range.to),
+    usage.debitsByMonth(pool, accountId, range.from, range.to),
   ]);
-  return { object: 'usage' as const, month, sessions: usageCounts(counts), tokens_debited: debited };
+  return usageOfMonths(monthsBetween(from, to), counts, debits);
+}
+
+/** One month's usage (the public `GET /v1/usage`): the range of one month, so both answers are one computation. */
+export async function monthlyUsage(pool: Pool, accountId: AccountId, month: string): Promise<Usage> {
+  const [found] = await monthsUsage(pool, accountId, month, month);
+  return found!;
 }
 
 /**

@@ -134,42 +134,91 @@ export async function rotateSecret(
   return rows[0] ? toRecord(rows[0]) : null;
 }
 
+/** A change of the circuit its owner is told of: opened (closed before), or closed by a success (opened before). */
+export type CircuitTransition =
+  | { kind: 'opened'; accountId: AccountId; endpointId: WebhookEndpointId; url: string; at: Date; nextAttemptAt: Date }
+  | { kind: 'closed'; accountId: AccountId; endpointId: WebhookEndpointId; url: string; at: Date };
+
+export interface CircuitFed {
+  /** This call opened the circuit (also a re-opening after a failed try at the end of the period). */
+  opened: boolean;
+  /** The transition the owner is told of, decided on the locked row: at most one caller sees each. */
+  transition: CircuitTransition | null;
+}
+
+interface FedRow {
+  opened: boolean;
+  closed: boolean;
+  first_open: boolean;
+  account_id: AccountId;
+  url: string;
+  at: Date;
+  open_until: Date | null;
+}
+
 /**
  * Feeds the endpoint's circuit (the dispatcher's side, by endpoint id: the claimed message named it).
  * A success closes it with the counter reset. A failure counts unless the circuit is already open; the
  * failure that reaches the threshold opens it for `openMs` and resets the counter (after the period,
- * it takes a new run of failures to open it again). One statement, so replicas count together.
- * Returns whether this call opened it.
+ * it takes a new run of failures to open it again). One statement on the locked row, so replicas count
+ * together. `circuit_opened_at` marks an outage (set by the opening of a closed circuit, cleared by the
+ * success that ends it): its two ends are the transitions, whatever re-openings happen in between.
+ * Run it in the transaction that writes the transition's event.
  */
 export async function feedCircuit(
   db: Queryable,
   endpointId: WebhookEndpointId,
   input: { succeeded: boolean; threshold: number; openMs: number },
-): Promise<boolean> {
+): Promise<CircuitFed> {
   if (input.succeeded) {
-    await db.query(
-      `UPDATE endpoints SET consecutive_failures = 0, circuit_open_until = NULL
-       WHERE id = $1 AND (consecutive_failures <> 0 OR circuit_open_until IS NOT NULL)`,
+    const { rows } = await db.query<FedRow>(
+      `WITH prev AS (
+         SELECT id, (circuit_opened_at IS NOT NULL OR circuit_open_until IS NOT NULL) AS tripped
+         FROM endpoints WHERE id = $1 FOR UPDATE
+       )
+       UPDATE endpoints e SET consecutive_failures = 0, circuit_open_until = NULL, circuit_opened_at = NULL
+       FROM prev
+       WHERE e.id = prev.id
+         AND (e.consecutive_failures <> 0 OR e.circuit_open_until IS NOT NULL OR e.circuit_opened_at IS NOT NULL)
+       RETURNING false AS opened, prev.tripped AS closed, false AS first_open, e.account_id, e.url,
+                 clock_timestamp() AS at, NULL::timestamptz AS open_until`,
       [endpointId],
     );
-    return false;
+    const row = rows[0];
+    return {
+      opened: false,
+      transition: row?.closed ? { kind: 'closed', accountId: row.account_id, endpointId, url: row.url, at: row.at } : null,
+    };
   }
-  const { rows } = await db.query<{ opened: boolean }>(
+  const { rows } = await db.query<FedRow>(
     `WITH prev AS (
-       SELECT id, consecutive_failures AS failures, COALESCE(circuit_open_until > clock_timestamp(), false) AS is_open
+       SELECT id, consecutive_failures AS failures, COALESCE(circuit_open_until > clock_timestamp(), false) AS is_open,
+              circuit_opened_at IS NULL AS was_closed
        FROM endpoints WHERE id = $1 FOR UPDATE
+     ), step AS (
+       SELECT prev.*, NOT prev.is_open AND prev.failures + 1 >= $2 AS opening FROM prev
      )
      UPDATE endpoints e SET
-       consecutive_failures = CASE WHEN prev.is_open THEN e.consecutive_failures
-                                   WHEN prev.failures + 1 >= $2 THEN 0 ELSE prev.failures + 1 END,
-       circuit_open_until   = CASE WHEN prev.is_open THEN e.circuit_open_until
-                                   WHEN prev.failures + 1 >= $2 THEN clock_timestamp() + ${msInterval('$3')}
-                                   ELSE NULL END
-     FROM prev WHERE e.id = prev.id
-     RETURNING (NOT prev.is_open AND prev.failures + 1 >= $2) AS opened`,
+       consecutive_failures = CASE WHEN step.is_open THEN e.consecutive_failures
+                                   WHEN step.opening THEN 0 ELSE step.failures + 1 END,
+       circuit_open_until   = CASE WHEN step.is_open THEN e.circuit_open_until
+                                   WHEN step.opening THEN clock_timestamp() + ${msInterval('$3')}
+                                   ELSE NULL END,
+       circuit_opened_at    = CASE WHEN step.opening AND step.was_closed THEN clock_timestamp() ELSE e.circuit_opened_at END
+     FROM step WHERE e.id = step.id
+     RETURNING step.opening AS opened, false AS closed, step.opening AND step.was_closed AS first_open, e.account_id, e.url,
+               clock_timestamp() AS at, e.circuit_open_until AS open_until`,
     [endpointId, input.threshold, input.openMs],
   );
-  return rows[0]?.opened ?? false;
+  const row = rows[0];
+  if (!row) return { opened: false, transition: null };
+  return {
+    opened: row.opened,
+    transition:
+      row.first_open && row.open_until
+        ? { kind: 'opened', accountId: row.account_id, endpointId, url: row.url, at: row.at, nextAttemptAt: row.open_until }
+        : null,
+  };
 }
 
 export async function countOpenCircuits(db: Queryable): Promise<number> {

@@ -3,7 +3,13 @@ import type { LookupAddress } from 'node:dns';
 import { Agent, buildConnector, request } from 'undici';
 import { DisallowedAddressError, isDisallowedAddress, isIpLiteral } from '../domain/address-policy';
 import type { ReceiverResponse, TransportError } from '../domain/delivery-decision';
+import { RESPONSE_BODY_LIMIT, bodyPrefix, keptHeaders, type ReceivedReply } from '../domain/exchange';
 import type { ReceiverClient } from '../domain/ports';
+
+/** A few bytes past the limit are kept so `bodyPrefix` can see whether the limit splits a character. */
+const UTF8_LOOKAHEAD = 4;
+
+const optional = (reply: ReceivedReply | undefined) => (reply ? { reply } : {});
 
 export interface SenderOptions {
   allowLocalTargets: boolean;
@@ -91,8 +97,9 @@ export function classifyError(error: unknown): { error: TransportError; reason: 
 
 /**
  * POSTs one signed body. The whole response (headers and body) must arrive within the timeout; the
- * body is read and discarded, never stored. Redirects are never followed. What the status means is
- * the domain's call (`attemptOutcome`).
+ * body is read to its end, and only its first RESPONSE_BODY_LIMIT bytes are kept (with the headers) for
+ * the delivery log. Redirects are never followed. What the status means is the domain's call
+ * (`attemptOutcome`).
  */
 export class HttpSender implements ReceiverClient {
   private readonly agent: Agent;
@@ -121,6 +128,12 @@ export class HttpSender implements ReceiverClient {
     }
     const signal = AbortSignal.timeout(this.options.timeoutMs);
     let status: number | null = null;
+    let replyHeaders: Record<string, string> | null = null;
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
+    let bodyBytes = 0;
+    const reply = (): ReceivedReply | undefined =>
+      replyHeaders ? { headers: replyHeaders, body: bodyPrefix(Buffer.concat(kept)), bodyBytes } : undefined;
     try {
       const response = await request(target, {
         method: 'POST',
@@ -132,14 +145,20 @@ export class HttpSender implements ReceiverClient {
         bodyTimeout: this.options.timeoutMs,
       });
       status = response.statusCode;
-      // The whole response must arrive in time; its content is discarded unread.
-      for await (const _chunk of response.body) {
-        /* discard */
+      replyHeaders = keptHeaders(response.headers);
+      // The whole response must arrive in time; past the first bytes, its content is discarded unread.
+      for await (const chunk of response.body as AsyncIterable<Buffer>) {
+        bodyBytes += chunk.length;
+        if (keptBytes < RESPONSE_BODY_LIMIT) {
+          const part = chunk.subarray(0, RESPONSE_BODY_LIMIT - keptBytes + UTF8_LOOKAHEAD);
+          kept.push(part);
+          keptBytes += part.length;
+        }
       }
-      return { kind: 'answered', httpStatus: status, durationMs: elapsed() };
+      return { kind: 'answered', httpStatus: status, durationMs: elapsed(), ...optional(reply()) };
     } catch (error) {
       const { error: code, reason } = classifyError(error);
-      return { kind: 'failed', httpStatus: status, durationMs: elapsed(), error: code, reason };
+      return { kind: 'failed', httpStatus: status, durationMs: elapsed(), error: code, reason, ...optional(reply()) };
     }
   }
 

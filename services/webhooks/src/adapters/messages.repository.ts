@@ -1,6 +1,7 @@
 import type { AccountId, EventId, WebhookEndpointId, WebhookEventType } from '@idv/contracts';
 import type { Queryable } from '@idv/kit';
 import type { EndpointStatus } from '../domain/endpoint';
+import type { AttemptExchange } from '../domain/exchange';
 import type { AttemptRecord, ClaimedMessage, MessageId, MessageKind, SuccessRecord } from '../domain/message';
 import { msInterval } from './sql';
 
@@ -101,6 +102,7 @@ interface ClaimedRow {
   previous_secret_enc: string | null;
   circuit_open: boolean;
   consecutive_failures: number;
+  circuit_tripped: boolean;
 }
 
 /**
@@ -138,7 +140,8 @@ export async function claimDue(
             e.secret_enc,
             CASE WHEN e.previous_secret_expires_at > clock_timestamp() THEN e.previous_secret_enc END AS previous_secret_enc,
             COALESCE(e.circuit_open_until > clock_timestamp(), false) AS circuit_open,
-            e.consecutive_failures, d.due_at, c.unfinished_claims - 1 AS earlier_failures
+            e.consecutive_failures, (e.circuit_opened_at IS NOT NULL OR e.circuit_open_until IS NOT NULL) AS circuit_tripped,
+            d.due_at, c.unfinished_claims - 1 AS earlier_failures
      FROM claimed c
      JOIN due d ON d.id = c.id
      JOIN endpoints e ON e.id = c.endpoint_id
@@ -165,6 +168,7 @@ export async function claimDue(
     previousSecretEnc: row.previous_secret_enc,
     circuitOpen: row.circuit_open,
     consecutiveFailures: row.consecutive_failures,
+    circuitTripped: row.circuit_tripped,
     claimToken: claim.token,
   }));
 }
@@ -194,6 +198,30 @@ export async function cancelMessage(db: Queryable, id: MessageId, token: string)
   await db.query(`UPDATE messages SET status = 'canceled', claim_token = NULL WHERE id = $1 AND claim_token = $2`, [id, token]);
 }
 
+/** The delivery log's columns of what an attempt sent and received (migration 1796410000000). */
+const EXCHANGE_COLUMNS = 'sent_at, request_headers, evidence_links, response_headers, response_body, response_body_bytes';
+
+type ExchangeValues = [Date | null, string | null, string | null, string | null, string | null, number | null];
+
+/** An attempt's exchange as the values of EXCHANGE_COLUMNS (the json columns as text, in the order sent). */
+function exchangeValues(exchange: AttemptExchange | null): ExchangeValues {
+  if (!exchange) return [null, null, null, null, null, null];
+  const { reply } = exchange;
+  return [
+    exchange.sentAt,
+    JSON.stringify(exchange.requestHeaders),
+    exchange.evidenceLinks ? JSON.stringify(exchange.evidenceLinks) : null,
+    reply ? JSON.stringify(reply.headers) : null,
+    reply ? reply.body : null,
+    reply ? reply.bodyBytes : null,
+  ];
+}
+
+/** Rows of values as one array per column (for `unnest`). */
+function exchangeColumns(rows: ExchangeValues[]): unknown[][] {
+  return [0, 1, 2, 3, 4, 5].map((column) => rows.map((row) => row[column]));
+}
+
 /**
  * Logs one attempt and moves the message on, in one statement (atomic), only if this replica still
  * holds the claim. Returns false when the claim was lost (the lease ran out and another took it).
@@ -210,8 +238,9 @@ export async function recordAttempt(db: Queryable, r: AttemptRecord): Promise<bo
        RETURNING id, account_id, endpoint_id, event_id
      )
      INSERT INTO deliveries (id, account_id, endpoint_id, message_id, event_id, event_type, attempt, status,
-                             http_status, duration_ms, error, failure_reason)
-     SELECT $6, m.account_id, m.endpoint_id, m.id, m.event_id, $7, $8, $9, $10, $11, $12, $13 FROM m
+                             http_status, duration_ms, error, failure_reason, ${EXCHANGE_COLUMNS})
+     SELECT $6, m.account_id, m.endpoint_id, m.id, m.event_id, $7, $8, $9, $10, $11, $12, $13,
+            $14, $15::json, $16::json, $17::json, $18, $19 FROM m
      RETURNING id`,
     [
       r.messageId,
@@ -227,6 +256,7 @@ export async function recordAttempt(db: Queryable, r: AttemptRecord): Promise<bo
       r.durationMs,
       r.error,
       r.failureReason,
+      ...exchangeValues(r.exchange),
     ],
   );
   return rows.length > 0;
@@ -236,17 +266,21 @@ export async function recordAttempt(db: Queryable, r: AttemptRecord): Promise<bo
 export async function recordSuccesses(db: Queryable, records: readonly SuccessRecord[]): Promise<number> {
   const { rowCount } = await db.query(
     `WITH input AS (
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[])
-         AS t (message_id, token, delivery_id, event_type, attempt, http_status, duration_ms)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[],
+                            $8::timestamptz[], $9::text[], $10::text[], $11::text[], $12::text[], $13::int[])
+         AS t (message_id, token, delivery_id, event_type, attempt, http_status, duration_ms,
+               sent_at, request_headers, evidence_links, response_headers, response_body, response_body_bytes)
      ), m AS (
        UPDATE messages SET status = 'succeeded', attempts = input.attempt, claim_token = NULL, unfinished_claims = 0,
                            updated_at = clock_timestamp()
        FROM input WHERE messages.id = input.message_id AND messages.claim_token = input.token
        RETURNING messages.id, messages.account_id, messages.endpoint_id, messages.event_id
      )
-     INSERT INTO deliveries (id, account_id, endpoint_id, message_id, event_id, event_type, attempt, status, http_status, duration_ms)
+     INSERT INTO deliveries (id, account_id, endpoint_id, message_id, event_id, event_type, attempt, status, http_status, duration_ms,
+                             ${EXCHANGE_COLUMNS})
      SELECT input.delivery_id, m.account_id, m.endpoint_id, m.id, m.event_id, input.event_type, input.attempt, 'succeeded',
-            input.http_status, input.duration_ms
+            input.http_status, input.duration_ms, input.sent_at, input.request_headers::json, input.evidence_links::json,
+            input.response_headers::json, input.response_body, input.response_body_bytes
      FROM m JOIN input ON input.message_id = m.id`,
     [
       records.map((r) => r.messageId),
@@ -256,6 +290,7 @@ export async function recordSuccesses(db: Queryable, records: readonly SuccessRe
       records.map((r) => r.attempt),
       records.map((r) => r.httpStatus),
       records.map((r) => r.durationMs),
+      ...exchangeColumns(records.map((r) => exchangeValues(r.exchange))),
     ],
   );
   return rowCount ?? 0;
@@ -302,4 +337,20 @@ export async function removeDocumentsOccurredBefore(
     [cutoff, limit, removedAt.toISOString()],
   );
   return rowCount ?? 0;
+}
+
+/** What waits for each of these endpoints: how many messages and when the earliest is due (reads the pending index). */
+export async function pendingByEndpoint(
+  db: Queryable,
+  accountId: AccountId,
+  endpointIds: readonly WebhookEndpointId[],
+): Promise<Map<WebhookEndpointId, { waiting: number; nextAttemptAt: Date | null }>> {
+  if (endpointIds.length === 0) return new Map();
+  const { rows } = await db.query<{ endpoint_id: WebhookEndpointId; waiting: number; next_attempt_at: Date | null }>(
+    `SELECT endpoint_id, count(*)::int AS waiting, min(next_attempt_at) AS next_attempt_at FROM messages
+      WHERE endpoint_id = ANY ($2::text[]) AND account_id = $1 AND status = 'pending'
+      GROUP BY endpoint_id`,
+    [accountId, [...endpointIds]],
+  );
+  return new Map(rows.map((row) => [row.endpoint_id, { waiting: row.waiting, nextAttemptAt: row.next_attempt_at }]));
 }

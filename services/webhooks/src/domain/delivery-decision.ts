@@ -1,12 +1,13 @@
+import type { ReceivedReply } from './exchange';
 import type { ClaimedMessage, DeliveryError, DeliveryStatus, MessageStatus } from './message';
 import { afterAttempt, circuitRequeueWait, type AttemptDecision, type Timings } from './schedule';
 
 /** What the receiver did, as the transport saw it (no judgement yet of what it means). */
 export type ReceiverResponse =
   /** The whole response (headers and body) arrived within the timeout. */
-  | { kind: 'answered'; httpStatus: number; durationMs: number }
-  /** No complete response: refused, reset, timed out, not allowed to dial… (`httpStatus` if headers came). */
-  | { kind: 'failed'; httpStatus: number | null; durationMs: number; error: TransportError; reason: string };
+  | { kind: 'answered'; httpStatus: number; durationMs: number; reply?: ReceivedReply }
+  /** No complete response: refused, reset, timed out, not allowed to dial… (`httpStatus` and `reply` if headers came). */
+  | { kind: 'failed'; httpStatus: number | null; durationMs: number; error: TransportError; reason: string; reply?: ReceivedReply };
 
 /** The failures the transport names; `redirect` and `http_status` are read from an answer here. */
 export type TransportError = Exclude<DeliveryError, 'circuit_breaker_open' | 'redirect' | 'http_status'>;
@@ -95,6 +96,7 @@ export type MessageState = Pick<
   | 'endpointDeleted'
   | 'circuitOpen'
   | 'consecutiveFailures'
+  | 'circuitTripped'
 >;
 
 /** Where a real attempt leaves its message, by what the retry schedule says next. */
@@ -156,7 +158,8 @@ export function decideDelivery(message: MessageState, step: DeliveryStep, t: Pic
       const outcome = attemptOutcome(step.response);
       const attempt = message.attempts + 1;
       // A success on a clean endpoint writes nothing to the circuit (saves a statement per delivery).
-      const circuitClean = message.consecutiveFailures === 0 && !message.circuitOpen;
+      // A circuit past its open period is not clean: the success that follows closes it (and is announced).
+      const circuitClean = message.consecutiveFailures === 0 && !message.circuitOpen && !message.circuitTripped;
       const circuit: CircuitFeed =
         message.kind === 'test' || (outcome.succeeded && circuitClean) ? 'none' : outcome.succeeded ? 'success' : 'failure';
       if (automatic && outcome.succeeded) {

@@ -1,5 +1,6 @@
 import type { AccountId, DELIVERY_ERRORS, EventId, WebhookDeliveryId, WebhookEndpointId, WebhookEventType } from '@idv/contracts';
 import type { EndpointStatus } from './endpoint';
+import type { AttemptExchange } from './exchange';
 
 /** Internal: messages are never public (the database makes their ids). */
 export type MessageId = `msg_${string}`;
@@ -32,6 +33,8 @@ export interface ClaimedMessage {
   previousSecretEnc: string | null;
   circuitOpen: boolean;
   consecutiveFailures: number;
+  /** The circuit opened and no success has come since (open, or past its period): a success closes it. */
+  circuitTripped: boolean;
   /** The claim this replica holds: a record is written only while it still holds it. */
   claimToken: string;
 }
@@ -54,6 +57,8 @@ export interface AttemptRecord {
   durationMs: number | null;
   error: DeliveryError | null;
   failureReason: string | null;
+  /** What was sent and what came back; null when nothing was sent (the circuit was open). */
+  exchange: AttemptExchange | null;
 }
 
 /** A successful automatic attempt: the message is done (recorded in batches, the hot path). */
@@ -65,4 +70,5 @@ export interface SuccessRecord {
   attempt: number;
   httpStatus: number;
   durationMs: number;
+  exchange: AttemptExchange;
 }

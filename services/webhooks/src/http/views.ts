@@ -1,6 +1,8 @@
-import type { WebhookDelivery, WebhookEndpoint } from '@idv/contracts';
+import type { AccountWebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from '@idv/contracts';
 import type { DeliveryRecord } from '../domain/delivery';
 import type { EndpointRecord } from '../domain/endpoint';
+import type { DeliveryAttempt } from '../use-cases/delivery-log';
+import type { EndpointState } from '../use-cases/endpoint-state';
 
 /** Public shape of an endpoint; the secret only when given (creation and rotation). */
 export function toEndpoint(record: EndpointRecord, secret?: string): WebhookEndpoint {
@@ -31,5 +33,36 @@ export function toDelivery(record: DeliveryRecord): WebhookDelivery {
     error: record.error,
     failure_reason: record.failureReason,
     created_at: record.createdAt.toISOString(),
+  };
+}
+
+/** An endpoint as the account's dashboard sees it: with its circuit, what waits for it, and a rotation's overlap. */
+export function toAccountEndpoint(record: EndpointRecord, state: EndpointState): AccountWebhookEndpoint {
+  const { secret: _never, ...endpoint } = toEndpoint(record);
+  const iso = (date: Date | null) => (date ? date.toISOString() : null);
+  return {
+    ...endpoint,
+    state: {
+      circuit: {
+        state: state.circuit.state,
+        open_until: iso(state.circuit.openUntil),
+        consecutive_failures: state.circuit.consecutiveFailures,
+      },
+      waiting: state.waiting,
+      next_attempt_at: iso(state.nextAttemptAt),
+      previous_secret_expires_at: iso(state.previousSecretExpiresAt),
+    },
+  };
+}
+
+/** One attempt with its request as sent and the receiver's reply. */
+export function toDeliveryAttempt(attempt: DeliveryAttempt): WebhookDeliveryAttempt {
+  const { request, response } = attempt;
+  return {
+    ...toDelivery(attempt.delivery),
+    request: request
+      ? { sent_at: request.sentAt.toISOString(), headers: request.headers, body: request.body, body_as_sent: request.bodyAsSent }
+      : null,
+    response: response ? { headers: response.headers, body: response.body, body_bytes: response.bodyBytes } : null,
   };
 }

@@ -1,7 +1,7 @@
-import { newId } from '@idv/contracts';
+import { newId, type EvidenceLink } from '@idv/contracts';
 import type { Logger, Pool } from '@idv/kit';
-import { feedCircuit } from '../adapters/endpoints.repository';
 import { cancelMessage, recordAttempt } from '../adapters/messages.repository';
+import { feedEndpointCircuit } from './circuit-alerts';
 import {
   decideDelivery,
   type AttemptPlan,
@@ -13,7 +13,7 @@ import {
   type RecordSuccessDecision,
   type SkipDecision,
 } from '../domain/delivery-decision';
-import { buildEnvelope } from '../domain/envelope';
+import { sentBody, type AttemptExchange } from '../domain/exchange';
 import type { ClaimedMessage } from '../domain/message';
 import type { DeliveryMetrics, EvidenceLinksSource, ReceiverClient, SecretSealer, SuccessRecorder } from '../domain/ports';
 import { CIRCUIT_FAILURE_THRESHOLD, type Timings } from '../domain/schedule';
@@ -32,8 +32,6 @@ export interface DeliverMessageDeps {
   userAgent: string;
 }
 
-type Settled = DropDecision | SkipDecision | DeferDecision | RecordSuccessDecision | RecordDecision;
-
 /**
  * One attempt of one claimed message: the policy (`decideDelivery`) says what to do at each step,
  * this carries it out (evidence links, signing, the POST, the records, the circuit, the metrics).
@@ -45,41 +43,48 @@ export class DeliverMessage {
     const { timings } = this.deps;
     const claimed = decideDelivery(message, { step: 'claimed' }, timings);
     if (claimed.action !== 'send') return this.settle(message, claimed);
-    let object = message.eventData;
+    let evidenceLinks: EvidenceLink[] | null = null;
     if (claimed.withEvidenceLinks) {
-      const sessionId = String(object.id);
+      const sessionId = String(message.eventData.id);
       try {
         const links = await this.deps.evidence.linksFor([sessionId]);
-        object = { ...object, evidence_links: links[sessionId] ?? [] };
+        evidenceLinks = links[sessionId] ?? [];
       } catch (error) {
         this.log(message).warn({ err: error }, 'evidence links unavailable; attempt deferred');
         return this.settle(message, decideDelivery(message, { step: 'evidence_unavailable' }, timings));
       }
     }
-    const response = await this.send(message, object);
-    return this.settle(message, decideDelivery(message, { step: 'sent', response }, timings));
+    const { response, exchange } = await this.send(message, evidenceLinks);
+    return this.settleSent(message, decideDelivery(message, { step: 'sent', response }, timings), exchange);
   }
 
-  /** The signed envelope, POSTed; the envelope's `created_at` and the signature's time are the moment of sending. */
-  private send(message: ClaimedMessage, object: Record<string, unknown>): Promise<ReceiverResponse> {
-    const now = new Date();
-    const body = buildEnvelope({ eventId: message.eventId, type: message.eventType, object }, now);
+  /**
+   * The signed envelope, POSTed; the envelope's `created_at` and the signature's time are the moment of
+   * sending. The body is `sentBody` of what the exchange keeps, so the log rebuilds it byte for byte.
+   */
+  private async send(
+    message: ClaimedMessage,
+    evidenceLinks: EvidenceLink[] | null,
+  ): Promise<{ response: ReceiverResponse; exchange: AttemptExchange }> {
+    const sentAt = new Date();
+    const body = sentBody(
+      { id: message.eventId, type: message.eventType, data: message.eventData },
+      { sentAt, evidenceLinks },
+    );
     const secrets = [this.deps.secrets.open(message.secretEnc)];
     if (message.previousSecretEnc) secrets.push(this.deps.secrets.open(message.previousSecretEnc));
-    return this.deps.sender.send(
-      message.url,
-      {
-        'content-type': 'application/json; charset=utf-8',
-        'user-agent': this.deps.userAgent,
-        'x-service-signature': signatureHeader(secrets, Math.floor(now.getTime() / 1000), body),
-        'x-service-event-id': message.eventId,
-        'x-service-event-type': message.eventType,
-      },
-      body,
-    );
+    const requestHeaders = {
+      'content-type': 'application/json; charset=utf-8',
+      'user-agent': this.deps.userAgent,
+      'x-service-signature': signatureHeader(secrets, Math.floor(sentAt.getTime() / 1000), body),
+      'x-service-event-id': message.eventId,
+      'x-service-event-type': message.eventType,
+    };
+    const response = await this.deps.sender.send(message.url, requestHeaders, body);
+    return { response, exchange: { sentAt, requestHeaders, evidenceLinks, reply: response.reply ?? null } };
   }
 
-  private async settle(message: ClaimedMessage, decision: Settled): Promise<void> {
+  private async settle(message: ClaimedMessage, decision: DropDecision | SkipDecision | DeferDecision): Promise<void> {
     const { pool, metrics } = this.deps;
     switch (decision.action) {
       case 'drop':
@@ -89,9 +94,20 @@ export class DeliverMessage {
       case 'defer':
         return;
       case 'skip_open_circuit':
-        await this.record(message, decision.plan);
+        await this.record(message, decision.plan, null);
         metrics.recordAttempt({ kind: message.kind, outcome: 'failed', error: 'circuit_breaker_open' }, null);
         return;
+    }
+  }
+
+  /** A request went out: the attempt is logged with what was sent and what came back. */
+  private async settleSent(
+    message: ClaimedMessage,
+    decision: RecordSuccessDecision | RecordDecision,
+    exchange: AttemptExchange,
+  ): Promise<void> {
+    const { metrics } = this.deps;
+    switch (decision.action) {
       case 'record_success':
         // The circuit is fed before the attempt is recorded, so a message retried right after this
         // attempt already sees the circuit this attempt may have opened.
@@ -104,13 +120,14 @@ export class DeliverMessage {
           attempt: decision.attempt,
           httpStatus: decision.httpStatus,
           durationMs: decision.durationMs,
+          exchange,
         });
         metrics.recordAttempt({ kind: message.kind, outcome: 'succeeded', error: null }, decision.durationMs / 1000);
         return;
       case 'record': {
         const { plan } = decision;
         await this.feed(message, decision.circuit);
-        if (!(await this.record(message, plan))) {
+        if (!(await this.record(message, plan, exchange))) {
           this.log(message).warn('claim lost before the attempt was recorded; another replica owns the message now');
         }
         metrics.recordAttempt(
@@ -128,24 +145,26 @@ export class DeliverMessage {
     }
   }
 
-  private record(message: ClaimedMessage, plan: AttemptPlan): Promise<boolean> {
+  private record(message: ClaimedMessage, plan: AttemptPlan, exchange: AttemptExchange | null): Promise<boolean> {
     return recordAttempt(this.deps.pool, {
       messageId: message.id,
       claimToken: message.claimToken,
       deliveryId: newId('webhookDelivery'),
       eventType: message.eventType,
       ...plan,
+      exchange,
     });
   }
 
   private async feed(message: ClaimedMessage, circuit: CircuitFeed): Promise<void> {
     if (circuit === 'none') return;
-    const opened = await feedCircuit(this.deps.pool, message.endpointId, {
+    const { opened, transition } = await feedEndpointCircuit(this.deps.pool, message.endpointId, {
       succeeded: circuit === 'success',
       threshold: CIRCUIT_FAILURE_THRESHOLD,
       openMs: this.deps.timings.circuitOpenMs,
     });
     if (opened) this.log(message).warn('circuit opened after consecutive failures');
+    if (transition?.kind === 'closed') this.log(message).info('circuit closed by a successful delivery');
   }
 
   private log(message: ClaimedMessage): Logger {

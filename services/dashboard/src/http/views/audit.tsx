@@ -105,7 +105,9 @@ export function auditPage(view: {
                       ? `${entry.actor.name} (${entry.actor.email})`
                       : entry.actor.kind === 'operator'
                         ? a.operator
-                        : a.nobody}
+                        : entry.actor.kind === 'service'
+                          ? view.messages.notices.serviceActor
+                          : a.nobody}
                   </td>
                   <td>{a.actions[entry.action] ?? entry.action}</td>
                   <td>

@@ -13,7 +13,7 @@ export interface PageFrame {
   signedIn?: {
     accountName: string;
     csrfToken: string;
-    section?: 'home' | 'keys' | 'projects' | 'members' | 'audit' | 'balance';
+    section?: 'home' | 'keys' | 'projects' | 'members' | 'audit' | 'balance' | 'usage' | 'sessions' | 'webhooks';
     team?: boolean;
   };
   /** This page's own scripts (the CSP allows this origin's only). */
@@ -61,11 +61,20 @@ export function renderPage(frame: PageFrame, body: ComponentChildren): string {
               <a href="/projects" {...(frame.signedIn.section === 'projects' ? { 'aria-current': 'page' } : {})}>
                 {messages.nav.projects}
               </a>
+              <a href="/sessions" {...(frame.signedIn.section === 'sessions' ? { 'aria-current': 'page' } : {})}>
+                {messages.nav.sessions}
+              </a>
               <a href="/keys" {...(frame.signedIn.section === 'keys' ? { 'aria-current': 'page' } : {})}>
                 {messages.nav.keys}
               </a>
+              <a href="/webhooks" {...(frame.signedIn.section === 'webhooks' ? { 'aria-current': 'page' } : {})}>
+                {messages.nav.webhooks}
+              </a>
               <a href="/balance" {...(frame.signedIn.section === 'balance' ? { 'aria-current': 'page' } : {})}>
                 {messages.nav.balance}
+              </a>
+              <a href="/usage" {...(frame.signedIn.section === 'usage' ? { 'aria-current': 'page' } : {})}>
+                {messages.nav.usage}
               </a>
               {frame.signedIn.team ? (
                 <a href="/members" {...(frame.signedIn.section === 'members' ? { 'aria-current': 'page' } : {})}>

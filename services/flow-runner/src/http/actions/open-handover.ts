@@ -1,4 +1,5 @@
 import { isId } from '@idv/contracts';
+import { deviceClass } from '../../domain/timeline';
 import { STATUS_CODE } from '../pages';
 import { renderStatusPage } from '../views/pages';
 import type { PageAction } from '../page-context';
@@ -23,7 +24,7 @@ export const openHandoverPage: PageAction = async (ctx, { req, res, params, loca
     return sendPreview(res, locale);
   }
   const result = isId('session', sessionId)
-    ? await ctx.flows.handOver(sessionId, params.token ?? '')
+    ? await ctx.flows.handOver(sessionId, params.token ?? '', deviceClass(req.headers['user-agent']))
     : ({ kind: 'status', page: 'handover_invalid' } as const);
   if (result.kind === 'status') {
     ctx.counters.handovers.inc({ outcome: result.page === 'finished' ? 'finished' : 'invalid' });

@@ -1,4 +1,5 @@
 import { isLinkToken } from '@idv/contracts';
+import { deviceClass } from '../../domain/timeline';
 import { bindingCookie, bindingCookieName, isPreviewBot, parseCookies } from '../security';
 import { STATUS_CODE } from '../pages';
 import { renderStatusPage } from '../views/pages';
@@ -17,7 +18,9 @@ export const openLinkPage: PageAction = async (ctx, { req, res, params, locale }
   // A chat app unfurling the link (or any HEAD) gets a neutral page; the token stays unredeemed.
   if (req.method === 'HEAD' || isPreviewBot(req.headers['user-agent'])) return sendPreview(res, locale);
   const cookies = parseCookies(req.headers.cookie);
-  const opened = await ctx.flows.openLink(token, (sessionId) => cookies[bindingCookieName(sessionId)], locale);
+  // The timeline keeps the device's class only, never the address or the User-Agent itself.
+  const device = deviceClass(req.headers['user-agent']);
+  const opened = await ctx.flows.openLink(token, (sessionId) => cookies[bindingCookieName(sessionId)], locale, device);
   if (opened.kind === 'status') {
     return sendHtml(res, STATUS_CODE[opened.page], renderStatusPage(opened.page, locale, { testMode: false }));
   }
