@@ -3,7 +3,7 @@
 // Starts its own stack (keys, sessions, webhooks, dashboard) on the database `idv_bench_dashboard`, makes
 // BENCH_USERS (default 20) approved accounts, each with an owner, a project published to test and live and a
 // key, signs every owner in, then has all of them click through the signed-in pages at once, BENCH_ROUNDS
-// (default 6) times each, BENCH_THINK_MS (default 1000; 0: as fast as answers come) between clicks: home (with the go-live checklist), projects, the project's flow editor, its JSON view, its history, keys.
+// (default 6) times each, BENCH_THINK_MS (default 1000; 0: as fast as answers come) between clicks: home (with the go-live checklist), projects, the project's flow editor, its JSON view, its history, keys, usage (its chart of 12 months from one internal call).
 // A first round (BENCH_WARMUP_ROUNDS, default 1) is not counted: it opens the services' database connections
 // and compiles the pages' code, which a running dashboard did long before; its p95 is printed apart.
 // Prints, per page, the bytes on the wire (headers and body; the stylesheet and the one script apart) and the
@@ -104,6 +104,7 @@ async function main() {
       ['flow JSON', `/projects/${user.projectId}/json`],
       ['history', `/projects/${user.projectId}/history`],
       ['keys', '/keys'],
+      ['usage', '/usage'],
     ];
     const samples = new Map();
     const warmup = [];

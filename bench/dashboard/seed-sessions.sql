@@ -3,7 +3,7 @@
 -- Parameters: $1 account id, $2 project id (published as version 1 in test and live), $3 api key id, $4 count.
 INSERT INTO sessions (id, account_id, mode, project_id, config_version, status, external_ref, link_token, api_key_id,
                       expires_at, redeemed_at, result, completed_at, created_at)
-SELECT 'vs_' || lpad(to_hex(n), 26, '0'), $1, CASE WHEN n % 10 = 0 THEN 'test' ELSE 'live' END, $2, 1, st,
+SELECT 'vs_' || upper(lpad(to_hex(n), 26, '0')), $1, CASE WHEN n % 10 = 0 THEN 'test' ELSE 'live' END, $2, 1, st,
        'cliente-' || n, 'lt_bench_' || n, $3, created + interval '1 day',
        CASE WHEN st IN ('pending', 'expired') THEN NULL ELSE created + interval '1 minute' END,
        CASE WHEN st IN ('approved', 'rejected', 'expired', 'abandoned') THEN jsonb_build_object(

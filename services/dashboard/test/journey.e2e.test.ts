@@ -260,5 +260,22 @@ test('an integrator signs up, is approved by an operator, publishes a flow, gets
   await page.getByRole('link', { name: 'Descargar CSV' }).waitFor();
   await check(page, 'usage');
 
-  expect(seen.length).toBeGreaterThanOrEqual(17);
+  // The test session the person went through: in the list, its timeline, its personal data behind an audited show.
+  await page.getByRole('link', { name: 'Sesiones', exact: true }).click();
+  await page.getByLabel('Modo').selectOption('test');
+  await page.getByRole('button', { name: 'Filtrar' }).click();
+  await check(page, 'sessions');
+  await page.getByRole('link', { name: session.id }).click();
+  await page.getByText('Abrió el enlace').waitFor();
+  await page.getByText('Decidida: Aprobada').waitFor();
+  expect(await page.getByText('Juana Pérez').count()).toBe(0);
+  await check(page, 'session');
+  await page.getByRole('button', { name: 'Mostrar los datos personales' }).click();
+  await page.getByText('Juana Pérez').waitFor();
+  await check(page, 'session-personal-data');
+  await page.getByRole('link', { name: 'Quién vio los datos personales' }).click();
+  await page.getByRole('cell', { name: 'Mostró los datos personales de una sesión' }).waitFor();
+  await check(page, 'session-access-trail');
+
+  expect(seen.length).toBeGreaterThanOrEqual(21);
 }, 180_000);

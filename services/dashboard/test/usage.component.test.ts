@@ -132,6 +132,9 @@ describe("the account's usage", () => {
       expect(download.headers.get(name)).toBe(viaApi.headers[name]);
     }
     expect(download.headers.get('content-disposition')).toBe(`attachment; filename="sessions-${month}.csv"`);
+    // Streamed as it comes, not gathered first: no length is known ahead.
+    expect(download.headers.get('transfer-encoding')).toBe('chunked');
+    expect(download.headers.get('content-length')).toBeNull();
     const before = shiftMonth(month, -1);
     const older = await owner.browser.get(`/usage.csv?month=${before}`);
     expect(older.html).toBe((await api('GET', `/v1/usage/sessions.csv?month=${before}`, { key: keys.test })).text);

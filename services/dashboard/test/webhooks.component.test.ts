@@ -41,7 +41,8 @@ const unescape = (html: string) =>
     .replace(/&amp;/g, '&');
 
 /** The `<pre class="exchange">` bodies of an attempt's page: the request's, then the response's. */
-const bodiesOf = (page: Page) => [...page.html.matchAll(/<pre class="exchange"[^>]*>([\s\S]*?)<\/pre>/g)].map((m) => unescape(m[1]!));
+const bodiesOf = (page: Page) =>
+  [...page.html.matchAll(/<pre class="exchange"[^>]*>([\s\S]*?)<\/pre>/g)].map((m) => unescape(m[1]!));
 
 /** A new endpoint made through the page, with the secret its answer showed once. */
 async function createEndpoint(browser: TestBrowser, url: string, events = ['verification_session.approved']) {
@@ -71,7 +72,10 @@ async function auditOf(accountId: string): Promise<{ action: string; target: str
 /** The first attempt in the endpoint's log, once there is one: its page's path. */
 async function firstAttempt(browser: TestBrowser, endpointId: string): Promise<string> {
   return waitFor(
-    async () => new RegExp(`href="(/webhooks/${endpointId}/deliveries/whd_[0-9A-Z]+)"`).exec((await browser.get(`/webhooks/${endpointId}`)).html)?.[1],
+    async () =>
+      new RegExp(`href="(/webhooks/${endpointId}/deliveries/whd_[0-9A-Z]+)"`).exec(
+        (await browser.get(`/webhooks/${endpointId}`)).html,
+      )?.[1],
     20_000,
     100,
     'an attempt in the log',

@@ -168,7 +168,11 @@ describe("the dashboard's delivery log", () => {
     expect(filtered.data).toHaveLength(1);
     expect(filtered.data[0].event_id).toBe(eventId(accountId, sessionId, 'verification_session.approved'));
     const attempt = await call('GET', `/internal/accounts/${accountId}/webhook-deliveries/${filtered.data[0].id}`);
-    expect(attempt.body.response).toEqual({ headers: expect.objectContaining({ 'x-ok': 'yes' }), body: 'ok\uFFFDdone', body_bytes: 7 });
+    expect(attempt.body.response).toEqual({
+      headers: expect.objectContaining({ 'x-ok': 'yes' }),
+      body: 'ok\uFFFDdone',
+      body_bytes: 7,
+    });
     const hit = target.hits.find((h) => h.body.data.object.id === sessionId)!;
     expect(attempt.body.request.body).toBe(hit.raw);
 
@@ -267,9 +271,9 @@ describe("the dashboard's endpoint routes", () => {
     });
     await pool.query(`UPDATE endpoints SET circuit_open_until = now() - interval '1 second' WHERE id = $1`, [endpoint.id]);
     const listed = await call('GET', `/internal/accounts/${accountId}/webhook-endpoints`);
-    expect(listed.body.data.map((e: { id: string; state: { circuit: { state: string } } }) => [e.id, e.state.circuit.state])).toEqual([
-      [endpoint.id, 'half_open'],
-    ]);
+    expect(
+      listed.body.data.map((e: { id: string; state: { circuit: { state: string } } }) => [e.id, e.state.circuit.state]),
+    ).toEqual([[endpoint.id, 'half_open']]);
     await pool.query(`UPDATE endpoints SET circuit_open_until = NULL WHERE id = $1`, [endpoint.id]);
     expect((await call('GET', `/internal/accounts/${accountId}/webhook-endpoints/${endpoint.id}`)).body.state.circuit.state).toBe(
       'closed',
@@ -285,7 +289,7 @@ describe("the dashboard's endpoint routes", () => {
     expect(answer.body).toMatchObject({ code: 'validation_failed', errors: [{ path: 'url' }] });
   });
 
-  it("when another account names an endpoint or a delivery, then every route answers 404 and changes nothing", async () => {
+  it('when another account names an endpoint or a delivery, then every route answers 404 and changes nothing', async () => {
     const owner = newId('account');
     const stranger = newId('account');
     const target = await receiver((_hit, res) => res.writeHead(200).end());

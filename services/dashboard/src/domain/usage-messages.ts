@@ -28,7 +28,8 @@ export interface UsageMessages {
   /** The chart's scroll region on a narrow screen. */
   chartRegion: (mode: string) => string;
   monthColumn: string;
-  segment: (status: string, month: string, count: number) => string;
+  /** A bar segment's tooltip; the count comes formatted. */
+  segment: (status: string, month: string, count: string) => string;
   noSessions: string;
   invalid: { malformed: (value: string) => string; out_of_range: (value: string) => string };
 }
@@ -71,7 +72,7 @@ const es: UsageMessages = {
   chartDescription: 'Barras apiladas por estado, una por mes; la tabla que sigue tiene los mismos números.',
   chartRegion: (mode) => `Gráfico de ${mode.toLowerCase()}`,
   monthColumn: 'Mes',
-  segment: (status, month, count) => `${status}: ${count.toLocaleString('es-AR')} (${month})`,
+  segment: (status, month, count) => `${status}: ${count} (${month})`,
   noSessions: 'No hubo sesiones en estos meses.',
   invalid: {
     malformed: (value) =>
@@ -119,7 +120,7 @@ const en: UsageMessages = {
   chartDescription: 'Bars stacked by status, one a month; the table that follows has the same numbers.',
   chartRegion: (mode) => `${mode} chart`,
   monthColumn: 'Month',
-  segment: (status, month, count) => `${status}: ${count.toLocaleString('en-US')} (${month})`,
+  segment: (status, month, count) => `${status}: ${count} (${month})`,
   noSessions: 'There were no sessions in these months.',
   invalid: {
     malformed: (value) =>

@@ -164,7 +164,8 @@ const es: WebhookMessages = {
   circuitStates: { closed: 'cerrado', open: 'abierto', half_open: 'medio abierto' },
   circuitOpenUntil: (when) =>
     `Abierto tras 5 fallas seguidas: no mandamos avisos automáticos hasta el ${when}; después probamos de nuevo.`,
-  circuitHalfOpen: (since) => `El período de espera terminó el ${since}: el próximo intento es de prueba; si sale bien, se cierra.`,
+  circuitHalfOpen: (since) =>
+    `El período de espera terminó el ${since}: el próximo intento es de prueba; si sale bien, se cierra.`,
   circuitClosed: (failures) =>
     failures === 0 ? 'Cerrado: los avisos salen normalmente.' : `Cerrado, con ${failures} falla(s) seguida(s) (se abre a las 5).`,
   waiting: (count) => `${count} aviso(s) esperando.`,
@@ -178,7 +179,8 @@ const es: WebhookMessages = {
   overlapUntil: (when) => `Hasta el ${when} cada aviso lleva dos firmas: con el secreto nuevo y con el anterior.`,
   overlapNow: (when) => `El secreto anterior firma también hasta el ${when}.`,
   testTitle: 'Probar',
-  testHint: 'Manda un evento de tipo test una vez, sin reintentos, aunque el circuito esté abierto. Hasta 10 por minuto junto con los reenvíos.',
+  testHint:
+    'Manda un evento de tipo test una vez, sin reintentos, aunque el circuito esté abierto. Hasta 10 por minuto junto con los reenvíos.',
   sendTest: 'Mandar un evento de prueba',
   testSent: 'Mandamos un evento de prueba: aparece en el registro en unos segundos.',
   rateLimited: 'Llegaste al límite de 10 pruebas y reenvíos por minuto. Esperá un minuto y probá de nuevo.',
@@ -324,7 +326,8 @@ const en: WebhookMessages = {
   overlapUntil: (when) => `Until ${when} each event carries two signatures: with the new secret and with the previous one.`,
   overlapNow: (when) => `The previous secret also signs until ${when}.`,
   testTitle: 'Test',
-  testHint: 'Sends one event of type test, once, without retries, even while the circuit is open. Up to 10 a minute with redeliveries.',
+  testHint:
+    'Sends one event of type test, once, without retries, even while the circuit is open. Up to 10 a minute with redeliveries.',
   sendTest: 'Send a test event',
   testSent: 'We sent a test event: it shows in the log in a few seconds.',
   rateLimited: 'You reached the limit of 10 tests and redeliveries a minute. Wait a minute and try again.',

@@ -80,7 +80,10 @@ export function argentinaInstant(local: string): string | null {
  * The filters a query string asks for. A value that is not one the form offers is left out and named, so
  * the page says which one it did not take rather than failing or silently showing everything.
  */
-export function parseDeliveryFilter(query: Record<string, unknown>): { filter: DeliveryLogFilter; invalid: WebhookFilterField[] } {
+export function parseDeliveryFilter(query: Record<string, unknown>): {
+  filter: DeliveryLogFilter;
+  invalid: WebhookFilterField[];
+} {
   const invalid: WebhookFilterField[] = [];
   const take = <T>(field: WebhookFilterField, key: string, accept: (value: string) => T | null): T | null => {
     const value = query[key];

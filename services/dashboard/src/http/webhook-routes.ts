@@ -44,7 +44,12 @@ function noticeOf(w: WebhookMessages, value: unknown): string | undefined {
  * changes of those who may (`webhooks.write`), each audited. A secret is on the answer of its creation or
  * rotation only; what attempts sent and received only for the roles that may see personal data.
  */
-export function mountWebhookPages(router: express.Router, ports: DashboardPorts, tools: PageTools, signedIn: SignedInRoute): void {
+export function mountWebhookPages(
+  router: express.Router,
+  ports: DashboardPorts,
+  tools: PageTools,
+  signedIn: SignedInRoute,
+): void {
   const { csrfToken, page, post, forbidden, notFound } = tools;
   const common = async (req: Request, res: Response, viewer: Viewer) => {
     const { locale, messages } = stateOf(res);
@@ -79,7 +84,13 @@ export function mountWebhookPages(router: express.Router, ports: DashboardPorts,
     req: Request,
     res: Response,
     viewer: Viewer,
-    extra: { input?: Partial<EndpointInput>; errors?: WebhookFormErrors; formAlert?: string; alert?: string; notice?: string } = {},
+    extra: {
+      input?: Partial<EndpointInput>;
+      errors?: WebhookFormErrors;
+      formAlert?: string;
+      alert?: string;
+      notice?: string;
+    } = {},
     status = 200,
   ) => {
     const id = String(req.params.id);
@@ -139,7 +150,11 @@ export function mountWebhookPages(router: express.Router, ports: DashboardPorts,
           case 'refused':
             return listView(req, res, viewer, { input, alert: w.refused(result.detail) }, 422);
           case 'created':
-            return sendHtml(res, 201, endpointSecretPage({ ...(await common(req, res, viewer)), endpoint: result.endpoint, rotated: false }));
+            return sendHtml(
+              res,
+              201,
+              endpointSecretPage({ ...(await common(req, res, viewer)), endpoint: result.endpoint, rotated: false }),
+            );
         }
       }),
     ),
@@ -270,10 +285,7 @@ export function mountWebhookPages(router: express.Router, ports: DashboardPorts,
     );
   };
 
-  router.get(
-    '/webhooks/:id/deliveries/:deliveryId',
-    page(signedIn((req, res, viewer) => attemptView(req, res, viewer))),
-  );
+  router.get('/webhooks/:id/deliveries/:deliveryId', page(signedIn((req, res, viewer) => attemptView(req, res, viewer))));
 
   router.post(
     '/webhooks/:id/deliveries/:deliveryId/redeliver',

@@ -62,12 +62,9 @@ export async function listEndpoints(
   viewer: Viewer,
 ): Promise<WebhooksOutcome<{ kind: 'endpoints'; endpoints: AccountWebhookEndpoint[] }>> {
   if (!can(viewer.role, 'webhooks.read')) return { kind: 'forbidden' };
-  const page = await ports.platform.call(
-    'listAccountWebhookEndpoints',
-    { id: viewer.accountId },
-    undefined,
-    { limit: String(ENDPOINT_PAGE_SIZE) },
-  );
+  const page = await ports.platform.call('listAccountWebhookEndpoints', { id: viewer.accountId }, undefined, {
+    limit: String(ENDPOINT_PAGE_SIZE),
+  });
   return { kind: 'endpoints', endpoints: page.data };
 }
 
@@ -103,9 +100,7 @@ export async function createEndpoint(
 ): Promise<CreateResult> {
   if (!can(viewer.role, 'webhooks.write')) return { kind: 'forbidden' };
   if (!(await claimFormNonce(ports.pool, nonce, viewer.userId))) return { kind: 'duplicate' };
-  const created = await attempt(() =>
-    ports.platform.call('createAccountWebhookEndpoint', { id: viewer.accountId }, input),
-  );
+  const created = await attempt(() => ports.platform.call('createAccountWebhookEndpoint', { id: viewer.accountId }, input));
   if ('kind' in created) return refusedOr(created);
   await audit(ports, viewer, 'webhook_endpoint.created', created.id, address);
   return { kind: 'created', endpoint: created };

@@ -7,7 +7,14 @@ export type ReceiverResponse =
   /** The whole response (headers and body) arrived within the timeout. */
   | { kind: 'answered'; httpStatus: number; durationMs: number; reply?: ReceivedReply }
   /** No complete response: refused, reset, timed out, not allowed to dial… (`httpStatus` and `reply` if headers came). */
-  | { kind: 'failed'; httpStatus: number | null; durationMs: number; error: TransportError; reason: string; reply?: ReceivedReply };
+  | {
+      kind: 'failed';
+      httpStatus: number | null;
+      durationMs: number;
+      error: TransportError;
+      reason: string;
+      reply?: ReceivedReply;
+    };
 
 /** The failures the transport names; `redirect` and `http_status` are read from an answer here. */
 export type TransportError = Exclude<DeliveryError, 'circuit_breaker_open' | 'redirect' | 'http_status'>;

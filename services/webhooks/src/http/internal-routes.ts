@@ -55,7 +55,13 @@ export const webhooksInternalRoutes = [
     const states = await endpointStates(deps, params.id, records.slice(0, limit));
     return {
       status: 200,
-      body: toPage(records, limit, (record) => toAccountEndpoint(record, states.get(record.id)!), cursorOf, deps.cursors.endpoints),
+      body: toPage(
+        records,
+        limit,
+        (record) => toAccountEndpoint(record, states.get(record.id)!),
+        cursorOf,
+        deps.cursors.endpoints,
+      ),
     };
   }),
   route(internalRoute('createAccountWebhookEndpoint'), async ({ params, body }, deps: RouteDeps) => {
@@ -121,5 +127,3 @@ export const webhooksInternalRoutes = [
     };
   }),
 ];
-
-

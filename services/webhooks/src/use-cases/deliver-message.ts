@@ -67,10 +67,7 @@ export class DeliverMessage {
     evidenceLinks: EvidenceLink[] | null,
   ): Promise<{ response: ReceiverResponse; exchange: AttemptExchange }> {
     const sentAt = new Date();
-    const body = sentBody(
-      { id: message.eventId, type: message.eventType, data: message.eventData },
-      { sentAt, evidenceLinks },
-    );
+    const body = sentBody({ id: message.eventId, type: message.eventType, data: message.eventData }, { sentAt, evidenceLinks });
     const secrets = [this.deps.secrets.open(message.secretEnc)];
     if (message.previousSecretEnc) secrets.push(this.deps.secrets.open(message.previousSecretEnc));
     const requestHeaders = {

@@ -74,7 +74,16 @@ function EndpointFields(props: { w: WebhookMessages; input: Partial<EndpointInpu
             {w.problems[errors.url]}
           </p>
         ) : null}
-        <input id="f-url" name="url" type="url" required maxLength={2048} value={input.url ?? ''} autocomplete="url" {...invalid('url')} />
+        <input
+          id="f-url"
+          name="url"
+          type="url"
+          required
+          maxLength={2048}
+          value={input.url ?? ''}
+          autocomplete="url"
+          {...invalid('url')}
+        />
       </div>
       <div class={errors.description ? 'field invalid' : 'field'}>
         <label for="f-description">{w.description}</label>
@@ -127,12 +136,7 @@ function CircuitSummary(props: { locale: Locale; w: WebhookMessages; endpoint: A
         <strong class={`status circuit-${circuit.state}`}>{w.circuitStates[circuit.state]}</strong> {explanation}
       </p>
       <p>
-        {waiting > 0 ? w.waiting(waiting) : w.nothingWaiting}{' '}
-        {next ? (
-          <>
-            {w.nextAttempt(timeOf(locale, next, 'second'))}
-          </>
-        ) : null}
+        {waiting > 0 ? w.waiting(waiting) : w.nothingWaiting} {next ? <>{w.nextAttempt(timeOf(locale, next, 'second'))}</> : null}
       </p>
     </>
   );
@@ -532,7 +536,12 @@ export function attemptPage(
         <section aria-labelledby="redeliver">
           <h2 id="redeliver">{w.redeliver}</h2>
           <p class="hint">{w.redeliverHint}</p>
-          <PostButton action={`${base}/deliveries/${attempt.id}/redeliver`} csrfToken={view.csrfToken} label={w.redeliver} secondary />
+          <PostButton
+            action={`${base}/deliveries/${attempt.id}/redeliver`}
+            csrfToken={view.csrfToken}
+            label={w.redeliver}
+            secondary
+          />
         </section>
       ) : null}
       <section aria-labelledby="request">
