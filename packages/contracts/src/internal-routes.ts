@@ -330,7 +330,8 @@ const INTERNAL_ROUTE_ENTRIES = [
     method: 'get',
     path: '/internal/accounts/{id}/usage/months',
     service: 'sessions',
-    summary: "An account's usage of each month of a range, in one answer (the dashboard's chart): each the public `GET /v1/usage`",
+    summary:
+      "An account's usage of each month of a range, in one answer (the dashboard's chart): each the public `GET /v1/usage`",
     params: accountParams,
     query: UsageMonthsQuerySchema,
     responses: { 200: { description: 'Usage of each month, oldest first', schema: UsageMonthsSchema } },
@@ -340,7 +341,8 @@ const INTERNAL_ROUTE_ENTRIES = [
     method: 'get',
     path: '/internal/accounts/{id}/usage/sessions.csv',
     service: 'sessions',
-    summary: "An account's usage CSV of a month, byte for byte the public `GET /v1/usage/sessions.csv` (the dashboard's download)",
+    summary:
+      "An account's usage CSV of a month, byte for byte the public `GET /v1/usage/sessions.csv` (the dashboard's download)",
     params: accountParams,
     query: z.object({ month: MonthSchema }),
     responses: {

@@ -31,7 +31,11 @@ async function accountWithSessions() {
   await dashboard.platform.call('approveAccount', { id: owner.accountId });
   const project = await dashboard.platform.call('createProject', {}, { account_id: owner.accountId, name: 'Altas' });
   for (const mode of ['live', 'test'] as const) {
-    await dashboard.platform.call('publishConfig', { id: project.id }, { mode, config: { steps: [{ id: 'correo', type: 'otp_email' }] } });
+    await dashboard.platform.call(
+      'publishConfig',
+      { id: project.id },
+      { mode, config: { steps: [{ id: 'correo', type: 'otp_email' }] } },
+    );
   }
   await dashboard.platform.call('creditBalance', { id: owner.accountId }, { tokens: 20, reason: 'Para el uso' });
   const key = async (mode: 'live' | 'test') =>
@@ -57,9 +61,9 @@ async function accountWithSessions() {
 
 /** The month table's row of a status: its live and test counts. */
 const rowOf = (html: string, status: string) => {
-  const found = new RegExp(`<tr><th scope="row">${status}</th><td class="number">([^<]*)</td><td class="number">([^<]*)</td></tr>`).exec(
-    html,
-  );
+  const found = new RegExp(
+    `<tr><th scope="row">${status}</th><td class="number">([^<]*)</td><td class="number">([^<]*)</td></tr>`,
+  ).exec(html);
   return found ? [found[1], found[2]] : null;
 };
 
@@ -80,17 +84,19 @@ describe("the account's usage", () => {
     expect(rowOf(page.html, 'Sin abrir')).toEqual(['2', '2']);
     expect(rowOf(page.html, 'Canceladas')).toEqual(['1', '0']);
     expect(rowOf(page.html, 'Aprobadas')).toEqual(['0', '0']);
-    expect(page.html).toMatch(/<tfoot><tr><th scope="row">Total<\/th><td class="number">3<\/td><td class="number">2<\/td><\/tr><\/tfoot>/);
+    expect(page.html).toMatch(
+      /<tfoot><tr><th scope="row">Total<\/th><td class="number">3<\/td><td class="number">2<\/td><\/tr><\/tfoot>/,
+    );
     expect(page.text).toContain('Usaron 3 fichas');
 
     // The chart's range in one call, each month the public usage of that month; the month before holds the moved session.
-    const range = await dashboard.platform.call(
-      'getAccountUsageMonths',
-      { id: owner.accountId },
-      undefined,
-      { from: shiftMonth(month, -11), to: month },
+    const range = await dashboard.platform.call('getAccountUsageMonths', { id: owner.accountId }, undefined, {
+      from: shiftMonth(month, -11),
+      to: month,
+    });
+    expect(range.data.map((usage) => usage.month)).toEqual(
+      Array.from({ length: 12 }, (_, index) => shiftMonth(month, index - 11)),
     );
-    expect(range.data.map((usage) => usage.month)).toEqual(Array.from({ length: 12 }, (_, index) => shiftMonth(month, index - 11)));
     for (const usage of [range.data[10]!, range.data[11]!]) {
       expect(usage).toEqual((await api('GET', `/v1/usage?month=${usage.month}`, { key: keys.test })).body);
     }
@@ -101,7 +107,11 @@ describe("the account's usage", () => {
     const liveTable = page.html.slice(page.html.indexOf('id="chart-live-heading"'), page.html.indexOf('id="chart-test-heading"'));
     expect([...liveTable.matchAll(/<tr><th scope="row">/g)]).toHaveLength(12);
     expect(liveTable).toMatch(/<svg[^>]* role="img" aria-labelledby="chart-live-title chart-live-desc"/);
-    expect(liveTable.match(/<rect class="s-[a-z_]+"/g)).toEqual(['<rect class="s-pending"', '<rect class="s-canceled"', '<rect class="s-pending"']);
+    expect(liveTable.match(/<rect class="s-[a-z_]+"/g)).toEqual([
+      '<rect class="s-pending"',
+      '<rect class="s-canceled"',
+      '<rect class="s-pending"',
+    ]);
 
     // The picker: the month before links back to this one, this one has no next month.
     expect(page.html).toContain(`<a href="/usage?month=${before}" rel="prev">`);

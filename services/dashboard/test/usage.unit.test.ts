@@ -104,7 +104,9 @@ describe('the chart’s geometry', () => {
       expect(segment.y + segment.height).toBeCloseTo(below.y, 0);
     }
     expect(plot.bottom - october!.segments.at(-1)!.y).toBeCloseTo(9 * unit, 0);
-    expect(november!.segments).toEqual([{ status: 'expired', count: 3, y: expect.any(Number), height: expect.closeTo(3 * unit, 0) }]);
+    expect(november!.segments).toEqual([
+      { status: 'expired', count: 3, y: expect.any(Number), height: expect.closeTo(3 * unit, 0) },
+    ]);
     expect(december!.segments).toEqual([]);
     expect(december!.total).toBe(0);
     // Bars in order, apart, inside the plot.
@@ -142,7 +144,9 @@ describe('the usage page’s markup', () => {
   it('when it is drawn, then the chart is an image with a name and a description, and no script', () => {
     expect(html).not.toMatch(/<script|\son[a-z]+=|style=/i);
     expect(html).toContain('<svg viewBox="0 0 640 250" role="img" aria-labelledby="chart-live-title chart-live-desc"');
-    expect(html).toContain('<title id="chart-live-title">Sesiones en modo real por mes y estado, de octubre de 2026 a noviembre de 2026</title>');
+    expect(html).toContain(
+      '<title id="chart-live-title">Sesiones en modo real por mes y estado, de octubre de 2026 a noviembre de 2026</title>',
+    );
     expect(html).toContain('text-anchor="middle"');
   });
 

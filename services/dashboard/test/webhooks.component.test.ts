@@ -324,7 +324,7 @@ describe('webhook endpoints in the dashboard', () => {
       owner.browser.get(`/webhooks/whep_01JD3Z8Q5X8R0VQ1T7W9Y2K4M6/deliveries/${path.split('/').pop()}`),
     ]);
     expect(answers.map((answer) => answer.status)).toEqual([404, 404, 404, 404, 404, 404, 404, 404, 404, 404, 404, 404, 404]);
-    expect(answers[0]!.text).toContain('No encontramos esta página');
+    expect(answers[0].text).toContain('No encontramos esta página');
     expect(await auditOf(stranger.accountId)).toEqual([]);
     expect(target.hits).toHaveLength(1);
   });

@@ -78,7 +78,17 @@ export interface Messages {
   resendConfirmation: string;
   confirmationResent: string;
   signedOutEverywhere: string;
-  nav: { home: string; keys: string; projects: string; members: string; audit: string; balance: string; usage: string; sessions: string; webhooks: string };
+  nav: {
+    home: string;
+    keys: string;
+    projects: string;
+    members: string;
+    audit: string;
+    balance: string;
+    usage: string;
+    sessions: string;
+    webhooks: string;
+  };
   forbiddenTitle: string;
   forbiddenBody: string;
   members: {
@@ -406,7 +416,17 @@ const es: Messages = {
   resendConfirmation: 'Reenviar el enlace',
   confirmationResent: 'Te mandamos un enlace nuevo.',
   signedOutEverywhere: 'Cerramos tu sesión en todos los dispositivos.',
-  nav: { home: 'Inicio', keys: 'Claves de API', projects: 'Proyectos', members: 'Equipo', audit: 'Auditoría', balance: 'Fichas', usage: 'Uso', sessions: 'Sesiones', webhooks: 'Webhooks' },
+  nav: {
+    home: 'Inicio',
+    keys: 'Claves de API',
+    projects: 'Proyectos',
+    members: 'Equipo',
+    audit: 'Auditoría',
+    balance: 'Fichas',
+    usage: 'Uso',
+    sessions: 'Sesiones',
+    webhooks: 'Webhooks',
+  },
   members: {
     title: 'Equipo',
     lead: 'Quiénes trabajan en esta cuenta. Dueños: todo. Desarrolladores: todo menos el equipo y la cuenta. Lectores: solo leen, nunca ven secretos ni datos personales.',
@@ -833,7 +853,17 @@ const en: Messages = {
   resendConfirmation: 'Send the link again',
   confirmationResent: 'We sent you a new link.',
   signedOutEverywhere: 'You were signed out on every device.',
-  nav: { home: 'Home', keys: 'API keys', projects: 'Projects', members: 'Team', audit: 'Audit log', balance: 'Tokens', usage: 'Usage', sessions: 'Sessions', webhooks: 'Webhooks' },
+  nav: {
+    home: 'Home',
+    keys: 'API keys',
+    projects: 'Projects',
+    members: 'Team',
+    audit: 'Audit log',
+    balance: 'Tokens',
+    usage: 'Usage',
+    sessions: 'Sessions',
+    webhooks: 'Webhooks',
+  },
   members: {
     title: 'Team',
     lead: 'Who works in this account. Owners: everything. Developers: all but the team and the account. Viewers: read only, never secrets nor personal data.',

@@ -22,7 +22,13 @@ export function mountUsagePages(router: express.Router, ports: DashboardPorts, t
   };
 
   /** A month that is not one (400) or has no usage yet (422): the picker says why, and nothing is asked of the services but the account. */
-  const badMonth = async (req: Request, res: Response, viewer: Viewer, invalid: Exclude<MonthChoice, { kind: 'month' }>, now: Date) => {
+  const badMonth = async (
+    req: Request,
+    res: Response,
+    viewer: Viewer,
+    invalid: Exclude<MonthChoice, { kind: 'month' }>,
+    now: Date,
+  ) => {
     const account = await ports.platform.call('getAccount', { id: viewer.accountId });
     sendHtml(res, invalid.kind === 'malformed' ? 400 : 422, usagePage({ ...frameOf(req, res, viewer), account, invalid, now }));
   };

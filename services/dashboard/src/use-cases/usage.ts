@@ -21,8 +21,7 @@ export async function usagePage(ports: DashboardPorts, viewer: Viewer, month: st
 }
 
 export type UsageExport =
-  | { kind: 'forbidden' }
-  | { kind: 'csv'; contentType: string; disposition: string; body: ReadableStream<Uint8Array> };
+  { kind: 'forbidden' } | { kind: 'csv'; contentType: string; disposition: string; body: ReadableStream<Uint8Array> };
 
 /**
  * The month's usage CSV as the public API exports it: the sessions service's own export, streamed
