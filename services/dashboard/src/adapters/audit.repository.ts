@@ -86,9 +86,9 @@ function toAuditRecord(row: AuditRow): AuditRecord {
     ? { kind: 'operator' }
     : row.actor_id === null && row.action.startsWith('notification.')
       ? { kind: 'service' }
-    : row.actor_id !== null && row.user_name !== null && row.user_email !== null
-      ? { kind: 'member', id: row.actor_id, name: row.user_name, email: row.user_email }
-      : { kind: 'none' };
+      : row.actor_id !== null && row.user_name !== null && row.user_email !== null
+        ? { kind: 'member', id: row.actor_id, name: row.user_name, email: row.user_email }
+        : { kind: 'none' };
   // An operator's address is the service's network, not the account's to know.
   const address = actor.kind === 'operator' ? null : row.address;
   return { id: Number(row.id), at: row.at, action: row.action, target: row.target, address, actor };
