@@ -14,6 +14,7 @@ export * from './openapi';
 export * from './route-table';
 export * from './routes';
 export * from './scopes';
+export * from './session-captures';
 export * from './sessions';
 export * from './text';
 export * from './timeline';

@@ -57,6 +57,12 @@ import {
 } from './sessions';
 import { MonthSchema, PaginationQuerySchema, QueuedSchema } from './common';
 import { FlowTimelineQuerySchema, FlowTimelineSchema } from './timeline';
+import {
+  EvidenceDownloadsQuerySchema,
+  EvidenceDownloadsSchema,
+  SessionCaptureParamsSchema,
+  SessionCapturesSchema,
+} from './session-captures';
 import { UsageMonthsQuerySchema, UsageMonthsSchema } from './usage';
 import { z } from './zod';
 
@@ -485,6 +491,44 @@ const INTERNAL_ROUTE_ENTRIES = [
         description: 'A page of the timeline (empty for a session of the account whose link was never opened)',
         schema: FlowTimelineSchema,
       },
+      404: { description: 'No such session of this account' },
+    },
+  },
+  // flow-runner: the dashboard's session page, its captured images and the person's access trail (issue 41).
+  {
+    operationId: 'listSessionCaptures',
+    method: 'get',
+    path: '/internal/accounts/{id}/sessions/{sessionId}/captures',
+    service: 'flow-runner',
+    summary: "Which of a session's images are kept (the latest capture of each artifact), without their bytes",
+    params: z.object({ id: idSchema('account'), sessionId: idSchema('session') }),
+    responses: {
+      200: { description: 'The captures (empty before any, and once retention removed them)', schema: SessionCapturesSchema },
+      404: { description: 'No such session of this account' },
+    },
+  },
+  {
+    operationId: 'getSessionCapture',
+    method: 'get',
+    path: '/internal/accounts/{id}/sessions/{sessionId}/captures/{artifact}',
+    service: 'flow-runner',
+    summary: "The latest capture of one of a session's artifacts, decrypted: the image's bytes (`Cache-Control: no-store`)",
+    params: SessionCaptureParamsSchema,
+    responses: {
+      200: { description: 'The image (`image/jpeg`, `image/png` or `image/webp`)', contentType: 'image/jpeg' },
+      404: { description: 'No such session of this account, no such capture, or removed by retention' },
+    },
+  },
+  {
+    operationId: 'listSessionEvidenceDownloads',
+    method: 'get',
+    path: '/internal/accounts/{id}/sessions/{sessionId}/evidence-downloads',
+    service: 'flow-runner',
+    summary: "Each use of a session's evidence links, newest first: when, which artifact, served or refused, from which address",
+    params: z.object({ id: idSchema('account'), sessionId: idSchema('session') }),
+    query: EvidenceDownloadsQuerySchema,
+    responses: {
+      200: { description: 'The downloads (never a link, a token or a signature)', schema: EvidenceDownloadsSchema },
       404: { description: 'No such session of this account' },
     },
   },

@@ -83,8 +83,13 @@ export const TimelineEntrySchema = z.object({
   result: z.enum(CAPTURE_READ_RESULTS).optional(),
   /** Why a capture was asked for again or refused (`blurry`, `face_not_found`, `expired`, `unjudged`…). */
   reason: z.string().regex(CODE).optional(),
-  /** The key of the message the person was shown in the flow's i18n (`document.problems.blurry`), never its text. */
+  /** The key of the message the person was shown in the flow's i18n (`document.problems.blurry`); what is stored. */
   message_key: z.string().regex(MESSAGE_KEY).optional(),
+  /**
+   * The text of `message_key` in the `locale` the read asked for, as the flow's pages show it: added when the
+   * timeline is read with a `locale`, never stored (the catalogue stays the flow-runner's).
+   */
+  message: z.string().max(2000).optional(),
   device: z.enum(DEVICE_CLASSES).optional(),
   channel: z.enum(TIMELINE_CHANNELS).optional(),
   outcome: z.enum(REGISTRY_OUTCOMES).optional(),
@@ -95,6 +100,10 @@ export const TimelineEntrySchema = z.object({
 });
 export type TimelineEntry = z.infer<typeof TimelineEntrySchema>;
 
+/** The languages the flow's messages are written in (Argentine Spanish first). */
+export const TIMELINE_LOCALES = ['es', 'en'] as const;
+export type TimelineLocale = (typeof TIMELINE_LOCALES)[number];
+
 /** Oldest first, up to `limit` entries after the `after` entry. */
 export const FlowTimelineQuerySchema = z.object({
   after: z
@@ -102,6 +111,8 @@ export const FlowTimelineQuerySchema = z.object({
     .regex(/^\d{1,18}$/)
     .optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(1000),
+  /** The reader's language: each entry with a `message_key` then carries its `message` in it. */
+  locale: z.enum(TIMELINE_LOCALES).optional(),
 });
 export type FlowTimelineQuery = z.infer<typeof FlowTimelineQuerySchema>;
 

@@ -15,8 +15,10 @@ import type { RequestListener } from 'node:http';
 import type { EvidenceLinks } from './use-cases/evidence';
 import type { FlowService } from './use-cases/flow-service';
 import type { FlowTimelines } from './use-cases/timeline';
+import type { SessionCaptureReader } from './use-cases/session-captures';
 import { evidenceRoutes, internalRoutes } from './http/evidence';
 import { timelineRoutes } from './http/timeline';
+import { sessionCaptureRoutes } from './http/session-captures';
 import type { UploadOptions } from './http/page-context';
 import { flowPages } from './http/routes';
 
@@ -37,6 +39,8 @@ export interface FlowRunnerDeps {
   evidence?: { links: EvidenceLinks; internalToken: string };
   /** Sessions' timelines for the dashboard (served with the internal routes, under the same token). */
   timelines?: FlowTimelines;
+  /** Sessions' captured images and evidence downloads for the dashboard (internal routes, the same token). */
+  captures?: SessionCaptureReader;
 }
 
 /**
@@ -56,6 +60,7 @@ export function createApp(deps: FlowRunnerDeps): RequestListener {
       app.use('/internal', requireInternalToken(deps.evidence.internalToken), jsonBody());
       mountRoutes(app, internalRoutes, { evidence: deps.evidence.links });
       if (deps.timelines) mountRoutes(app, timelineRoutes, { timelines: deps.timelines });
+      if (deps.captures) mountRoutes(app, sessionCaptureRoutes, { captures: deps.captures });
     },
   });
   const pages = flowPages(deps);
@@ -66,4 +71,6 @@ export function createApp(deps: FlowRunnerDeps): RequestListener {
 }
 
 /** The contract entries this service mounts (checked against the contracts by a test). */
-export const mountedRoutes: readonly RouteContract[] = [...internalRoutes, ...timelineRoutes].map((mounted) => mounted.contract);
+export const mountedRoutes: readonly RouteContract[] = [...internalRoutes, ...timelineRoutes, ...sessionCaptureRoutes].map(
+  (mounted) => mounted.contract,
+);

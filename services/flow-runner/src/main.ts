@@ -30,6 +30,7 @@ import { RegistryClient } from './adapters/registry.client';
 import { RegistryCheckRunner } from './jobs/registry-checks';
 import { RegistryChecksRepository } from './adapters/registry-checks.repository';
 import { PgTimeline } from './adapters/timeline.repository';
+import { PgSessionCaptures } from './adapters/session-captures.repository';
 import { SessionsClient } from './adapters/sessions.client';
 import { createApp } from './app';
 import { artefactKeyring, evidenceLinkKey, faceKeyFrameKey, readConfig, secureCookies } from './config';
@@ -37,6 +38,7 @@ import { EvidenceSigner } from './domain/evidence';
 import { EvidenceLinks } from './use-cases/evidence';
 import { FlowService } from './use-cases/flow-service';
 import { FlowTimelines } from './use-cases/timeline';
+import { SessionCaptureReader } from './use-cases/session-captures';
 import { OTP_RULES } from './domain/steps/otp';
 import { EVIDENCE_DOWNLOAD_THROTTLE } from './http/evidence';
 import { UploadBudget } from './http/upload-budget';
@@ -193,6 +195,7 @@ runMain(SERVICE, async () => {
       internalToken: config.INTERNAL_TOKEN,
     },
     timelines: new FlowTimelines({ timeline: new PgTimeline(pool), sessions }),
+    captures: new SessionCaptureReader({ captures: new PgSessionCaptures(pool, artefacts), sessions }),
   });
   await lifecycle.listen(app, config.PORT, config.HOST, {
     headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,

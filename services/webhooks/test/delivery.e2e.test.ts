@@ -64,7 +64,7 @@ describe('webhook delivery', () => {
     expect(log[0].duration_ms).toBeGreaterThanOrEqual(0);
     const single = await call(tenant, 'GET', `/v1/webhook-deliveries/${log[0].id}`);
     expect(single.body).toEqual(log[0]);
-    expect(single.text).not.toContain('RECEIVER-BODY-MARKER'); // the receiver's body is never stored
+    expect(single.text).not.toContain('RECEIVER-BODY-MARKER'); // the receiver's body is never in the public API
   });
 
   it('when three endpoints subscribe, then each gets the event once with the same deterministic id', async () => {

@@ -1,4 +1,4 @@
-import type { AccountId, UserId } from '@idv/contracts';
+import { EVIDENCE_ARTIFACTS, type AccountId, type UserId } from '@idv/contracts';
 import type { Queryable } from '@idv/kit';
 import { AUDIT_GROUP_PREFIXES, type AuditFilter } from '../domain/audit';
 
@@ -95,17 +95,30 @@ function toAuditRecord(row: AuditRow): AuditRecord {
 }
 
 /** The entries that say someone saw a session's personal data (its person's access trail). */
-export const PERSONAL_DATA_ACTIONS = ['session.data_shown', 'session.images_shown', 'session.evidence_downloaded'] as const;
+export const PERSONAL_DATA_ACTIONS = [
+  'session.data_shown',
+  'session.images_shown',
+  'session.image_opened',
+  'session.evidence_downloaded',
+] as const;
 
-/** Who opened a session's personal data or images, newest first (the index by account and target). */
-export async function listAccessTrail(db: Queryable, accountId: AccountId, sessionId: string, limit = 1000): Promise<AuditRecord[]> {
+/** The targets an entry about a session names: the session, or one of its images (`{session}/{artifact}`). */
+const sessionTargets = (sessionId: string) => [sessionId, ...EVIDENCE_ARTIFACTS.map((artifact) => `${sessionId}/${artifact}`)];
+
+/** Who opened a session's personal data or images, newest first (the index by account and target, one probe per target). */
+export async function listAccessTrail(
+  db: Queryable,
+  accountId: AccountId,
+  sessionId: string,
+  limit = 1000,
+): Promise<AuditRecord[]> {
   const { rows } = await db.query<AuditRow>(
     `SELECT a.id, a.at, a.action, a.target, a.address, a.actor_id, u.name AS user_name, u.email AS user_email,
             EXISTS (SELECT 1 FROM operators o WHERE o.id = a.actor_id) AS operator
        FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id
-      WHERE a.account_id = $1 AND a.target = $2 AND a.action = ANY ($3)
+      WHERE a.account_id = $1 AND a.target = ANY ($2::text[]) AND a.action = ANY ($3)
       ORDER BY a.id DESC LIMIT $4`,
-    [accountId, sessionId, PERSONAL_DATA_ACTIONS, limit],
+    [accountId, sessionTargets(sessionId), PERSONAL_DATA_ACTIONS, limit],
   );
   return rows.map(toAuditRecord);
 }

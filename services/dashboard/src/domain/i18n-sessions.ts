@@ -168,7 +168,8 @@ const es: SessionsMessages = {
     timelineEmpty: 'Todavía no pasó nada con esta sesión.',
     personalData: 'Datos personales',
     personalDataNone: 'Esta sesión no guarda datos personales: la configuración no los pidió o todavía no hay resultado.',
-    personalDataHidden: 'Los datos personales no se muestran hasta que los pidas; cada vez que se muestran queda registrado quién los vio.',
+    personalDataHidden:
+      'Los datos personales no se muestran hasta que los pidas; cada vez que se muestran queda registrado quién los vio.',
     personalDataForbidden: 'Tu rol no puede ver datos personales.',
     show: 'Mostrar los datos personales',
     showNote: 'Queda registrado en el historial de accesos de la sesión.',

@@ -1,5 +1,6 @@
 import { SESSIONS_MESSAGES, type SessionsMessages } from './i18n-sessions';
 import { NOTICES_MESSAGES, type NoticesMessages } from './i18n-notices';
+import { SESSION_IMAGES_MESSAGES, type SessionImagesMessages } from './i18n-session-images';
 import type { AccountStatus, Mode, SessionStatus, StepVerdict } from '@idv/contracts';
 import type { AuditFilterField, AuditGroup } from './audit';
 import type { PasswordProblem } from './passwords';
@@ -229,6 +230,8 @@ export interface Messages {
     };
   };
   sessions: SessionsMessages;
+  /** A session's captured images and its evidence links' uses in the access trail. */
+  sessionImages: SessionImagesMessages;
   /** The owners' notices: their e-mails, the low-balance alert's form, their audit entries. */
   notices: NoticesMessages;
   balance: {
@@ -338,6 +341,7 @@ export interface Messages {
 
 const es: Messages = {
   sessions: SESSIONS_MESSAGES.es,
+  sessionImages: SESSION_IMAGES_MESSAGES.es,
   notices: NOTICES_MESSAGES.es,
   product: 'Verificación de identidad',
   skip: 'Saltar al contenido',
@@ -670,6 +674,7 @@ const es: Messages = {
       'api_key.rolled': 'Renovó una clave de API',
       'audit.exported': 'Descargó la auditoría',
       ...NOTICES_MESSAGES.es.auditActions,
+      ...SESSION_IMAGES_MESSAGES.es.auditActions,
       'usage.exported': 'Descargó el uso de un mes (CSV)',
       'config.published_test': 'Publicó un flujo en prueba',
       'config.published_live': 'Publicó un flujo en real',
@@ -774,6 +779,7 @@ const es: Messages = {
 
 const en: Messages = {
   sessions: SESSIONS_MESSAGES.en,
+  sessionImages: SESSION_IMAGES_MESSAGES.en,
   notices: NOTICES_MESSAGES.en,
   product: 'Identity verification',
   skip: 'Skip to content',
@@ -1108,6 +1114,7 @@ const en: Messages = {
       'api_key.rolled': 'Rolled an API key',
       'audit.exported': 'Downloaded the audit log',
       ...NOTICES_MESSAGES.en.auditActions,
+      ...SESSION_IMAGES_MESSAGES.en.auditActions,
       'usage.exported': 'Downloaded a month’s usage (CSV)',
       'config.published_test': 'Published a flow to test',
       'config.published_live': 'Published a flow to live',

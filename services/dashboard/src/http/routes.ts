@@ -17,6 +17,7 @@ import { mountAuditPages } from './audit-routes';
 import { mountBalancePages } from './balance-routes';
 import { mountWebhookPages } from './webhook-routes';
 import { mountSessionPages } from './session-routes';
+import { mountSessionImagePages } from './session-image-routes';
 import { mountUsagePages } from './usage-routes';
 import { mountMemberPages } from './member-routes';
 import { mountOrganisationPages } from './organisation-routes';
@@ -162,6 +163,7 @@ export function dashboardRouter(ports: DashboardPorts, options: DashboardHttpOpt
   mountBalancePages(router, ports, tools, signedIn);
   mountWebhookPages(router, ports, tools, signedIn);
   mountSessionPages(router, ports, tools, signedIn);
+  mountSessionImagePages(router, ports, tools, signedIn);
   mountUsagePages(router, ports, tools, signedIn);
   mountTwoFactorPages(router, ports, tools, { signedIn, partly });
 

@@ -53,7 +53,7 @@ export function mountSessionPages(
   const detail = async (req: Request, res: Response, viewer: Viewer, show: boolean, status = 200) => {
     const { locale, messages, address } = stateOf(res);
     const [found, account] = await Promise.all([
-      sessionPage(ports, viewer, String(req.params.id), show ? { address } : null),
+      sessionPage(ports, viewer, String(req.params.id), show ? { address } : null, locale),
       accountOf(viewer),
     ]);
     if (found.kind === 'forbidden') return forbidden(res);

@@ -8,9 +8,11 @@ import {
   type SessionId,
 } from '@idv/contracts';
 import { csvLine } from '@idv/kit';
-import { appendAudit, listAccessTrail, type AuditRecord } from '../adapters/audit.repository';
+import { appendAudit, listAccessTrail } from '../adapters/audit.repository';
 import { AUDIT_CSV_COLUMNS } from '../domain/audit';
-import { auditCsvCells } from './audit';
+import type { Locale } from '../domain/i18n';
+import { imagesOffer } from '../domain/session-images';
+import { evidenceDownloadsOf, mergeTrail, trailCsvCells, type TrailEntry } from './access-trail';
 import { can } from '../domain/roles';
 import { listQuery, SESSIONS_PAGE_SIZE, type SessionsFilter } from '../domain/sessions';
 import { sessionTimeline, type TimelineItem } from '../domain/timeline';
@@ -28,7 +30,10 @@ export async function sessionsPage(
   const projects = ports.platform.call('listProjects', { id: viewer.accountId });
   const list = async (query: Record<string, string>): Promise<{ list: AccountSessionList; staleCursor: boolean }> => {
     try {
-      return { list: await ports.platform.call('listAccountSessions', { id: viewer.accountId }, undefined, query), staleCursor: false };
+      return {
+        list: await ports.platform.call('listAccountSessions', { id: viewer.accountId }, undefined, query),
+        staleCursor: false,
+      };
     } catch (error) {
       // A cursor from another filter, or one the service no longer accepts: the newest page, and say so.
       if (error instanceof InternalCallError && error.status === 422 && filter.cursor) {
@@ -53,6 +58,8 @@ export interface SessionView {
   /** The frozen configuration collects personal data the page may show, and this role may see it. */
   personalDataShown: boolean;
   mayShowPersonalData: boolean;
+  /** The captured images: offered to show, refused to this role, or nothing (the configuration did not opt in). */
+  images: 'show' | 'forbidden' | null;
   mayCancel: boolean;
   mayReadTrail: boolean;
   timeline: TimelineItem[];
@@ -64,7 +71,8 @@ export function hasPersonalData(session: AccountSession): boolean {
   return Boolean(result && (result.document || result.verified_channels || result.form_data));
 }
 
-async function findSession(ports: DashboardPorts, viewer: Viewer, id: string): Promise<AccountSession | null> {
+/** The account's session, or null (not an id, or not the account's). */
+export async function findSession(ports: DashboardPorts, viewer: Viewer, id: string): Promise<AccountSession | null> {
   if (!isId('session', id)) return null;
   try {
     return await ports.platform.call('getAccountSession', { id: viewer.accountId, sessionId: id });
@@ -84,6 +92,8 @@ export async function sessionPage(
   viewer: Viewer,
   id: string,
   show: { address: string } | null = null,
+  /** The reader's language: the flow's messages in the timeline are its texts in it. */
+  locale: Locale = 'es',
 ): Promise<Outcome<SessionView>> {
   if (!can(viewer.role, 'sessions.read')) return { kind: 'forbidden' };
   const session = await findSession(ports, viewer, id);
@@ -93,7 +103,7 @@ export async function sessionPage(
   const [keys, projects, flow, deliveries] = await Promise.all([
     ports.platform.call('listApiKeys', { id: viewer.accountId }),
     ports.platform.call('listProjects', { id: viewer.accountId }),
-    ports.platform.call('getFlowTimeline', ids),
+    ports.platform.call('getFlowTimeline', ids, undefined, { locale }),
     ports.platform.call('listSessionWebhookDeliveries', ids),
   ]);
   const mayShowPersonalData = can(viewer.role, 'sessions.personal') && hasPersonalData(session);
@@ -116,6 +126,7 @@ export async function sessionPage(
     project: projects.data.find((project) => project.id === session.project_id) ?? null,
     personalDataShown: show !== null,
     mayShowPersonalData,
+    images: imagesOffer(viewer.role, session),
     mayCancel: can(viewer.role, 'sessions.cancel') && (session.status === 'pending' || session.status === 'in_progress'),
     mayReadTrail: can(viewer.role, 'audit.read'),
   };
@@ -149,16 +160,23 @@ export async function cancelSession(
   return { kind: 'canceled', session };
 }
 
-/** Who opened a session's personal data, its images or its evidence, newest first (owners). */
+/**
+ * Who opened a session's personal data or its images (the audit entries naming it), and each use of its
+ * evidence links through the API (the flow-runner's log), merged newest first (owners).
+ */
 export async function accessTrail(
   ports: DashboardPorts,
   viewer: Viewer,
   id: string,
-): Promise<Outcome<{ kind: 'trail'; sessionId: SessionId; entries: AuditRecord[] }>> {
+): Promise<Outcome<{ kind: 'trail'; sessionId: SessionId; entries: TrailEntry[] }>> {
   if (!can(viewer.role, 'audit.read')) return { kind: 'forbidden' };
   const session = await findSession(ports, viewer, id);
   if (!session) return { kind: 'not_found' };
-  return { kind: 'trail', sessionId: session.id, entries: await listAccessTrail(ports.pool, viewer.accountId, session.id) };
+  const [audit, downloads] = await Promise.all([
+    listAccessTrail(ports.pool, viewer.accountId, session.id),
+    evidenceDownloadsOf(ports, viewer, session.id),
+  ]);
+  return { kind: 'trail', sessionId: session.id, entries: mergeTrail(audit, downloads) };
 }
 
 /** A session's access trail as CSV (the audit export's columns); the export is itself audited. */
@@ -177,6 +195,6 @@ export async function exportAccessTrail(
     target: found.sessionId,
     address,
   });
-  const csv = csvLine(AUDIT_CSV_COLUMNS) + found.entries.map((entry) => csvLine(auditCsvCells(entry))).join('');
+  const csv = csvLine(AUDIT_CSV_COLUMNS) + found.entries.map((entry) => csvLine(trailCsvCells(entry, found.sessionId))).join('');
   return { kind: 'csv', sessionId: found.sessionId, csv };
 }

@@ -1,4 +1,5 @@
 import type { AccountId, FlowTimeline, FlowTimelineQuery, SessionId } from '@idv/contracts';
+import { messageText } from '../domain/message-text';
 import type { SessionsPort, TimelinePort } from '../domain/ports';
 
 /** What reading a session's timeline needs: the timeline, and the sessions service for a link never opened. */
@@ -19,7 +20,15 @@ export class FlowTimelines {
 
   async of(accountId: AccountId, sessionId: SessionId, query: FlowTimelineQuery): Promise<FlowTimeline | null> {
     const page = await this.deps.timeline.page(accountId, sessionId, query.after ?? null, query.limit);
-    const answer: FlowTimeline = { object: 'list', session_id: sessionId, data: page.entries, has_more: page.hasMore };
+    const { locale } = query;
+    // The text the person saw, in the reader's language, when asked for: the catalogue is this service's.
+    const data = locale
+      ? page.entries.map((entry) => {
+          const message = entry.message_key ? messageText(locale, entry.message_key) : undefined;
+          return message === undefined ? entry : { ...entry, message };
+        })
+      : page.entries;
+    const answer: FlowTimeline = { object: 'list', session_id: sessionId, data, has_more: page.hasMore };
     if (page.entries.length > 0 || (await this.deps.timeline.hasFlow(accountId, sessionId))) return answer;
     const session = await this.deps.sessions.get(sessionId);
     return session?.account_id === accountId ? answer : null;

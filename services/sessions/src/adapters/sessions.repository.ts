@@ -234,9 +234,7 @@ export async function listAccountSessions(
   const bind = (value: unknown) => `$${params.push(value)}`;
   // With a reason code the rows come from its index in the list's order; the order keys are then its copies.
   const ordered = filter.reasonCode ? 'r' : 's';
-  const from = filter.reasonCode
-    ? `session_reasons r JOIN sessions s ON s.id = r.session_id`
-    : 'sessions s';
+  const from = filter.reasonCode ? `session_reasons r JOIN sessions s ON s.id = r.session_id` : 'sessions s';
   const where = [`${ordered}.account_id = $1`, `${ordered}.mode = $2`];
   if (filter.reasonCode) where.push(`r.reason_code = ${bind(filter.reasonCode)}`);
   else where.push('NOT s.is_try');

@@ -173,7 +173,7 @@ export function filterOf(query: AccountSessionsQuery): SessionFilter {
     ...(query.status ? { status: query.status } : {}),
     ...(query.outcome ? { outcome: query.outcome } : {}),
     ...(query.reason_code ? { reasonCode: query.reason_code } : {}),
-    ...(query.project_id ? { projectId: query.project_id as ProjectId } : {}),
+    ...(query.project_id ? { projectId: query.project_id } : {}),
     ...(query.external_ref ? { externalRef: query.external_ref } : {}),
     ...(query.created_from ? { createdFrom: new Date(query.created_from) } : {}),
     ...(query.created_to ? { createdTo: new Date(query.created_to) } : {}),

@@ -1,16 +1,10 @@
-import {
-  OUTCOMES,
-  SESSION_STATUSES,
-  type Account,
-  type AccountSession,
-  type AccountSessionList,
-  type ProjectOverview,
-} from '@idv/contracts';
-import type { AuditRecord } from '../../adapters/audit.repository';
+import { OUTCOMES, SESSION_STATUSES, type Account, type AccountSessionList, type ProjectOverview } from '@idv/contracts';
 import type { Locale, Messages } from '../../domain/i18n';
 import { sessionsAddress, type SessionsFilter, type SessionsFilterField } from '../../domain/sessions';
+import type { TrailEntry } from '../../use-cases/access-trail';
 import type { SessionView } from '../../use-cases/sessions';
 import { PostButton, renderPage, TableRegion, timeOf } from './layout';
+import { ImagesSection, TrailRow } from './session-images';
 import { TimelineList } from './timeline';
 
 interface Frame {
@@ -151,7 +145,11 @@ export function sessionsListPage(
                   <td>{t.statuses[session.status]}</td>
                   <td>{projectName.get(session.project_id) ?? session.project_id}</td>
                   <td>{session.external_ref ?? ''}</td>
-                  <td>{session.reason_codes.map((code) => <code>{code}</code>)}</td>
+                  <td>
+                    {session.reason_codes.map((code) => (
+                      <code>{code}</code>
+                    ))}
+                  </td>
                   <td>
                     {session.completed_at ? (
                       <time dateTime={session.completed_at}>{timeOf(view.locale, session.completed_at, 'second')}</time>
@@ -210,8 +208,7 @@ export function sessionDetailPage(view: Frame & SessionView): string {
         </dd>
         <dt>{t.columns.created}</dt>
         <dd>
-          {when(session.created_at)} ·{' '}
-          {view.key ? d.createdBy(view.key.name) : session.try ? d.createdByTry : d.createdByUnknown}
+          {when(session.created_at)} · {view.key ? d.createdBy(view.key.name) : session.try ? d.createdByTry : d.createdByUnknown}
         </dd>
         {session.external_ref !== undefined ? (
           <>
@@ -252,9 +249,16 @@ export function sessionDetailPage(view: Frame & SessionView): string {
         </section>
       ) : null}
       <h2>{d.timeline}</h2>
-      {view.timeline.length === 0 ? <p>{d.timelineEmpty}</p> : <TimelineList locale={view.locale} messages={view.messages} items={view.timeline} />}
+      {view.timeline.length === 0 ? (
+        <p>{d.timelineEmpty}</p>
+      ) : (
+        <TimelineList locale={view.locale} messages={view.messages} items={view.timeline} />
+      )}
       <h2>{d.personalData}</h2>
       <PersonalData view={view} />
+      {view.images ? (
+        <ImagesSection messages={view.messages} sessionId={session.id} offer={view.images} csrfToken={view.csrfToken} />
+      ) : null}
       {view.mayReadTrail ? (
         <p>
           <a href={`/sessions/${session.id}/access`}>{d.accessTrail}</a>
@@ -339,9 +343,8 @@ function PersonalData(props: { view: Frame & SessionView }) {
 }
 
 /** Who saw a session's personal data, newest first. */
-export function accessTrailPage(view: Frame & { sessionId: string; entries: AuditRecord[] }): string {
+export function accessTrailPage(view: Frame & { sessionId: string; entries: TrailEntry[] }): string {
   const t = view.messages.sessions.trail;
-  const actions = view.messages.audit.actions;
   return renderPage(
     {
       locale: view.locale,
@@ -370,20 +373,7 @@ export function accessTrailPage(view: Frame & { sessionId: string; entries: Audi
             </thead>
             <tbody>
               {view.entries.map((entry) => (
-                <tr>
-                  <td>
-                    <time dateTime={entry.at.toISOString()}>{timeOf(view.locale, entry.at, 'second')}</time>
-                  </td>
-                  <td>
-                    {entry.actor.kind === 'member'
-                      ? `${entry.actor.name} (${entry.actor.email})`
-                      : entry.actor.kind === 'operator'
-                        ? view.messages.audit.operator
-                        : view.messages.audit.nobody}
-                  </td>
-                  <td>{actions[entry.action] ?? entry.action}</td>
-                  <td>{entry.address ?? ''}</td>
-                </tr>
+                <TrailRow locale={view.locale} messages={view.messages} entry={entry} />
               ))}
             </tbody>
           </table>
@@ -392,6 +382,6 @@ export function accessTrailPage(view: Frame & { sessionId: string; entries: Audi
       <p>
         <a href={`/sessions/${view.sessionId}/access.csv`}>{t.export}</a>
       </p>
-    </>
+    </>,
   );
 }

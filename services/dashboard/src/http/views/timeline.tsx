@@ -9,7 +9,8 @@ export function TimelineList(props: { locale: Locale; messages: Messages; items:
     <ol class="timeline">
       {props.items.map((item) => (
         <li>
-          <time dateTime={item.at}>{timeOf(props.locale, item.at, 'second')}</time> <TimelineLine messages={props.messages} item={item} />
+          <time dateTime={item.at}>{timeOf(props.locale, item.at, 'second')}</time>{' '}
+          <TimelineLine messages={props.messages} item={item} />
         </li>
       ))}
     </ol>
@@ -27,7 +28,15 @@ function TimelineLine(props: { messages: Messages; item: TimelineItem }) {
       return (
         <>
           <strong>{t.completed(s.statuses[item.status])}</strong>
-          {item.reasonCodes.length > 0 ? <> · {item.reasonCodes.map((code) => <code>{code}</code>)}</> : null}
+          {item.reasonCodes.length > 0 ? (
+            <>
+              {' '}
+              ·{' '}
+              {item.reasonCodes.map((code) => (
+                <code>{code}</code>
+              ))}
+            </>
+          ) : null}
         </>
       );
     case 'delivery': {
@@ -72,13 +81,18 @@ function FlowLine(props: { messages: Messages; entry: TimelineEntry }) {
       {entry.reason_codes && entry.reason_codes.length > 0 ? (
         <>
           {' '}
-          · {t.reasons}: {entry.reason_codes.map((code) => <code>{code}</code>)}
+          · {t.reasons}:{' '}
+          {entry.reason_codes.map((code) => (
+            <code>{code}</code>
+          ))}
         </>
       ) : null}
       {entry.message_key ? (
         <>
           {' '}
-          · {t.messageShown}: <code>{entry.message_key}</code>
+          · {t.messageShown}:{' '}
+          {/* The text the person read, in the reader's language (the flow-runner's catalogue); the key when it has none. */}
+          {entry.message ? <q>{entry.message}</q> : <code>{entry.message_key}</code>}
         </>
       ) : null}
       {entry.cause ? (
@@ -87,7 +101,12 @@ function FlowLine(props: { messages: Messages; entry: TimelineEntry }) {
           · <code>{entry.cause}</code>
         </>
       ) : null}
-      {entry.retry_at ? <> · {t.retryAt} {entry.retry_at}</> : null}
+      {entry.retry_at ? (
+        <>
+          {' '}
+          · {t.retryAt} {entry.retry_at}
+        </>
+      ) : null}
     </>
   );
 }
