@@ -302,8 +302,18 @@ describe("a session's timeline in the reader's language", () => {
       },
       // A key that names a group, one with no text and one since renamed: no text, the key stays.
       { kind: 'capture_read', stepId: 'doc', attempt: 3, detail: { capture: 'front', message_key: 'document.problems' } },
-      { kind: 'capture_read', stepId: 'doc', attempt: 4, detail: { capture: 'front', message_key: 'rejection.reasons.choice_not_satisfied' } },
-      { kind: 'capture_read', stepId: 'doc', attempt: 5, detail: { capture: 'front', message_key: 'document.problems.toString' } },
+      {
+        kind: 'capture_read',
+        stepId: 'doc',
+        attempt: 4,
+        detail: { capture: 'front', message_key: 'rejection.reasons.choice_not_satisfied' },
+      },
+      {
+        kind: 'capture_read',
+        stepId: 'doc',
+        attempt: 5,
+        detail: { capture: 'front', message_key: 'document.problems.toString' },
+      },
     ]);
     const read = async (query: string) =>
       FlowTimelineSchema.parse(json(await internal(`/accounts/${accountId}/sessions/${sessionId}/timeline${query}`))).data.map(
