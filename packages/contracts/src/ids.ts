@@ -8,6 +8,8 @@ export const ID_PREFIXES = {
   session: 'vs_',
   webhookEndpoint: 'whep_',
   webhookDelivery: 'whd_',
+  /** A retry of an endpoint's failed deliveries in a time range (the dashboard's "retry failed deliveries"). */
+  webhookRetry: 'whrt_',
   event: 'evt_',
   apiKey: 'key_',
   linkToken: 'lt_',
@@ -22,6 +24,7 @@ export type ProjectId = `prj_${string}`;
 export type SessionId = `vs_${string}`;
 export type WebhookEndpointId = `whep_${string}`;
 export type WebhookDeliveryId = `whd_${string}`;
+export type WebhookRetryId = `whrt_${string}`;
 export type EventId = `evt_${string}`;
 export type ApiKeyId = `key_${string}`;
 export type UserId = `usr_${string}`;

@@ -7,6 +7,10 @@ import {
   WebhookDeliveryAttemptSchema,
   WebhookDeliveryLogQuerySchema,
   WebhookDeliveryLogSchema,
+  StartWebhookRetryBodySchema,
+  WebhookHealthSchema,
+  WebhookRetryListSchema,
+  WebhookRetrySchema,
 } from './webhooks-internal';
 import {
   AccountSessionListSchema,
@@ -669,6 +673,58 @@ const INTERNAL_ROUTE_ENTRIES = [
       200: { description: 'Queued (sent within seconds; the attempt is in the log)', schema: QueuedSchema },
       404: { description: 'No such attempt of this account, or its endpoint was deleted' },
       429: { description: 'Test and redeliver above 10 per minute (`rate_limited`, Retry-After)' },
+    },
+  },
+  {
+    operationId: 'startWebhookRetry',
+    method: 'post',
+    path: '/internal/accounts/{id}/webhook-endpoints/{endpoint_id}/retries',
+    service: 'webhooks',
+    summary:
+      'Send once more, at the service pace, every event of the endpoint whose latest attempt in [from, to) failed and that has not succeeded since',
+    params: webhookEndpointParams,
+    body: StartWebhookRetryBodySchema,
+    responses: {
+      201: { description: 'The retry, with how many events it sends', schema: WebhookRetrySchema },
+      404: { description: 'No such endpoint of this account' },
+      409: { description: 'A retry of this endpoint is still running, or the endpoint is disabled (`conflict`)' },
+      422: { description: 'from not before to, or more than 31 days apart (`validation_failed`)' },
+    },
+  },
+  {
+    operationId: 'listWebhookRetries',
+    method: 'get',
+    path: '/internal/accounts/{id}/webhook-endpoints/{endpoint_id}/retries',
+    service: 'webhooks',
+    summary: "An endpoint's latest retries (at most 5), newest first, each with its progress",
+    params: webhookEndpointParams,
+    responses: {
+      200: { description: 'The retries', schema: WebhookRetryListSchema },
+      404: { description: 'No such endpoint of this account' },
+    },
+  },
+  {
+    operationId: 'getWebhookRetry',
+    method: 'get',
+    path: '/internal/accounts/{id}/webhook-retries/{retry_id}',
+    service: 'webhooks',
+    summary: 'One retry with its progress',
+    params: z.object({ id: idSchema('account'), retry_id: idSchema('webhookRetry') }),
+    responses: {
+      200: { description: 'The retry', schema: WebhookRetrySchema },
+      404: { description: 'No such retry of this account' },
+    },
+  },
+  {
+    operationId: 'getWebhookEndpointHealth',
+    method: 'get',
+    path: '/internal/accounts/{id}/webhook-endpoints/{endpoint_id}/health',
+    service: 'webhooks',
+    summary: "An endpoint's attempts, success rate and p95 latency by hour over 24 h and by day over 7 days",
+    params: webhookEndpointParams,
+    responses: {
+      200: { description: 'The health', schema: WebhookHealthSchema },
+      404: { description: 'No such endpoint of this account' },
     },
   },
   {

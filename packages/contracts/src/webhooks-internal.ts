@@ -86,3 +86,75 @@ export const WebhookDeliveryAttemptSchema = WebhookDeliverySchema.extend({
     .nullable(),
 });
 export type WebhookDeliveryAttempt = z.infer<typeof WebhookDeliveryAttemptSchema>;
+
+/** The longest time range one retry of failed deliveries may cover. */
+export const WEBHOOK_RETRY_MAX_RANGE_DAYS = 31;
+
+/**
+ * "Retry every failed delivery in a time range": each event of the endpoint whose latest attempt in
+ * [from, to) failed and that has not succeeded since is sent once more, at the service's pace.
+ */
+export const StartWebhookRetryBodySchema = z
+  .object({
+    /** Attempts recorded at or after. */
+    from: TimestampSchema,
+    /** Attempts recorded before. */
+    to: TimestampSchema,
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    const from = Date.parse(body.from);
+    const to = Date.parse(body.to);
+    if (!(from < to)) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must be after from' });
+    else if (to - from > WEBHOOK_RETRY_MAX_RANGE_DAYS * 86_400_000) {
+      ctx.addIssue({ code: 'custom', path: ['to'], message: `must be at most ${WEBHOOK_RETRY_MAX_RANGE_DAYS} days after from` });
+    }
+  });
+export type StartWebhookRetryBody = z.input<typeof StartWebhookRetryBodySchema>;
+
+export const WEBHOOK_RETRY_STATES = ['running', 'finished'] as const;
+
+/** A retry and how far it got: `done` of `total` sent (whatever the answer), `failed` of those; `canceled` were not sent. */
+export const WebhookRetrySchema = z.object({
+  id: idSchema('webhookRetry'),
+  object: z.literal('webhook_retry'),
+  endpoint_id: idSchema('webhookEndpoint'),
+  from: TimestampSchema,
+  to: TimestampSchema,
+  /** `running` while some of its events wait to be sent. */
+  state: z.enum(WEBHOOK_RETRY_STATES),
+  total: z.number().int().min(0),
+  done: z.number().int().min(0),
+  failed: z.number().int().min(0),
+  /** Not sent: the endpoint was disabled or deleted meanwhile. */
+  canceled: z.number().int().min(0),
+  /** The pace it is sent at, per second. */
+  per_second: z.number().positive(),
+  created_at: TimestampSchema,
+});
+export type WebhookRetry = z.infer<typeof WebhookRetrySchema>;
+export const WebhookRetryListSchema = z.object({ object: z.literal('list'), data: z.array(WebhookRetrySchema) });
+
+/** An endpoint's attempts in one hour or one day (Argentina's), circuit skips left out (nothing was sent). */
+export const WebhookHealthBucketSchema = z.object({
+  start: TimestampSchema,
+  attempts: z.number().int().min(0),
+  succeeded: z.number().int().min(0),
+  /** Null when there was no attempt. */
+  success_rate: z.number().min(0).max(1).nullable(),
+  /** Of the attempts that got an answer (an HTTP status); null when none did. */
+  p95_ms: z.number().int().min(0).nullable(),
+});
+export const WebhookHealthWindowSchema = WebhookHealthBucketSchema.omit({ start: true }).extend({
+  from: TimestampSchema,
+  buckets: z.array(WebhookHealthBucketSchema),
+});
+export type WebhookHealthWindow = z.infer<typeof WebhookHealthWindowSchema>;
+/** An endpoint's health: the current hour and the 23 before it, by hour; today and the 6 days before it (Argentina), by day. */
+export const WebhookHealthSchema = z.object({
+  endpoint_id: idSchema('webhookEndpoint'),
+  at: TimestampSchema,
+  last_24h: WebhookHealthWindowSchema,
+  last_7d: WebhookHealthWindowSchema,
+});
+export type WebhookHealth = z.infer<typeof WebhookHealthSchema>;

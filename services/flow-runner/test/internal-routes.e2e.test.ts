@@ -16,6 +16,9 @@ test('the flow-runner has internal routes to check', () => {
   expect(INTERNAL_ROUTES).toEqual([
     { method: 'POST', path: '/internal/evidence-links' },
     { method: 'GET', path: '/internal/accounts/{id}/sessions/{sessionId}/timeline' },
+    { method: 'GET', path: '/internal/accounts/{id}/sessions/{sessionId}/captures' },
+    { method: 'GET', path: '/internal/accounts/{id}/sessions/{sessionId}/captures/{artifact}' },
+    { method: 'GET', path: '/internal/accounts/{id}/sessions/{sessionId}/evidence-downloads' },
   ]);
 });
 
@@ -23,12 +26,20 @@ test('the flow-runner has internal routes to check', () => {
 async function call(method: string, path: string, token: string | undefined) {
   const sessionId = newId('session');
   const body = method === 'POST' ? JSON.stringify({ session_ids: [sessionId] }) : undefined;
-  const response = await request(`${testEnv().flowUrl}${contractPath({ path }, { id: newId('account'), sessionId })}`, {
-    method: method as 'POST' | 'GET',
-    headers: { 'content-type': 'application/json', ...(token === undefined ? {} : { [INTERNAL_HEADERS.token]: token }) },
-    ...(body === undefined ? {} : { body }),
-  });
+  const response = await request(
+    `${testEnv().flowUrl}${contractPath({ path }, { id: newId('account'), sessionId, artifact: 'front' })}`,
+    {
+      method: method as 'POST' | 'GET',
+      headers: { 'content-type': 'application/json', ...(token === undefined ? {} : { [INTERNAL_HEADERS.token]: token }) },
+      ...(body === undefined ? {} : { body }),
+    },
+  );
   return { status: response.statusCode, headers: response.headers, text: await response.body.text(), sessionId };
+}
+
+function notTheAccounts(answer: Awaited<ReturnType<typeof call>>) {
+  expect(answer.status).toBe(404);
+  expect(JSON.parse(answer.text)).toMatchObject({ code: 'not_found' });
 }
 
 /** What each route answers the internal token about a session no one has: no links; no such session of the account. */
@@ -37,10 +48,10 @@ const ALLOWED: Record<string, (answer: Awaited<ReturnType<typeof call>>) => void
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.text)).toEqual({ sessions: { [answer.sessionId]: [] } });
   },
-  '/internal/accounts/{id}/sessions/{sessionId}/timeline': (answer) => {
-    expect(answer.status).toBe(404);
-    expect(JSON.parse(answer.text)).toMatchObject({ code: 'not_found' });
-  },
+  '/internal/accounts/{id}/sessions/{sessionId}/timeline': notTheAccounts,
+  '/internal/accounts/{id}/sessions/{sessionId}/captures': notTheAccounts,
+  '/internal/accounts/{id}/sessions/{sessionId}/captures/{artifact}': notTheAccounts,
+  '/internal/accounts/{id}/sessions/{sessionId}/evidence-downloads': notTheAccounts,
 };
 
 describe('internal routes on the public port', () => {

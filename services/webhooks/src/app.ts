@@ -25,8 +25,13 @@ export interface WebhooksDeps {
   allowLocalTargets: boolean;
   /** Tells the local dispatcher that something was queued (other replicas hear the NOTIFY). */
   onQueued: () => void;
+  /** Sends per second of a retry of failed deliveries (default 10). */
+  retryPerSecond?: number;
   isShuttingDown?: () => boolean;
 }
+
+/** WEBHOOKS_RETRY_PER_SECOND's default (config.ts). */
+export const DEFAULT_RETRY_PER_SECOND = 10;
 
 export function createApp(deps: WebhooksDeps): express.Express {
   const routeDeps: RouteDeps = {
@@ -34,6 +39,7 @@ export function createApp(deps: WebhooksDeps): express.Express {
     secrets: deps.secrets,
     allowLocalTargets: deps.allowLocalTargets,
     onQueued: deps.onQueued,
+    retryPerSecond: deps.retryPerSecond ?? DEFAULT_RETRY_PER_SECOND,
     cursors: listCursors(deps.internalToken),
   };
   return createServiceApp({

@@ -12,6 +12,11 @@ export const configSchema = baseEnvSchema
     WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(64),
     /** Attempts in flight at once to one endpoint in this replica, so a hanging endpoint cannot take every slot. */
     WEBHOOKS_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(16),
+    /**
+     * Sends per second to the endpoint of one retry of failed deliveries (the dashboard's "retry failed
+     * deliveries"), so a receiver back from an outage is not flooded.
+     */
+    WEBHOOKS_RETRY_PER_SECOND: z.coerce.number().positive().max(1000).default(10),
     /** Safety-net poll of the schedule when no NOTIFY arrives. */
     WEBHOOKS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
     /**

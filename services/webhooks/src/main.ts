@@ -89,6 +89,7 @@ runMain(SERVICE, async () => {
     internalToken: config.INTERNAL_TOKEN,
     allowLocalTargets: config.WEBHOOKS_ALLOW_LOCAL_TARGETS,
     onQueued: () => dispatcher.wake(),
+    retryPerSecond: config.WEBHOOKS_RETRY_PER_SECOND,
     isShuttingDown: () => lifecycle.shuttingDown,
   });
   await lifecycle.listen(app, config.PORT, config.HOST);

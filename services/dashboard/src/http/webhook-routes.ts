@@ -2,7 +2,9 @@ import type express from 'express';
 import type { Request, Response } from 'express';
 import { formFields, formList } from '../domain/forms';
 import { newSecret } from '../domain/secrets';
+import { RETRY_HEALTH_MESSAGES } from '../domain/webhook-health-messages';
 import { WEBHOOK_MESSAGES, type WebhookMessages } from '../domain/webhook-messages';
+import { defaultRetryInput, parseRetryForm, type RetryFormErrors, type RetryInput } from '../domain/webhook-retry';
 import { parseDeliveryFilter, parseEndpointForm, type EndpointInput, type WebhookFormErrors } from '../domain/webhooks';
 import type { DashboardPorts } from '../use-cases/ports';
 import type { Viewer } from '../use-cases/sign-in';
@@ -20,6 +22,7 @@ import {
   updateEndpoint,
   webhookRights,
 } from '../use-cases/webhooks';
+import { endpointHealth, latestRetries, startRetry } from '../use-cases/webhook-retries';
 import { stateOf, type PageTools, type SignedInRoute } from './page-tools';
 import { redirect, sendHtml } from './respond';
 import { attemptPage, deleteEndpointPage, endpointPage, endpointSecretPage, webhooksPage } from './views/webhooks';
@@ -33,7 +36,8 @@ const NOTICES = {
   redelivered: 'redelivered',
 } as const satisfies Record<string, keyof WebhookMessages>;
 
-function noticeOf(w: WebhookMessages, value: unknown): string | undefined {
+function noticeOf(w: WebhookMessages, value: unknown, retryStarted: string): string | undefined {
+  if (value === 'retry_started') return retryStarted;
   if (typeof value !== 'string' || !(value in NOTICES)) return undefined;
   const message = w[NOTICES[value as keyof typeof NOTICES]];
   return typeof message === 'string' ? message : undefined;
@@ -90,6 +94,7 @@ export function mountWebhookPages(
       formAlert?: string;
       alert?: string;
       notice?: string;
+      retryForm?: { input: RetryInput; errors: RetryFormErrors; alert?: string };
     } = {},
     status = 200,
   ) => {
@@ -98,10 +103,15 @@ export function mountWebhookPages(
     if (found.kind === 'forbidden') return forbidden(res);
     if (found.kind === 'not_found') return notFound(res);
     const { filter, invalid } = parseDeliveryFilter(req.method === 'GET' ? req.query : {});
-    const log = await deliveryLog(ports, viewer, id, filter);
-    if (log.kind === 'forbidden') return forbidden(res);
-    if (log.kind === 'not_found') return notFound(res);
+    const [log, retries, health] = await Promise.all([
+      deliveryLog(ports, viewer, id, filter),
+      latestRetries(ports, viewer, id),
+      endpointHealth(ports, viewer, id),
+    ]);
+    if (log.kind === 'forbidden' || retries.kind === 'forbidden' || health.kind === 'forbidden') return forbidden(res);
+    if (log.kind === 'not_found' || retries.kind === 'not_found' || health.kind === 'not_found') return notFound(res);
     const base = await common(req, res, viewer);
+    const { retryForm, ...rest } = extra;
     sendHtml(
       res,
       status === 200 && invalid.length > 0 ? 400 : status,
@@ -113,7 +123,15 @@ export function mountWebhookPages(
         invalid: log.cursorRefused ? [...invalid, 'cursor'] : invalid,
         deliveries: log.deliveries,
         next: log.next,
-        ...extra,
+        ...rest,
+        retry: {
+          r: RETRY_HEALTH_MESSAGES[base.locale],
+          retries: retries.retries,
+          health: health.health,
+          input: retryForm?.input ?? defaultRetryInput(),
+          errors: retryForm?.errors ?? {},
+          ...(retryForm?.alert ? { alert: retryForm.alert } : {}),
+        },
       }),
     );
   };
@@ -164,7 +182,8 @@ export function mountWebhookPages(
     '/webhooks/:id',
     page(
       signedIn(async (req, res, viewer) => {
-        const notice = noticeOf(WEBHOOK_MESSAGES[stateOf(res).locale], req.query.notice);
+        const { locale } = stateOf(res);
+        const notice = noticeOf(WEBHOOK_MESSAGES[locale], req.query.notice, RETRY_HEALTH_MESSAGES[locale].retryStarted);
         await endpointView(req, res, viewer, notice ? { notice } : {});
       }),
     ),
@@ -258,6 +277,28 @@ export function mountWebhookPages(
           return endpointView(req, res, viewer, { alert: WEBHOOK_MESSAGES[locale].rateLimited }, 429);
         }
         redirect(res, `/webhooks/${String(req.params.id)}?notice=test_sent`);
+      }),
+    ),
+  );
+
+  router.post(
+    '/webhooks/:id/retries',
+    ...post(
+      signedIn(async (req, res, viewer) => {
+        const { address, locale } = stateOf(res);
+        const r = RETRY_HEALTH_MESSAGES[locale];
+        if (!webhookRights(viewer).write) return forbidden(res);
+        const { input, errors, range } = parseRetryForm(formFields(req.body));
+        if (!range) return endpointView(req, res, viewer, { retryForm: { input, errors } }, 422);
+        const result = await startRetry(ports, viewer, String(req.params.id), range, address);
+        if (result.kind === 'forbidden') return forbidden(res);
+        if (result.kind === 'not_found') return notFound(res);
+        if (result.kind === 'conflict')
+          return endpointView(req, res, viewer, { retryForm: { input, errors, alert: r.retryConflict } }, 409);
+        if (result.kind === 'refused') {
+          return endpointView(req, res, viewer, { retryForm: { input, errors, alert: result.detail } }, 422);
+        }
+        redirect(res, `/webhooks/${String(req.params.id)}?notice=retry_started#retry`);
       }),
     ),
   );

@@ -77,6 +77,11 @@ export type DropDecision = { action: 'drop' };
 /** The circuit is open: no request; logged as failed and due again after the same wait, no attempt used. */
 export type SkipDecision = { action: 'skip_open_circuit'; plan: AttemptPlan };
 export type SendDecision = { action: 'send'; withEvidenceLinks: boolean };
+/**
+ * A retry's message while the circuit is open: nothing sent or logged, no attempt used; it and the rest of its
+ * retry are due again from the end of the open period on, at the retry's pace.
+ */
+export type PostponeDecision = { action: 'postpone_retry' };
 /** Not the receiver's fault: nothing logged, no attempt used, the circuit not fed; the claim's lease runs out. */
 export type DeferDecision = { action: 'defer' };
 /** A successful automatic attempt: the hot path, recorded in batches. */
@@ -90,7 +95,7 @@ export type RecordSuccessDecision = {
 export type RecordDecision = { action: 'record'; plan: AttemptPlan; circuit: CircuitFeed };
 
 export type DeliveryDecision =
-  DropDecision | SkipDecision | SendDecision | DeferDecision | RecordSuccessDecision | RecordDecision;
+  DropDecision | SkipDecision | PostponeDecision | SendDecision | DeferDecision | RecordSuccessDecision | RecordDecision;
 
 /** What of a claimed message the decision reads. */
 export type MessageState = Pick<
@@ -119,13 +124,14 @@ const CIRCUIT_OPEN_REASON = 'the endpoint circuit is open after consecutive fail
 /**
  * The whole delivery policy, in one place: what happens to a claimed message at each step of its
  * attempt. Automatic messages (`event`) follow the retry schedule and the circuit; `test` and
- * `redeliver` are sent once whatever the circuit, and a `test` never feeds it.
+ * `redeliver` are sent once whatever the circuit, and a `test` never feeds it; a `retry` is sent once,
+ * waits while the circuit is open and feeds it (so a receiver still down opens it and holds the rest).
  */
 export function decideDelivery(
   message: MessageState,
   step: { step: 'claimed' },
   t: Pick<Timings, 'waitAfter'>,
-): DropDecision | SkipDecision | SendDecision;
+): DropDecision | SkipDecision | PostponeDecision | SendDecision;
 export function decideDelivery(
   message: MessageState,
   step: { step: 'evidence_unavailable' },
@@ -138,9 +144,12 @@ export function decideDelivery(
 ): RecordSuccessDecision | RecordDecision;
 export function decideDelivery(message: MessageState, step: DeliveryStep, t: Pick<Timings, 'waitAfter'>): DeliveryDecision {
   const automatic = message.kind === 'event';
+  const retry = message.kind === 'retry';
   switch (step.step) {
     case 'claimed': {
-      if (message.endpointDeleted || (automatic && message.endpointStatus !== 'active')) return { action: 'drop' };
+      // Disabling an endpoint stops a retry under way too.
+      if (message.endpointDeleted || ((automatic || retry) && message.endpointStatus !== 'active')) return { action: 'drop' };
+      if (retry && message.circuitOpen) return { action: 'postpone_retry' };
       if (automatic && message.circuitOpen) {
         return {
           action: 'skip_open_circuit',

@@ -5,8 +5,11 @@ import type { AttemptExchange } from './exchange';
 /** Internal: messages are never public (the database makes their ids). */
 export type MessageId = `msg_${string}`;
 
-/** `event`: the automatic delivery of a session event (retried); `test` and `redeliver`: one attempt asked for. */
-export type MessageKind = 'event' | 'test' | 'redeliver';
+/**
+ * `event`: the automatic delivery of a session event (retried); `test` and `redeliver`: one attempt asked for;
+ * `retry`: one attempt of a retry of failed deliveries (paced, and waits while the circuit is open).
+ */
+export type MessageKind = 'event' | 'test' | 'redeliver' | 'retry';
 
 export type DeliveryError = (typeof DELIVERY_ERRORS)[number];
 export type MessageStatus = 'pending' | 'succeeded' | 'failed' | 'dead';

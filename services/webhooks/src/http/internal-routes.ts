@@ -12,10 +12,12 @@ import {
   rotateEndpointSecret,
   updateEndpoint,
 } from '../use-cases/endpoints';
+import { getEndpointHealth } from '../use-cases/endpoint-health';
 import { redeliver } from '../use-cases/redeliver';
+import { getRetry, listRetries, startRetry } from '../use-cases/retry-failed';
 import { sendTestEvent } from '../use-cases/send-test';
 import type { RouteDeps } from './routes';
-import { toAccountEndpoint, toDelivery, toDeliveryAttempt } from './views';
+import { toAccountEndpoint, toDelivery, toDeliveryAttempt, toEndpointHealth, toRetry } from './views';
 
 /** Responses that carry a complete signing secret must not be kept by any cache. */
 const SECRET_NOT_CACHED = { 'Cache-Control': 'no-store' };
@@ -113,6 +115,22 @@ export const webhooksInternalRoutes = [
     await redeliver(deps, params.id, params.delivery_id);
     return { status: 200, body: { queued: true as const } };
   }),
+  route(internalRoute('startWebhookRetry'), async ({ params, body }, deps: RouteDeps) => ({
+    status: 201,
+    body: toRetry(await startRetry(deps, params.id, params.endpoint_id, { from: new Date(body.from), to: new Date(body.to) })),
+  })),
+  route(internalRoute('listWebhookRetries'), async ({ params }, deps: RouteDeps) => ({
+    status: 200,
+    body: { object: 'list' as const, data: (await listRetries(deps, params.id, params.endpoint_id)).map(toRetry) },
+  })),
+  route(internalRoute('getWebhookRetry'), async ({ params }, deps: RouteDeps) => ({
+    status: 200,
+    body: toRetry(await getRetry(deps, params.id, params.retry_id)),
+  })),
+  route(internalRoute('getWebhookEndpointHealth'), async ({ params }, deps: RouteDeps) => ({
+    status: 200,
+    body: toEndpointHealth(params.endpoint_id, await getEndpointHealth(deps, params.id, params.endpoint_id)),
+  })),
   route(internalRoute('listSessionWebhookDeliveries'), async ({ params }, deps: RouteDeps) => {
     const records = await listDeliveries(deps, params.id, {
       limit: SESSION_DELIVERIES_LIMIT,

@@ -23,6 +23,8 @@ export interface RouteDeps {
   secrets: SecretSealer;
   allowLocalTargets: boolean;
   onQueued: () => void;
+  /** Sends per second of a retry of failed deliveries (WEBHOOKS_RETRY_PER_SECOND). */
+  retryPerSecond: number;
   /** List cursors, signed with keys derived from the shared INTERNAL_TOKEN. */
   cursors: { endpoints: CursorCodec; deliveries: CursorCodec };
 }

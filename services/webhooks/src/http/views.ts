@@ -1,6 +1,17 @@
-import type { AccountWebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from '@idv/contracts';
+import type {
+  AccountWebhookEndpoint,
+  WebhookDelivery,
+  WebhookDeliveryAttempt,
+  WebhookEndpoint,
+  WebhookEndpointId,
+  WebhookHealth,
+  WebhookHealthWindow,
+  WebhookRetry,
+} from '@idv/contracts';
 import type { DeliveryRecord } from '../domain/delivery';
 import type { EndpointRecord } from '../domain/endpoint';
+import type { EndpointHealth, HealthWindow } from '../domain/health';
+import { retryState, type RetryJobRecord } from '../domain/retry';
 import type { DeliveryAttempt } from '../use-cases/delivery-log';
 import type { EndpointState } from '../use-cases/endpoint-state';
 
@@ -64,5 +75,46 @@ export function toDeliveryAttempt(attempt: DeliveryAttempt): WebhookDeliveryAtte
       ? { sent_at: request.sentAt.toISOString(), headers: request.headers, body: request.body, body_as_sent: request.bodyAsSent }
       : null,
     response: response ? { headers: response.headers, body: response.body, body_bytes: response.bodyBytes } : null,
+  };
+}
+
+/** A retry with its progress. */
+export function toRetry(job: RetryJobRecord): WebhookRetry {
+  return {
+    id: job.id,
+    object: 'webhook_retry',
+    endpoint_id: job.endpointId,
+    from: job.from.toISOString(),
+    to: job.to.toISOString(),
+    state: retryState(job.progress),
+    total: job.total,
+    done: job.progress.sent,
+    failed: job.progress.failed,
+    canceled: job.progress.canceled,
+    per_second: Math.round((1000 / job.intervalMs) * 100) / 100,
+    created_at: job.createdAt.toISOString(),
+  };
+}
+
+function toHealthWindow(window: HealthWindow): WebhookHealthWindow {
+  const figures = (f: { attempts: number; succeeded: number; successRate: number | null; p95Ms: number | null }) => ({
+    attempts: f.attempts,
+    succeeded: f.succeeded,
+    success_rate: f.successRate,
+    p95_ms: f.p95Ms,
+  });
+  return {
+    from: window.from.toISOString(),
+    ...figures(window),
+    buckets: window.buckets.map((bucket) => ({ start: bucket.start.toISOString(), ...figures(bucket) })),
+  };
+}
+
+export function toEndpointHealth(endpointId: WebhookEndpointId, health: EndpointHealth): WebhookHealth {
+  return {
+    endpoint_id: endpointId,
+    at: health.at.toISOString(),
+    last_24h: toHealthWindow(health.last24h),
+    last_7d: toHealthWindow(health.last7d),
   };
 }

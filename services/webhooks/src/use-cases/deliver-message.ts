@@ -1,6 +1,7 @@
 import { newId, type EvidenceLink } from '@idv/contracts';
 import type { Logger, Pool } from '@idv/kit';
 import { cancelMessage, recordAttempt } from '../adapters/messages.repository';
+import { postponeRetryUntilCircuitEnds } from '../adapters/retries.repository';
 import { feedEndpointCircuit } from './circuit-alerts';
 import {
   decideDelivery,
@@ -8,6 +9,7 @@ import {
   type CircuitFeed,
   type DeferDecision,
   type DropDecision,
+  type PostponeDecision,
   type ReceiverResponse,
   type RecordDecision,
   type RecordSuccessDecision,
@@ -81,12 +83,18 @@ export class DeliverMessage {
     return { response, exchange: { sentAt, requestHeaders, evidenceLinks, reply: response.reply ?? null } };
   }
 
-  private async settle(message: ClaimedMessage, decision: DropDecision | SkipDecision | DeferDecision): Promise<void> {
+  private async settle(
+    message: ClaimedMessage,
+    decision: DropDecision | SkipDecision | PostponeDecision | DeferDecision,
+  ): Promise<void> {
     const { pool, metrics } = this.deps;
     switch (decision.action) {
       case 'drop':
         await cancelMessage(pool, message.id, message.claimToken);
         this.log(message).info('message dropped: endpoint deleted or disabled');
+        return;
+      case 'postpone_retry':
+        await postponeRetryUntilCircuitEnds(pool, message.id, message.claimToken);
         return;
       case 'defer':
         return;

@@ -22,13 +22,22 @@ export interface PageFrame {
 
 export const COPY_SCRIPT_PATH = '/assets/copy.js';
 
+/** Made once each: building an `Intl.DateTimeFormat` costs ~0.2 ms, a 50-row table called it 100 times a page. */
+const TIME_FORMATS = new Map<string, Intl.DateTimeFormat>();
+
 /** A moment as the dashboard shows it: Argentina's time, in the page's language; to the second where order matters (the audit log). */
 export function timeOf(locale: Locale, at: Date | string, precision: 'minute' | 'second' = 'minute'): string {
-  return new Intl.DateTimeFormat(locale === 'es' ? 'es-AR' : 'en-GB', {
-    dateStyle: 'medium',
-    timeStyle: precision === 'second' ? 'medium' : 'short',
-    timeZone: 'America/Argentina/Buenos_Aires',
-  }).format(new Date(at));
+  const key = `${locale}:${precision}`;
+  let format = TIME_FORMATS.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale === 'es' ? 'es-AR' : 'en-GB', {
+      dateStyle: 'medium',
+      timeStyle: precision === 'second' ? 'medium' : 'short',
+      timeZone: 'America/Argentina/Buenos_Aires',
+    });
+    TIME_FORMATS.set(key, format);
+  }
+  return format.format(new Date(at));
 }
 
 /** One page of the dashboard: its own stylesheet only (strict CSP), a skip link, the language of its text. */

@@ -12,6 +12,10 @@ import {
   type WebhookFormErrors,
 } from '../../domain/webhooks';
 import { COPY_SCRIPT_PATH, Flash, PostButton, renderPage, TableRegion, timeOf } from './layout';
+import { HealthSection, RetrySection } from './webhook-health';
+import type { RetryHealthMessages } from '../../domain/webhook-health-messages';
+import type { RetryFormErrors, RetryInput } from '../../domain/webhook-retry';
+import type { WebhookHealth, WebhookRetry } from '@idv/contracts';
 
 interface WebhooksBase {
   locale: Locale;
@@ -356,6 +360,15 @@ export function endpointPage(
     formAlert?: string;
     alert?: string;
     notice?: string;
+    /** The retry of failed deliveries (its latest runs and its form) and the health figures. */
+    retry: {
+      r: RetryHealthMessages;
+      retries: WebhookRetry[];
+      health: WebhookHealth;
+      input: RetryInput;
+      errors: RetryFormErrors;
+      alert?: string;
+    };
   },
 ): string {
   const { w, locale, endpoint, filter } = view;
@@ -382,6 +395,20 @@ export function endpointPage(
         <h2 id="circuit">{w.circuitTitle}</h2>
         <CircuitSummary locale={locale} w={w} endpoint={endpoint} />
       </section>
+      <HealthSection locale={locale} r={view.retry.r} health={view.retry.health} />
+      <RetrySection
+        locale={locale}
+        r={view.retry.r}
+        endpointId={endpoint.id}
+        csrfToken={view.csrfToken}
+        canWrite={view.canWrite}
+        retries={view.retry.retries}
+        circuitOpen={endpoint.state.circuit.state === 'open'}
+        input={view.retry.input}
+        errors={view.retry.errors}
+        errorHeading={view.messages.errorSummary}
+        alert={view.retry.alert}
+      />
       {view.canWrite ? (
         <>
           <section aria-labelledby="edit">
