@@ -8,3 +8,4 @@ export * from './openapi-validator';
 export * from './private-database';
 export * from './smtp';
 export * from './browser';
+export * from './receiver';

@@ -2,9 +2,8 @@ import { createHmac } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { ROOT_DIR, api, axeViolations, launchBrowser, newPerson, waitFor } from '@idv/testkit';
+import { ROOT_DIR, Receiver, api, axeViolations, launchBrowser, newPerson, waitFor } from '@idv/testkit';
 import { signedInOwner, startDashboard, type Dashboard } from './support/harness';
-import { TestReceiver } from './support/receiver';
 
 /**
  * The outage story of issue 41, in a real Chromium against the dashboard (in this process, with its own SMTP server
@@ -18,7 +17,7 @@ const SCREENSHOTS = path.join(ROOT_DIR, '.run', 'screenshots', 'dashboard-outage
 
 let dashboard: Dashboard;
 let browser: Browser;
-let receiver: TestReceiver;
+let receiver: Receiver;
 /** The receiver is down (503) until the story says it recovered. */
 let down = true;
 /** Each request the receiver got: the event's id and what it answered. */
@@ -28,8 +27,7 @@ beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   dashboard = await startDashboard();
   browser = await launchBrowser();
-  receiver = await TestReceiver.start((res) => {
-    const hit = receiver.hits[receiver.hits.length - 1]!;
+  receiver = await Receiver.start((hit, res) => {
     const status = down ? 503 : 200;
     answered.push({
       eventId: (JSON.parse(hit.raw) as { id: string }).id,

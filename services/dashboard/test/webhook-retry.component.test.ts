@@ -61,7 +61,7 @@ async function logged(
   const ids: string[] = [];
   for (const attempt of attempts) {
     const session = newId('session');
-    const id = eventId(accountId as `acc_${string}`, session, 'verification_session.approved');
+    const id = eventId(accountId, session, 'verification_session.approved');
     await webhooksDb.query(
       `INSERT INTO webhooks.events (id, account_id, type, data, occurred_at) VALUES ($1, $2, 'verification_session.approved', $3, now())`,
       [id, accountId, JSON.stringify({ id: session, object: 'verification_session', status: 'approved' })],

@@ -1,29 +1,22 @@
 import { createHmac } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
-import { waitFor } from '@idv/testkit';
+import { receiversOfThisFile, waitFor } from '@idv/testkit';
 import type { Page, TestBrowser } from './support/browser';
 import { signedInOwner as signedIn, startDashboard, type Dashboard } from './support/harness';
 import { invitedMember } from './support/members';
-import { TestReceiver } from './support/receiver';
 
 let dashboard: Dashboard;
-const receivers: TestReceiver[] = [];
 
 beforeAll(async () => {
   dashboard = await startDashboard();
 });
 afterAll(async () => {
-  await Promise.all(receivers.map((receiver) => receiver.close()));
   await dashboard?.stop();
 });
 
 const signedInOwner = () => signedIn(dashboard, 'hooks');
 
-async function receiver(answer: (res: ServerResponse) => void = (res) => res.writeHead(200).end('ok')) {
-  const started = await TestReceiver.start(answer);
-  receivers.push(started);
-  return started;
-}
+/** Real receivers on 127.0.0.1, closed after the file: 200 "ok" unless told otherwise. */
+const receiver = receiversOfThisFile(() => (_hit, res) => res.writeHead(200).end('ok'));
 
 /** Posts a form whose fields may repeat (the events' checkboxes), with the CSRF token of `from`. */
 function postForm(browser: TestBrowser, path: string, from: Page, fields: [string, string][]): Promise<Page> {
@@ -185,7 +178,7 @@ describe('webhook endpoints in the dashboard', () => {
   it('when a test event is answered with a long body, then the attempt shows the request as sent with its signature and the first 4 KB of the response', async () => {
     const owner = await signedInOwner();
     const long = `${'x'.repeat(4000)}${'ñ'.repeat(200)}FIN-QUE-NO-SE-GUARDA`;
-    const target = await receiver((res) =>
+    const target = await receiver((_hit, res) =>
       res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'x-receiver-trace': 'rastro-41' }).end(long),
     );
     const { id, secret } = await createEndpoint(owner.browser, target.url);
@@ -235,7 +228,7 @@ describe('webhook endpoints in the dashboard', () => {
 
   it('when a viewer reads, then they see endpoints, the circuit and the log but no secret, no body, and every change is 403', async () => {
     const owner = await signedInOwner();
-    const target = await receiver((res) => res.writeHead(200).end('{"dni":"12345678"}'));
+    const target = await receiver((_hit, res) => res.writeHead(200).end('{"dni":"12345678"}'));
     const { id, secret } = await createEndpoint(owner.browser, target.url);
     const ownerPage = await owner.browser.get(`/webhooks/${id}`);
     await owner.browser.post(`/webhooks/${id}/test`, {}, ownerPage);
@@ -287,7 +280,7 @@ describe('webhook endpoints in the dashboard', () => {
 
   it('when a developer works on the endpoints, then they may change them and see the bodies', async () => {
     const owner = await signedInOwner();
-    const target = await receiver((res) => res.writeHead(200).end('recibido'));
+    const target = await receiver((_hit, res) => res.writeHead(200).end('recibido'));
     const developer = (await invitedMember(dashboard, owner, 'developer')).member;
     const { id } = await createEndpoint(developer, target.url);
     const page = await developer.get(`/webhooks/${id}`);

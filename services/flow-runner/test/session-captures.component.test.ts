@@ -1,10 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { randomBytes } from 'node:crypto';
 import {
   EvidenceDownloadsSchema,
   FlowTimelineSchema,
-  INTERNAL_HEADERS,
   SessionCapturesSchema,
   newArtefactId,
   newId,
@@ -12,25 +8,12 @@ import {
   type InternalSession,
   type SessionId,
 } from '@idv/contracts';
-import { AddressThrottle, ClientAddresses, createLogger, createMetrics, createRedis, type Redis } from '@idv/kit';
-import { infraFromEnv } from '@idv/testkit';
 import { request } from 'undici';
-import { PgEvidenceRepository } from '../src/adapters/evidence.repository';
-import { SampleCatalog } from '../src/adapters/samples';
-import { PgSessionCaptures } from '../src/adapters/session-captures.repository';
-import { appendTimeline, PgTimeline } from '../src/adapters/timeline.repository';
-import { EngineUploadPorts } from '../src/adapters/upload-ports';
+import { appendTimeline } from '../src/adapters/timeline.repository';
 import { RetentionRepository } from '../src/adapters/retention.repository';
-import { createApp } from '../src/app';
 import type { ArtefactKind } from '../src/domain/artefacts';
-import { EvidenceSigner } from '../src/domain/evidence';
 import type { SessionsPort } from '../src/domain/ports';
-import { EVIDENCE_DOWNLOAD_THROTTLE } from '../src/http/evidence';
-import { UploadBudget } from '../src/http/upload-budget';
-import { EvidenceLinks } from '../src/use-cases/evidence';
-import { FlowService } from '../src/use-cases/flow-service';
-import { SessionCaptureReader } from '../src/use-cases/session-captures';
-import { FlowTimelines } from '../src/use-cases/timeline';
+import { flowApp } from './flow-app';
 import { buildFlowRecord } from './flow-records';
 import { privateFlowStores } from './private-database';
 
@@ -42,7 +25,6 @@ import { privateFlowStores } from './private-database';
  * knows whose each session is.
  */
 const stores = privateFlowStores('captures');
-const INTERNAL_TOKEN = 'captures-test-internal-token';
 const DOWNLOADER = '198.51.100.61';
 
 const sessions = new Map<string, InternalSession>();
@@ -53,72 +35,8 @@ const sessionsPort: SessionsPort = {
   resolve: () => Promise.resolve('ok'),
   hold: () => Promise.resolve('ok'),
 };
-
-let server: Server;
-let redis: Redis;
-let base: string;
-let links: EvidenceLinks;
-
-beforeAll(async () => {
-  const logger = createLogger({ service: 'captures-test', level: 'silent' });
-  const metrics = createMetrics('captures-test');
-  redis = createRedis(infraFromEnv().redisUrl);
-  links = new EvidenceLinks(
-    {
-      port: new PgEvidenceRepository(stores.pool, stores.artefacts),
-      signer: new EvidenceSigner(Buffer.alloc(32, 5)),
-      publicBaseUrl: 'http://127.0.0.1',
-    },
-    { timeScale: 1 },
-  );
-  const app = createApp({
-    pool: stores.pool,
-    flows: new FlowService({
-      store: stores.flows,
-      sessions: sessionsPort,
-      sender: { send: () => Promise.reject(new Error('no code is sent here')) },
-      uploads: new EngineUploadPorts(new SampleCatalog('/nonexistent-samples')),
-      readings: stores.artefacts,
-      timeScale: 1,
-    }),
-    logger,
-    metrics,
-    secureCookies: false,
-    throttle: new AddressThrottle(
-      redis,
-      { link_open: { perSecond: 100, burst: 1000 }, [EVIDENCE_DOWNLOAD_THROTTLE]: { perSecond: 100, burst: 1000 } },
-      { logger, metrics, prefix: `idv:test:${randomBytes(4).toString('hex')}:` },
-    ),
-    clientAddresses: new ClientAddresses(['127.0.0.1']),
-    publicBaseUrl: 'http://127.0.0.1',
-    uploads: {
-      budget: new UploadBudget({ processBytes: 8 * 1024 * 1024, addressBytes: 8 * 1024 * 1024 }),
-      minBytesPerSecond: 1,
-      rateWindowMs: 10_000,
-    },
-    evidence: { links, internalToken: INTERNAL_TOKEN },
-    timelines: new FlowTimelines({ timeline: new PgTimeline(stores.pool), sessions: sessionsPort }),
-    captures: new SessionCaptureReader({
-      captures: new PgSessionCaptures(stores.pool, stores.artefacts),
-      sessions: sessionsPort,
-    }),
-  });
-  server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}, 60_000);
-
-afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
-  await redis?.quit();
-});
-
-/** An internal route's answer: status, headers, body as bytes and text. */
-async function internal(path: string) {
-  const response = await request(`${base}/internal${path}`, { headers: { [INTERNAL_HEADERS.token]: INTERNAL_TOKEN } });
-  const bytes = Buffer.from(await response.body.arrayBuffer());
-  return { status: response.statusCode, headers: response.headers, bytes, text: bytes.toString('utf8') };
-}
+const app = flowApp('captures', stores, sessionsPort);
+const internal = (path: string) => app.internal(path);
 const json = (answer: { text: string }) => JSON.parse(answer.text) as unknown;
 
 /** A session of `accountId` the sessions service knows; opened (a flow here) unless said. */
@@ -141,11 +59,11 @@ const downloadsPath = (accountId: string, sessionId: string) => `/accounts/${acc
 
 /** Uses the session's fresh evidence link of `artifact` through the public route, signed or tampered. */
 async function useLink(sessionId: SessionId, artifact: string, tamper = false): Promise<number> {
-  const link = (await links.linksFor([sessionId]))[sessionId]!.find((made) => made.artifact === artifact)!;
+  const link = (await app.links.linksFor([sessionId]))[sessionId]!.find((made) => made.artifact === artifact)!;
   const url = new URL(link.url);
   const signature = url.searchParams.get('signature')!;
   if (tamper) url.searchParams.set('signature', `${signature[0] === 'A' ? 'B' : 'A'}${signature.slice(1)}`);
-  const response = await request(`${base}${url.pathname}${url.search}`, {
+  const response = await request(`${app.base}${url.pathname}${url.search}`, {
     headers: { 'x-forwarded-for': DOWNLOADER, 'user-agent': 'captures-test/1.0' },
   });
   await response.body.dump();

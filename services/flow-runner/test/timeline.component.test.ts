@@ -1,9 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import {
   FlowTimelineSchema,
-  INTERNAL_HEADERS,
   newId,
   type AccountId,
   type InternalSession,
@@ -12,23 +9,12 @@ import {
   type SessionId,
   type TimelineEntry,
 } from '@idv/contracts';
-import { AddressThrottle, ClientAddresses, createLogger, createMetrics, createRedis, type Redis } from '@idv/kit';
-import { infraFromEnv } from '@idv/testkit';
 import { request } from 'undici';
-import { PgEvidenceRepository } from '../src/adapters/evidence.repository';
-import { SampleCatalog } from '../src/adapters/samples';
-import { PgTimeline } from '../src/adapters/timeline.repository';
-import { EngineUploadPorts } from '../src/adapters/upload-ports';
 import { RegistryChecksRepository } from '../src/adapters/registry-checks.repository';
 import { RetentionRepository } from '../src/adapters/retention.repository';
-import { createApp } from '../src/app';
-import { EvidenceSigner } from '../src/domain/evidence';
 import type { SessionsPort } from '../src/domain/ports';
 import { bindingCookieName } from '../src/http/security';
-import { UploadBudget } from '../src/http/upload-budget';
-import { EvidenceLinks } from '../src/use-cases/evidence';
-import { FlowService } from '../src/use-cases/flow-service';
-import { FlowTimelines } from '../src/use-cases/timeline';
+import { flowApp } from './flow-app';
 import { privateFlowStores } from './private-database';
 
 /**
@@ -39,7 +25,6 @@ import { privateFlowStores } from './private-database';
  * The sessions service is the one thing scripted: it knows each session and takes the verdict.
  */
 const stores = privateFlowStores('timeline');
-const INTERNAL_TOKEN = 'timeline-test-internal-token';
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
@@ -95,67 +80,11 @@ function newSession(accountId: AccountId): { sessionId: SessionId; token: string
   return { sessionId, token };
 }
 
-let flows: FlowService;
-let server: Server;
-let redis: Redis;
-let base: string;
-
-beforeAll(async () => {
-  const logger = createLogger({ service: 'timeline-test', level: 'silent' });
-  const metrics = createMetrics('timeline-test');
-  redis = createRedis(infraFromEnv().redisUrl);
-  flows = new FlowService({
-    store: stores.flows,
-    sessions: sessionsPort,
-    sender: { send: () => Promise.reject(new Error('test mode sends no code')) },
-    uploads: new EngineUploadPorts(new SampleCatalog('/nonexistent-samples')),
-    readings: stores.artefacts,
-    timeScale: 1,
-  });
-  const app = createApp({
-    pool: stores.pool,
-    flows,
-    logger,
-    metrics,
-    secureCookies: false,
-    throttle: new AddressThrottle(
-      redis,
-      { link_open: { perSecond: 100, burst: 1000 } },
-      { logger, metrics, prefix: `idv:test:${randomBytes(4).toString('hex')}:` },
-    ),
-    clientAddresses: new ClientAddresses(['127.0.0.1']),
-    publicBaseUrl: 'http://127.0.0.1',
-    uploads: {
-      budget: new UploadBudget({ processBytes: 8 * 1024 * 1024, addressBytes: 8 * 1024 * 1024 }),
-      minBytesPerSecond: 1,
-      rateWindowMs: 10_000,
-    },
-    evidence: {
-      links: new EvidenceLinks(
-        {
-          port: new PgEvidenceRepository(stores.pool, stores.artefacts),
-          signer: new EvidenceSigner(Buffer.alloc(32, 3)),
-          publicBaseUrl: 'http://127.0.0.1',
-        },
-        { timeScale: 1 },
-      ),
-      internalToken: INTERNAL_TOKEN,
-    },
-    timelines: new FlowTimelines({ timeline: new PgTimeline(stores.pool), sessions: sessionsPort }),
-  });
-  server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}, 60_000);
-
-afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
-  await redis?.quit();
-});
+const app = flowApp('timeline', stores, sessionsPort);
 
 /** A person's page (`/l/…`, `/h/…`) from a device: the binding secret its cookie carries, if one was set. */
 async function openPage(path: string, sessionId: SessionId, userAgent: string): Promise<{ status: number; secret?: string }> {
-  const response = await request(`${base}${path}`, {
+  const response = await request(`${app.base}${path}`, {
     headers: { 'user-agent': userAgent, 'x-forwarded-for': CLIENT_ADDRESS, 'accept-language': 'es-AR' },
   });
   await response.body.dump();
@@ -169,17 +98,14 @@ async function openPage(path: string, sessionId: SessionId, userAgent: string): 
 }
 
 async function timeline(accountId: string, sessionId: string, query = '') {
-  const response = await request(`${base}/internal/accounts/${accountId}/sessions/${sessionId}/timeline${query}`, {
-    headers: { [INTERNAL_HEADERS.token]: INTERNAL_TOKEN },
-  });
-  const text = await response.body.text();
-  return { status: response.statusCode, text, body: JSON.parse(text) as unknown };
+  const { status, text } = await app.internal(`/accounts/${accountId}/sessions/${sessionId}/timeline${query}`);
+  return { status, text, body: JSON.parse(text) as unknown };
 }
 
 /** A step's submission as the page posts it, with the page's CSRF token. */
 async function submit(sessionId: SessionId, secret: string, input: Record<string, string>, capture?: Buffer) {
   const record = await stores.flows.find(sessionId);
-  const result = await flows.submit(sessionId, secret, { _csrf: record!.csrfToken, ...input }, 'es', capture ? { capture } : {});
+  const result = await app.flows.submit(sessionId, secret, { _csrf: record!.csrfToken, ...input }, 'es', capture ? { capture } : {});
   expect(result.kind === 'status' ? result.page : result.kind).not.toMatch(/csrf|used|moved|not_found/);
 }
 
@@ -187,7 +113,7 @@ async function submit(sessionId: SessionId, secret: string, input: Record<string
 async function readFront(sessionId: SessionId, problems: 'blurry'[]) {
   const record = await stores.flows.find(sessionId);
   const front = record!.state.steps.doc!.document!.captures.front!;
-  await flows.applyReading(sessionId, 'doc', front.artefactId, { problems, detectedType: 'dni' });
+  await app.flows.applyReading(sessionId, 'doc', front.artefactId, { problems, detectedType: 'dni' });
 }
 
 /** What an entry is, without its id and time. */
@@ -206,7 +132,7 @@ describe("a session's timeline", () => {
     await submit(sessionId, secret, { step: 'mail', action: 'verify', code: WRONG_CODE });
     await submit(sessionId, secret, { step: 'mail', action: 'verify', code: TEST_CODE });
     // The document's camera page offers to go on on another device; the computer opens its code.
-    const page = await flows.show(sessionId, secret, 'es');
+    const page = await app.flows.show(sessionId, secret, 'es');
     const handover = page.kind === 'flow' ? page.handover : undefined;
     expect(handover).toBeDefined();
     const moved = await openPage(`/h/${sessionId}/${handover!.token}`, sessionId, WINDOWS);

@@ -1,6 +1,7 @@
 import { FlowConfigSchema, newArtefactId } from '@idv/contracts';
 import { initialState, type FlowState } from '../src/domain/engine';
 import { deviceClass, timelineOfChange } from '../src/domain/timeline';
+import { CHOICE_STEP } from './fixtures';
 
 describe('the device class of a User-Agent', () => {
   test.each([
@@ -47,20 +48,7 @@ describe('the device class of a User-Agent', () => {
 });
 
 describe('what a stored change of the flow did', () => {
-  const config = FlowConfigSchema.parse({
-    steps: [
-      {
-        id: 'contact',
-        type: 'choice',
-        min: 1,
-        options: [
-          { id: 'mail', type: 'otp_email' },
-          { id: 'phone', type: 'otp_whatsapp' },
-        ],
-      },
-      { id: 'selfie', type: 'face_liveness', maxAttempts: 2 },
-    ],
-  });
+  const config = FlowConfigSchema.parse({ steps: [CHOICE_STEP, { id: 'selfie', type: 'face_liveness', maxAttempts: 2 }] });
   const at = (change: (state: FlowState) => void, from: FlowState = initialState()): FlowState => {
     const state = structuredClone(from);
     change(state);

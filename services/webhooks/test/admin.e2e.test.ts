@@ -1,4 +1,4 @@
-import { Receiver, behaviours, receiversOfThisFile } from './support/receiver';
+import { Receiver, behaviours, receiversOfThisFile } from '@idv/testkit';
 import {
   EventPublisher,
   call,

@@ -1,4 +1,4 @@
-import { behaviours, receiversOfThisFile, type Receiver } from './support/receiver';
+import { behaviours, receiversOfThisFile, type Receiver } from '@idv/testkit';
 import { EventPublisher, call, createEndpoint, deliveries, eventually, newTenant, type Tenant } from './support/harness';
 
 const TIME_SCALE = Number(process.env.TIME_SCALE ?? '0.05');

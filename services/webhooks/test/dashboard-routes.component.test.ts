@@ -3,14 +3,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { INTERNAL_HEADERS, eventId, newId, type AccountId } from '@idv/contracts';
 import { Broker, EvidenceLinksClient, createLogger, createMetrics, createPool, withTransaction, type Pool } from '@idv/kit';
-import { infraFromEnv, privateServiceDatabase, waitFor } from '@idv/testkit';
+import { infraFromEnv, privateServiceDatabase, receiversOfThisFile, waitFor } from '@idv/testkit';
 import { HttpSender } from '../src/adapters/http-sender';
 import { fanOut } from '../src/adapters/messages.repository';
 import { SecretBox } from '../src/adapters/secret-box';
 import { createApp } from '../src/app';
 import { timings } from '../src/domain/schedule';
 import { deliveryJob } from '../src/jobs/deliver-messages';
-import { receiversOfThisFile } from './support/receiver';
 import { verifySignature } from './support/verify';
 
 /**

@@ -1,6 +1,5 @@
 import { eventId } from '@idv/contracts';
-import { testEnv } from '@idv/testkit';
-import { behaviours, receiversOfThisFile } from './support/receiver';
+import { behaviours, receiversOfThisFile, testEnv } from '@idv/testkit';
 import {
   EventPublisher,
   SESSIONS_AVAILABLE,

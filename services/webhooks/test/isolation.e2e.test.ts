@@ -1,5 +1,4 @@
-import type { Stack } from '@idv/testkit';
-import { Receiver, behaviours } from './support/receiver';
+import { Receiver, behaviours, type Stack } from '@idv/testkit';
 import {
   EventPublisher,
   createEndpoint,

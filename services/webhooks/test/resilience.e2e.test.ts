@@ -1,6 +1,5 @@
 import { eventId, newId } from '@idv/contracts';
-import { TcpProxy, jobSettled, type Stack } from '@idv/testkit';
-import { type Behaviour, receiversOfThisFile } from './support/receiver';
+import { TcpProxy, jobSettled, receiversOfThisFile, type Behaviour, type Stack } from '@idv/testkit';
 import {
   EventPublisher,
   SESSIONS_AVAILABLE,

@@ -3,14 +3,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { INTERNAL_HEADERS, eventId, newId, type AccountId } from '@idv/contracts';
 import { Broker, EvidenceLinksClient, createLogger, createMetrics, createPool, type Pool } from '@idv/kit';
-import { infraFromEnv, privateServiceDatabase, waitFor } from '@idv/testkit';
+import { infraFromEnv, privateServiceDatabase, receiversOfThisFile, waitFor, type Hit } from '@idv/testkit';
 import { HttpSender } from '../src/adapters/http-sender';
 import { fanOut } from '../src/adapters/messages.repository';
 import { SecretBox } from '../src/adapters/secret-box';
 import { createApp } from '../src/app';
 import { timings } from '../src/domain/schedule';
 import { deliveryJob } from '../src/jobs/deliver-messages';
-import { receiversOfThisFile, type Hit } from './support/receiver';
 import { verifySignature } from './support/verify';
 
 /**
@@ -246,6 +245,17 @@ describe('retry every failed delivery of an endpoint in a time range', () => {
     const endpoint = await endpointOf(accountId, target.url);
     const ids = await loggedEvents(accountId, endpoint.id, 6, 'failed');
     await loggedEvents(accountId, endpoint.id, 2, 'succeeded');
+    // A failed test event is not retried (tests are sent on demand).
+    const testEvent = `evt_${'0'.repeat(24)}${Date.now().toString(16).slice(-8)}`;
+    await pool.query(`INSERT INTO events (id, account_id, type, data, occurred_at) VALUES ($1, $2, 'test', '{}', now())`, [
+      testEvent,
+      accountId,
+    ]);
+    await pool.query(
+      `INSERT INTO deliveries (id, account_id, endpoint_id, message_id, event_id, event_type, attempt, status, http_status, created_at)
+       VALUES ($1, $2, $3, 'msg_seeded', $4, 'test', 1, 'failed', 503, now() - interval '1 minute')`,
+      [newId('webhookDelivery'), accountId, endpoint.id, testEvent],
+    );
     const range = lastHour();
     const answers = await Promise.all([
       call('POST', retries(accountId, endpoint.id), range),
@@ -266,7 +276,11 @@ describe('retry every failed delivery of an endpoint in a time range', () => {
     const endpoint = await endpointOf(accountId, target.url);
     const ids: string[] = [];
     for (let n = 0; n < 12; n += 1) ids.push(...(await loggedEvents(accountId, endpoint.id, 1, 'dead', 120_000 - n * 1000)));
+    // The account spent its test-and-redeliver quota: a retry neither needs nor takes any of it.
+    await pool.query(`INSERT INTO admin_requests (account_id) SELECT $1 FROM generate_series(1, 10)`, [accountId]);
+    expect((await call('POST', `/internal/accounts/${accountId}/webhook-endpoints/${endpoint.id}/test`)).status).toBe(429);
     const start = await call('POST', retries(accountId, endpoint.id), lastHour());
+    expect(start.status).toBe(201);
     expect(start.body.total).toBe(12);
     await finished(accountId, start.body.id);
     expect(target.hits.map((hit) => hit.body.id)).toEqual(ids);
@@ -278,6 +292,10 @@ describe('retry every failed delivery of an endpoint in a time range', () => {
       ...target.hits.map((hit) => target.hits.filter((h) => h.at >= hit.at && h.at < hit.at + 250).length),
     );
     expect(busiest).toBeLessThanOrEqual(8);
+    const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM admin_requests WHERE account_id = $1', [
+      accountId,
+    ]);
+    expect(rows[0]!.n).toBe(11);
   });
 
   it('when the worker stops in the middle of a retry and another starts, then the rest is sent and none twice', async () => {

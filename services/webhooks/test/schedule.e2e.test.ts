@@ -1,4 +1,4 @@
-import { Receiver, behaviours } from './support/receiver';
+import { Receiver, behaviours } from '@idv/testkit';
 import { EventPublisher, createEndpoint, deliveries, eventually, newTenant } from './support/harness';
 
 const TIME_SCALE = Number(process.env.TIME_SCALE ?? '0.05');

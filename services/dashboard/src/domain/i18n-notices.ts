@@ -1,3 +1,4 @@
+import { numberOf, timeOf, type Locale } from './locale';
 import type { Notice } from './owner-notices';
 
 /** The owners' notices in each language: the e-mails, the tokens page's threshold form, the audit log's words. */
@@ -20,15 +21,13 @@ export interface NoticesMessages {
   };
 }
 
-const argentinaTime = (locale: string, at: Date) =>
-  new Intl.DateTimeFormat(locale, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'America/Argentina/Buenos_Aires',
-  }).format(at);
-
-const tokensEs = (count: number) => (count === 1 ? '1 ficha' : `${count.toLocaleString('es-AR')} fichas`);
-const tokensEn = (count: number) => (count === 1 ? '1 token' : `${count.toLocaleString('en-GB')} tokens`);
+/** "N fichas" / "N tokens": the notices' words, and the tokens page's. */
+export const TOKEN_COUNT: Record<Locale, (count: number) => string> = {
+  es: (count) => (count === 1 ? '1 ficha' : `${numberOf('es', count)} fichas`),
+  en: (count) => (count === 1 ? '1 token' : `${numberOf('en', count)} tokens`),
+};
+const tokensEs = TOKEN_COUNT.es;
+const tokensEn = TOKEN_COUNT.en;
 
 export const NOTICES_MESSAGES: { es: NoticesMessages; en: NoticesMessages } = {
   es: {
@@ -53,9 +52,9 @@ export const NOTICES_MESSAGES: { es: NoticesMessages; en: NoticesMessages } = {
         case 'balance_depleted':
           return `Hola ${name}:\n\nA la cuenta no le quedan fichas: desde ahora la API rechaza las sesiones nuevas en modo real con 402 (insufficient_balance). Las de prueba siguen funcionando.\n\nPara reanudar, pedí más fichas a nuestro equipo respondiendo este correo. El saldo y los movimientos están en:\n\n${link}\n`;
         case 'circuit_opened':
-          return `Hola ${name}:\n\nEl webhook ${notice.url} falló varias veces seguidas, así que el ${argentinaTime('es-AR', notice.at)} pausamos sus entregas automáticas para no insistir sobre un servidor caído. Volvemos a probar el ${argentinaTime('es-AR', notice.nextAttemptAt ?? notice.at)}; los eventos no se pierden: esperan en la cola.\n\nRevisá que tu servidor responda 2xx. El registro de entregas (con cada respuesta) y el estado del webhook están en:\n\n${link}\n\nTe avisamos de nuevo cuando vuelva a recibir.\n`;
+          return `Hola ${name}:\n\nEl webhook ${notice.url} falló varias veces seguidas, así que el ${timeOf('es', notice.at)} pausamos sus entregas automáticas para no insistir sobre un servidor caído. Volvemos a probar el ${timeOf('es', notice.nextAttemptAt ?? notice.at)}; los eventos no se pierden: esperan en la cola.\n\nRevisá que tu servidor responda 2xx. El registro de entregas (con cada respuesta) y el estado del webhook están en:\n\n${link}\n\nTe avisamos de nuevo cuando vuelva a recibir.\n`;
         case 'circuit_closed':
-          return `Hola ${name}:\n\nEl webhook ${notice.url} volvió a responder bien (${argentinaTime('es-AR', notice.at)}): reanudamos las entregas y enviamos lo que estaba en la cola.\n\nSi alguna entrega se dio por perdida durante la caída, podés reenviarla desde:\n\n${link}\n`;
+          return `Hola ${name}:\n\nEl webhook ${notice.url} volvió a responder bien (${timeOf('es', notice.at)}): reanudamos las entregas y enviamos lo que estaba en la cola.\n\nSi alguna entrega se dio por perdida durante la caída, podés reenviarla desde:\n\n${link}\n`;
       }
     },
     serviceActor: 'El servicio (aviso automático)',
@@ -106,9 +105,9 @@ export const NOTICES_MESSAGES: { es: NoticesMessages; en: NoticesMessages } = {
         case 'balance_depleted':
           return `Hello ${name},\n\nThe account has no tokens left: from now on the API refuses new live sessions with 402 (insufficient_balance). Test sessions keep working.\n\nTo resume, ask our team for more tokens by replying to this e-mail. The balance and its ledger are at:\n\n${link}\n`;
         case 'circuit_opened':
-          return `Hello ${name},\n\nThe webhook ${notice.url} failed several times in a row, so on ${argentinaTime('en-GB', notice.at)} (Argentina) we paused its automatic deliveries rather than insist on a server that is down. We try again on ${argentinaTime('en-GB', notice.nextAttemptAt ?? notice.at)}; no event is lost: they wait in the queue.\n\nCheck that your server answers 2xx. The delivery log (with each answer) and the webhook's state are at:\n\n${link}\n\nWe will tell you when it receives again.\n`;
+          return `Hello ${name},\n\nThe webhook ${notice.url} failed several times in a row, so on ${timeOf('en', notice.at)} (Argentina) we paused its automatic deliveries rather than insist on a server that is down. We try again on ${timeOf('en', notice.nextAttemptAt ?? notice.at)}; no event is lost: they wait in the queue.\n\nCheck that your server answers 2xx. The delivery log (with each answer) and the webhook's state are at:\n\n${link}\n\nWe will tell you when it receives again.\n`;
         case 'circuit_closed':
-          return `Hello ${name},\n\nThe webhook ${notice.url} answers well again (${argentinaTime('en-GB', notice.at)}, Argentina): we resumed its deliveries and sent what was queued.\n\nIf a delivery was given up during the outage, you can send it again from:\n\n${link}\n`;
+          return `Hello ${name},\n\nThe webhook ${notice.url} answers well again (${timeOf('en', notice.at)}, Argentina): we resumed its deliveries and sent what was queued.\n\nIf a delivery was given up during the outage, you can send it again from:\n\n${link}\n`;
       }
     },
     serviceActor: 'The service (automatic notice)',

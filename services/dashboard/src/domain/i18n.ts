@@ -1,11 +1,12 @@
 import { SESSIONS_MESSAGES, type SessionsMessages } from './i18n-sessions';
-import { NOTICES_MESSAGES, type NoticesMessages } from './i18n-notices';
+import { NOTICES_MESSAGES, TOKEN_COUNT, type NoticesMessages } from './i18n-notices';
 import { SESSION_IMAGES_MESSAGES, type SessionImagesMessages } from './i18n-session-images';
 import type { AccountStatus, Mode, SessionStatus, StepVerdict } from '@idv/contracts';
 import type { AuditFilterField, AuditGroup } from './audit';
+import { numberOf, type Locale } from './locale';
 import type { PasswordProblem } from './passwords';
 
-export type Locale = 'es' | 'en';
+export type { Locale };
 
 /** Spanish (Argentina) first; English when the browser asks for it before Spanish. */
 export function localeOf(acceptLanguage: string | undefined): Locale {
@@ -598,11 +599,11 @@ const es: Messages = {
     title: 'Fichas',
     lead: 'Cada sesión en modo real usa una ficha; las de prueba y las pruebas de borradores no usan ninguna. Las fichas las acredita el equipo del servicio.',
     current: 'Saldo',
-    tokens: (count) => (count === 1 ? '1 ficha' : `${count.toLocaleString('es-AR')} fichas`),
+    tokens: TOKEN_COUNT.es,
     daysLeft: (days) =>
       days === 0
         ? 'Al ritmo de los últimos 7 días no alcanzan para un día más.'
-        : `Al ritmo de los últimos 7 días alcanzan para unos ${days.toLocaleString('es-AR')} días.`,
+        : `Al ritmo de los últimos 7 días alcanzan para unos ${numberOf('es', days)} días.`,
     noPace: 'En los últimos 7 días no se usó ninguna: no hay un ritmo para estimar cuánto duran.',
     spent: 'No quedan fichas: las sesiones en modo real se rechazan (402) hasta que se acrediten más.',
     ledgerTitle: 'Movimientos',
@@ -1039,11 +1040,11 @@ const en: Messages = {
     title: 'Tokens',
     lead: 'Each live-mode session uses one token; test sessions and tries of drafts use none. Tokens are credited by the service’s team.',
     current: 'Balance',
-    tokens: (count) => (count === 1 ? '1 token' : `${count.toLocaleString('en-GB')} tokens`),
+    tokens: TOKEN_COUNT.en,
     daysLeft: (days) =>
       days === 0
         ? 'At the last 7 days’ pace they do not last another day.'
-        : `At the last 7 days’ pace they last about ${days.toLocaleString('en-GB')} days.`,
+        : `At the last 7 days’ pace they last about ${numberOf('en', days)} days.`,
     noPace: 'None were used in the last 7 days: there is no pace to estimate how long they last.',
     spent: 'No tokens left: live-mode sessions are refused (402) until more are credited.',
     ledgerTitle: 'Movements',

@@ -1,5 +1,5 @@
 import type { Mode, SessionStatus } from '@idv/contracts';
-import type { Locale } from './i18n';
+import { numberOf, type Locale } from './locale';
 
 /** The usage page's words, apart from the rest of the dashboard's (only its page uses them). */
 export interface UsageMessages {
@@ -60,7 +60,7 @@ const es: UsageMessages = {
   tokensDebited: (tokens) =>
     tokens === 1
       ? 'Usaron 1 ficha (solo las sesiones en modo real usan fichas).'
-      : `Usaron ${tokens.toLocaleString('es-AR')} fichas (solo las sesiones en modo real usan fichas).`,
+      : `Usaron ${numberOf('es', tokens)} fichas (solo las sesiones en modo real usan fichas).`,
   download: 'Descargar CSV',
   downloadHint:
     'Una fila por sesión del mes, en los dos modos: el mismo archivo que exporta la API (GET /v1/usage/sessions.csv), sin datos personales.',
@@ -109,7 +109,7 @@ const en: UsageMessages = {
   tokensDebited: (tokens) =>
     tokens === 1
       ? 'They used 1 token (only live sessions use tokens).'
-      : `They used ${tokens.toLocaleString('en-US')} tokens (only live sessions use tokens).`,
+      : `They used ${numberOf('en', tokens)} tokens (only live sessions use tokens).`,
   download: 'Download CSV',
   downloadHint:
     'One row per session of the month, in both modes: the same file as the API’s export (GET /v1/usage/sessions.csv), with no personal data.',

@@ -1,4 +1,5 @@
 import { MODES, monthIndex, shiftMonth, type Mode, type SessionStatus, type Usage } from '@idv/contracts';
+import { ARGENTINA_TIME_ZONE } from './locale';
 
 /**
  * The usage page's pure parts: which month a query asks for, the months its chart shows, and the chart's
@@ -9,7 +10,6 @@ import { MODES, monthIndex, shiftMonth, type Mode, type SessionStatus, type Usag
 export const CHART_MONTHS = 12;
 /** No month before this one is asked for (the service did not exist); its chart would reach year 0. */
 export const EARLIEST_MONTH = '2000-01';
-const ARGENTINA = 'America/Argentina/Buenos_Aires';
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 /** The statuses bottom to top in each bar: the decided ones first, what is still open on top. */
@@ -25,7 +25,7 @@ export const STACK_ORDER = [
 
 /** The month (`YYYY-MM`) it is at `now` in Argentina: the page's month when none is asked for. */
 export function argentinaMonth(now: Date): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: ARGENTINA, year: 'numeric', month: '2-digit' }).formatToParts(now);
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: ARGENTINA_TIME_ZONE, year: 'numeric', month: '2-digit' }).formatToParts(now);
   const part = (type: string) => parts.find((entry) => entry.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}`;
 }

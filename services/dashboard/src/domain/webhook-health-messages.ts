@@ -31,6 +31,8 @@ export interface RetryHealthMessages {
   noValue: string;
   hour: string;
   day: string;
+  byHour: string;
+  byDay: string;
   chartTitle: (window: string) => string;
   chartDesc: (window: string, attempts: number, rate: string) => string;
   percent: (rate: number) => string;
@@ -73,6 +75,8 @@ const es: RetryHealthMessages = {
   noValue: '—',
   hour: 'Hora',
   day: 'Día',
+  byHour: 'Las cifras de cada hora',
+  byDay: 'Las cifras de cada día',
   chartTitle: (window) => `Porcentaje entregado, ${window.toLowerCase()}`,
   chartDesc: (window, attempts, rate) =>
     `${window}: ${attempts} intento(s), ${rate} entregado. Cada barra es el porcentaje entregado de una hora o un día; los mismos números están en la tabla.`,
@@ -116,6 +120,8 @@ const en: RetryHealthMessages = {
   noValue: '—',
   hour: 'Hour',
   day: 'Day',
+  byHour: 'The figures of each hour',
+  byDay: 'The figures of each day',
   chartTitle: (window) => `Share delivered, ${window.toLowerCase()}`,
   chartDesc: (window, attempts, rate) =>
     `${window}: ${attempts} attempt(s), ${rate} delivered. Each bar is the share delivered in one hour or one day; the same figures are in the table.`,

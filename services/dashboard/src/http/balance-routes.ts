@@ -6,7 +6,7 @@ import { balancePage as balanceOf, setLowBalanceThreshold } from '../use-cases/b
 import type { DashboardPorts } from '../use-cases/ports';
 import type { Viewer } from '../use-cases/sign-in';
 import { redirect, sendHtml } from './respond';
-import { stateOf, type PageTools, type SignedInRoute } from './page-tools';
+import { stateOf, viewFrame, type PageTools, type SignedInRoute } from './page-tools';
 import { balancePage, type ThresholdForm } from './views/balance';
 
 /** The account's tokens: its balance, how long it lasts, and its ledger, for every role; the low-balance alert for owners. */
@@ -16,10 +16,9 @@ export function mountBalancePages(
   tools: PageTools,
   signedIn: SignedInRoute,
 ): void {
-  const { csrfToken, page, post, forbidden } = tools;
+  const { page, post, forbidden } = tools;
 
   const view = async (req: Request, res: Response, viewer: Viewer, status: number, form: ThresholdForm) => {
-    const { locale, messages } = stateOf(res);
     const before = ledgerCursor(req.query.before);
     const [found, account] = await Promise.all([
       balanceOf(ports, viewer, before),
@@ -30,11 +29,8 @@ export function mountBalancePages(
       res,
       status,
       balancePage({
-        locale,
-        messages,
-        csrfToken: csrfToken(req, res),
+        ...viewFrame(tools, req, res, viewer),
         account,
-        team: can(viewer.role, 'members.manage'),
         ledger: found.ledger,
         daysLeft: found.daysLeft,
         before,

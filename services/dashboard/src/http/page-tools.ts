@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Locale, Messages } from '../domain/i18n';
+import { can } from '../domain/roles';
 import type { OperatorViewer } from '../use-cases/operators';
 import type { Viewer } from '../use-cases/sign-in';
 import type { Cookies } from './security';
@@ -14,6 +15,15 @@ export interface PageState {
 }
 
 export const stateOf = (res: Response) => res.locals.page as PageState;
+
+/**
+ * A signed-in page's view frame (`SignedInView`) but the account, which each page asks for itself (often at
+ * once with its data): the page's language and words, a CSRF token, whether the team's sections show.
+ */
+export function viewFrame(tools: Pick<PageTools, 'csrfToken'>, req: Request, res: Response, viewer: Viewer) {
+  const { locale, messages } = stateOf(res);
+  return { locale, messages, csrfToken: tools.csrfToken(req, res), team: can(viewer.role, 'members.manage') };
+}
 
 /** What every page handler is built with: the cookies, CSRF tokens, form posts and the common answers. */
 /** Wraps a handler that needs a signed-in person (and their account and role): the others are sent to sign in. */

@@ -1,12 +1,8 @@
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type express from 'express';
-import { can } from '../domain/roles';
 import type { DashboardPorts } from '../use-cases/ports';
 import { openImage, showImages } from '../use-cases/session-images';
-import { sendHtml } from './respond';
-import { stateOf, type PageTools, type SignedInRoute } from './page-tools';
+import { passBody, sendHtml } from './respond';
+import { stateOf, viewFrame, type PageTools, type SignedInRoute } from './page-tools';
 import { sessionImagesPage } from './views/session-images';
 
 /**
@@ -20,31 +16,19 @@ export function mountSessionImagePages(
   tools: PageTools,
   signedIn: SignedInRoute,
 ): void {
-  const { csrfToken, page, post, forbidden, notFound } = tools;
+  const { page, post, forbidden, notFound } = tools;
 
   router.post(
     '/sessions/:id/images',
     ...post(
       signedIn(async (req, res, viewer) => {
-        const { locale, messages, address } = stateOf(res);
-        const shown = await showImages(ports, viewer, String(req.params.id), address);
+        const shown = await showImages(ports, viewer, String(req.params.id), stateOf(res).address);
         if (shown.kind === 'forbidden') return forbidden(res);
         if (shown.kind === 'not_found') return notFound(res);
         const account = await ports.platform.call('getAccount', { id: viewer.accountId });
         // Never kept by a cache nor offered again by the back button (sendHtml says no-store too).
         res.setHeader('Cache-Control', 'no-store');
-        sendHtml(
-          res,
-          200,
-          sessionImagesPage({
-            locale,
-            messages,
-            csrfToken: csrfToken(req, res),
-            account,
-            team: can(viewer.role, 'members.manage'),
-            ...shown,
-          }),
-        );
+        sendHtml(res, 200, sessionImagesPage({ ...viewFrame(tools, req, res, viewer), account, ...shown }));
       }),
     ),
   );
@@ -64,12 +48,8 @@ export function mountSessionImagePages(
         const extension = image.contentType === 'image/jpeg' ? 'jpg' : image.contentType.slice('image/'.length);
         res.setHeader('Content-Disposition', `inline; filename="${image.sessionId}-${image.artifact}.${extension}"`);
         if (image.length && /^\d+$/.test(image.length)) res.setHeader('Content-Length', image.length);
-        try {
-          await pipeline(Readable.fromWeb(image.body as NodeReadableStream<Uint8Array>), res);
-        } catch (error) {
-          // The browser left, or the flow-runner's answer was cut: the image is left unfinished.
-          ports.logger.warn({ err: error, request_id: res.locals.requestId as string | undefined }, 'session image cut short');
-        }
+        // The browser left, or the flow-runner's answer was cut: the image is left unfinished.
+        await passBody(res, image.body, ports.logger, 'session image');
       }),
     ),
   );

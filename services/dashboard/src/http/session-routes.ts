@@ -1,12 +1,11 @@
 import type express from 'express';
 import type { Request, Response } from 'express';
-import { can } from '../domain/roles';
 import { parseSessionsFilter } from '../domain/sessions';
 import type { DashboardPorts } from '../use-cases/ports';
 import { accessTrail, cancelSession, exportAccessTrail, sessionPage, sessionsPage } from '../use-cases/sessions';
 import type { Viewer } from '../use-cases/sign-in';
 import { redirect, sendHtml } from './respond';
-import { stateOf, type PageTools, type SignedInRoute } from './page-tools';
+import { stateOf, viewFrame, type PageTools, type SignedInRoute } from './page-tools';
 import { accessTrailPage, sessionDetailPage, sessionsListPage } from './views/sessions';
 
 /**
@@ -19,15 +18,13 @@ export function mountSessionPages(
   tools: PageTools,
   signedIn: SignedInRoute,
 ): void {
-  const { csrfToken, page, post, forbidden, notFound } = tools;
+  const { page, post, forbidden, notFound } = tools;
   const accountOf = (viewer: Viewer) => ports.platform.call('getAccount', { id: viewer.accountId });
-  const team = (viewer: Viewer) => can(viewer.role, 'members.manage');
 
   router.get(
     '/sessions',
     page(
       signedIn(async (req, res, viewer) => {
-        const { locale, messages } = stateOf(res);
         const { filter, invalid } = parseSessionsFilter(req.query);
         const [found, account] = await Promise.all([sessionsPage(ports, viewer, filter), accountOf(viewer)]);
         if (found.kind === 'forbidden') return forbidden(res);
@@ -35,16 +32,7 @@ export function mountSessionPages(
         sendHtml(
           res,
           invalid.length > 0 ? 400 : 200,
-          sessionsListPage({
-            locale,
-            messages,
-            csrfToken: csrfToken(req, res),
-            account,
-            team: team(viewer),
-            filter,
-            invalid,
-            ...found,
-          }),
+          sessionsListPage({ ...viewFrame(tools, req, res, viewer), account, filter, invalid, ...found }),
         );
       }),
     ),
@@ -60,11 +48,7 @@ export function mountSessionPages(
     if (found.kind === 'not_found') return notFound(res);
     // A page that shows personal data is never kept by a cache nor offered again by the back button.
     if (found.personalDataShown) res.setHeader('Cache-Control', 'no-store');
-    sendHtml(
-      res,
-      status,
-      sessionDetailPage({ locale, messages, csrfToken: csrfToken(req, res), account, team: team(viewer), ...found }),
-    );
+    sendHtml(res, status, sessionDetailPage({ ...viewFrame(tools, req, res, viewer), account, ...found }));
   };
 
   router.get('/sessions/:id', page(signedIn((req, res, viewer) => detail(req, res, viewer, false))));
@@ -103,15 +87,10 @@ export function mountSessionPages(
     '/sessions/:id/access',
     page(
       signedIn(async (req, res, viewer) => {
-        const { locale, messages } = stateOf(res);
         const [found, account] = await Promise.all([accessTrail(ports, viewer, String(req.params.id)), accountOf(viewer)]);
         if (found.kind === 'forbidden') return forbidden(res);
         if (found.kind === 'not_found') return notFound(res);
-        sendHtml(
-          res,
-          200,
-          accessTrailPage({ locale, messages, csrfToken: csrfToken(req, res), account, team: team(viewer), ...found }),
-        );
+        sendHtml(res, 200, accessTrailPage({ ...viewFrame(tools, req, res, viewer), account, ...found }));
       }),
     ),
   );

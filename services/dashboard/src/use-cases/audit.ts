@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import { csvLine, writeOrWait } from '@idv/kit';
-import { appendAudit, listAuditEntries, type AuditRecord } from '../adapters/audit.repository';
+import { appendAudit, listAuditEntries, type AuditEntry, type AuditRecord } from '../adapters/audit.repository';
 import { membersOf, type MemberRecord } from '../adapters/members.repository';
 import { AUDIT_CSV_COLUMNS, AUDIT_PAGE_SIZE, type AuditFilter } from '../domain/audit';
 import { can } from '../domain/roles';
@@ -64,4 +64,22 @@ export function auditCsvCells(row: AuditRecord): string[] {
           ? ['service', '', '']
           : ['', '', ''];
   return [row.at.toISOString(), ...actor, row.action, row.target ?? '', row.address ?? ''];
+}
+
+/**
+ * The audit entry of a file about to be passed on from another service's stream (an image, a CSV), written
+ * before a byte goes: when it cannot be written, the stream is let go and the error thrown (nothing unaudited
+ * is served).
+ */
+export async function auditBeforeServing(
+  ports: DashboardPorts,
+  entry: AuditEntry,
+  body: ReadableStream<Uint8Array>,
+): Promise<void> {
+  try {
+    await appendAudit(ports.pool, entry);
+  } catch (error) {
+    await body.cancel();
+    throw error;
+  }
 }

@@ -9,6 +9,7 @@ import {
 import { appendAudit } from '../adapters/audit.repository';
 import { can } from '../domain/roles';
 import { isEvidenceArtifact, optedIntoImages } from '../domain/session-images';
+import { auditBeforeServing } from './audit';
 import type { DashboardPorts } from './ports';
 import type { Outcome } from './projects';
 import { findSession } from './sessions';
@@ -114,18 +115,17 @@ export async function openImage(
     ports.logger.warn({ artifact, content_type: contentType }, 'a capture that is not an image was not served');
     return { kind: 'not_found' };
   }
-  try {
-    await appendAudit(ports.pool, {
+  await auditBeforeServing(
+    ports,
+    {
       accountId: viewer.accountId,
       actorId: viewer.userId,
       action: 'session.image_opened',
       target: `${session.id}/${artifact}`,
       address,
-    });
-  } catch (error) {
-    await file.body.cancel();
-    throw error;
-  }
+    },
+    file.body,
+  );
   return {
     kind: 'image',
     sessionId: session.id,

@@ -1,7 +1,7 @@
 import type { Usage } from '@idv/contracts';
-import { appendAudit } from '../adapters/audit.repository';
 import { can } from '../domain/roles';
 import { chartRange } from '../domain/usage';
+import { auditBeforeServing } from './audit';
 import type { DashboardPorts } from './ports';
 import type { Viewer } from './sign-in';
 
@@ -31,18 +31,11 @@ export type UsageExport =
 export async function exportUsage(ports: DashboardPorts, viewer: Viewer, month: string, address: string): Promise<UsageExport> {
   if (!can(viewer.role, 'billing.read')) return { kind: 'forbidden' };
   const file = await ports.platform.stream('exportAccountUsageCsv', { id: viewer.accountId }, { month });
-  try {
-    await appendAudit(ports.pool, {
-      accountId: viewer.accountId,
-      actorId: viewer.userId,
-      action: 'usage.exported',
-      target: month,
-      address,
-    });
-  } catch (error) {
-    await file.body.cancel();
-    throw error;
-  }
+  await auditBeforeServing(
+    ports,
+    { accountId: viewer.accountId, actorId: viewer.userId, action: 'usage.exported', target: month, address },
+    file.body,
+  );
   return {
     kind: 'csv',
     contentType: file.headers.get('content-type') ?? 'text/csv; charset=utf-8',

@@ -16,11 +16,8 @@ import { getEndpointHealth } from '../use-cases/endpoint-health';
 import { redeliver } from '../use-cases/redeliver';
 import { getRetry, listRetries, startRetry } from '../use-cases/retry-failed';
 import { sendTestEvent } from '../use-cases/send-test';
-import type { RouteDeps } from './routes';
+import { SECRET_NOT_CACHED, type RouteDeps } from './routes';
 import { toAccountEndpoint, toDelivery, toDeliveryAttempt, toEndpointHealth, toRetry } from './views';
-
-/** Responses that carry a complete signing secret must not be kept by any cache. */
-const SECRET_NOT_CACHED = { 'Cache-Control': 'no-store' };
 
 const cursorOf = (record: { createdAt: Date; id: string }) => ({ createdAt: record.createdAt.toISOString(), id: record.id });
 

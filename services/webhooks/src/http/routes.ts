@@ -15,8 +15,8 @@ import { redeliver } from '../use-cases/redeliver';
 import { sendTestEvent } from '../use-cases/send-test';
 import { toDelivery, toEndpoint } from './views';
 
-/** Responses that carry a complete signing secret must not be kept by any cache. */
-const SECRET_NOT_CACHED = { 'Cache-Control': 'no-store' };
+/** Responses that carry a complete signing secret must not be kept by any cache (the public and the internal routes). */
+export const SECRET_NOT_CACHED = { 'Cache-Control': 'no-store' };
 
 export interface RouteDeps {
   pool: Pool;

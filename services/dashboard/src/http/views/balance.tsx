@@ -1,6 +1,5 @@
-import type { Account, BalanceLedger } from '@idv/contracts';
-import type { Locale, Messages } from '../../domain/i18n';
-import { renderPage, TableRegion, timeOf } from './layout';
+import type { BalanceLedger } from '@idv/contracts';
+import { renderPage, TableRegion, timeOf, type SignedInView } from './layout';
 
 /** The low-balance alert's form as the last request left it: saved, or a value refused (422). */
 export interface ThresholdForm {
@@ -10,18 +9,15 @@ export interface ThresholdForm {
 }
 
 /** The account's tokens: the balance with how long it lasts, and the ledger newest first (older pages by a cursor). */
-export function balancePage(view: {
-  locale: Locale;
-  messages: Messages;
-  csrfToken: string;
-  account: Account;
-  team: boolean;
-  ledger: BalanceLedger;
-  daysLeft: number | null;
-  before: number | null;
-  /** `editable`: the viewer may change the alert (owners). */
-  threshold: ThresholdForm & { editable: boolean };
-}): string {
+export function balancePage(
+  view: SignedInView & {
+    ledger: BalanceLedger;
+    daysLeft: number | null;
+    before: number | null;
+    /** `editable`: the viewer may change the alert (owners). */
+    threshold: ThresholdForm & { editable: boolean };
+  },
+): string {
   const b = view.messages.balance;
   const n = view.messages.notices.threshold;
   const form = view.threshold;

@@ -1,9 +1,22 @@
+import type { Account } from '@idv/contracts';
 import type { ComponentChildren } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { FieldErrors } from '../../domain/forms';
 import type { Locale, Messages } from '../../domain/i18n';
 
+/** The views' moments, from the dashboard's one set of cached formatters (domain/locale). */
+export { timeOf } from '../../domain/locale';
+
 export const STYLESHEET_PATH = '/assets/dashboard.css';
+
+/** What a signed-in page's view is framed with: the language and words, the CSRF token, the account, whether the team's sections show. */
+export interface SignedInView {
+  locale: Locale;
+  messages: Messages;
+  csrfToken: string;
+  account: Account;
+  team: boolean;
+}
 
 export interface PageFrame {
   locale: Locale;
@@ -21,24 +34,6 @@ export interface PageFrame {
 }
 
 export const COPY_SCRIPT_PATH = '/assets/copy.js';
-
-/** Made once each: building an `Intl.DateTimeFormat` costs ~0.2 ms, a 50-row table called it 100 times a page. */
-const TIME_FORMATS = new Map<string, Intl.DateTimeFormat>();
-
-/** A moment as the dashboard shows it: Argentina's time, in the page's language; to the second where order matters (the audit log). */
-export function timeOf(locale: Locale, at: Date | string, precision: 'minute' | 'second' = 'minute'): string {
-  const key = `${locale}:${precision}`;
-  let format = TIME_FORMATS.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale === 'es' ? 'es-AR' : 'en-GB', {
-      dateStyle: 'medium',
-      timeStyle: precision === 'second' ? 'medium' : 'short',
-      timeZone: 'America/Argentina/Buenos_Aires',
-    });
-    TIME_FORMATS.set(key, format);
-  }
-  return format.format(new Date(at));
-}
 
 /** One page of the dashboard: its own stylesheet only (strict CSP), a skip link, the language of its text. */
 export function renderPage(frame: PageFrame, body: ComponentChildren): string {

@@ -1,17 +1,10 @@
-import type { Account, EvidenceArtifact } from '@idv/contracts';
+import type { EvidenceArtifact } from '@idv/contracts';
 import type { Locale, Messages } from '../../domain/i18n';
 import { isEvidenceArtifact } from '../../domain/session-images';
 import type { TrailEntry } from '../../use-cases/access-trail';
 import type { ShownImages } from '../../use-cases/session-images';
-import { renderPage, timeOf } from './layout';
-
-interface Frame {
-  locale: Locale;
-  messages: Messages;
-  csrfToken: string;
-  account: Account;
-  team: boolean;
-}
+import { timeOf, type SignedInView } from './layout';
+import { AuditedShow, sessionSubPage } from './session-page';
 
 /** The session page's images section: the audited "show" for a role that may, a refusal for one that may not. */
 export function ImagesSection(props: { messages: Messages; sessionId: string; offer: 'show' | 'forbidden'; csrfToken: string }) {
@@ -22,35 +15,25 @@ export function ImagesSection(props: { messages: Messages; sessionId: string; of
       {props.offer === 'forbidden' ? (
         <p>{t.forbidden}</p>
       ) : (
-        <>
-          <p>{t.hidden}</p>
-          <form method="post" action={`/sessions/${props.sessionId}/images`}>
-            <input type="hidden" name="_csrf" value={props.csrfToken} />
-            <button type="submit">{t.show}</button>
-            <span class="hint"> {t.showNote}</span>
-          </form>
-        </>
+        <AuditedShow
+          action={`/sessions/${props.sessionId}/images`}
+          csrfToken={props.csrfToken}
+          hidden={t.hidden}
+          show={t.show}
+          note={t.showNote}
+        />
       )}
     </section>
   );
 }
 
 /** The images "show" answers with: each captured artifact, from this origin's audited image route. */
-export function sessionImagesPage(view: Frame & ShownImages): string {
+export function sessionImagesPage(view: SignedInView & ShownImages): string {
   const t = view.messages.sessionImages;
-  return renderPage(
-    {
-      locale: view.locale,
-      messages: view.messages,
-      title: t.pageTitle(view.sessionId),
-      signedIn: { accountName: view.account.name, csrfToken: view.csrfToken, section: 'sessions', team: view.team },
-    },
+  return sessionSubPage(
+    view,
+    { title: t.pageTitle(view.sessionId), back: t.back, lead: t.lead },
     <>
-      <p>
-        <a href={`/sessions/${view.sessionId}`}>{t.back}</a>
-      </p>
-      <h1>{t.pageTitle(view.sessionId)}</h1>
-      <p class="lead">{t.lead}</p>
       {view.removedAt ? <p>{t.removed(timeOf(view.locale, view.removedAt))}</p> : null}
       {view.captures.length === 0 ? (
         !view.removedAt ? (

@@ -1,25 +1,17 @@
-import { OUTCOMES, SESSION_STATUSES, type Account, type AccountSessionList, type ProjectOverview } from '@idv/contracts';
-import type { Locale, Messages } from '../../domain/i18n';
+import { OUTCOMES, SESSION_STATUSES, type AccountSessionList, type ProjectOverview } from '@idv/contracts';
 import { sessionsAddress, type SessionsFilter, type SessionsFilterField } from '../../domain/sessions';
 import type { TrailEntry } from '../../use-cases/access-trail';
 import type { SessionView } from '../../use-cases/sessions';
-import { PostButton, renderPage, TableRegion, timeOf } from './layout';
+import { PostButton, renderPage, TableRegion, timeOf, type SignedInView } from './layout';
 import { ImagesSection, TrailRow } from './session-images';
+import { AuditedShow, sessionSubPage } from './session-page';
 import { TimelineList } from './timeline';
-
-interface Frame {
-  locale: Locale;
-  messages: Messages;
-  csrfToken: string;
-  account: Account;
-  team: boolean;
-}
 
 const selected = (on: boolean) => (on ? { selected: true } : {});
 
 /** The account's sessions: a filter form (a GET, so a filtered list can be kept or shared), the page, older ones. */
 export function sessionsListPage(
-  view: Frame & {
+  view: SignedInView & {
     filter: SessionsFilter;
     invalid: SessionsFilterField[];
     list: AccountSessionList;
@@ -172,7 +164,7 @@ export function sessionsListPage(
 }
 
 /** A session: its summary, what happened to it, its personal data behind an audited "show", cancel. */
-export function sessionDetailPage(view: Frame & SessionView): string {
+export function sessionDetailPage(view: SignedInView & SessionView): string {
   const t = view.messages.sessions;
   const d = t.detail;
   const { session } = view;
@@ -268,7 +260,7 @@ export function sessionDetailPage(view: Frame & SessionView): string {
   );
 }
 
-function PersonalData(props: { view: Frame & SessionView }) {
+function PersonalData(props: { view: SignedInView & SessionView }) {
   const { view } = props;
   const d = view.messages.sessions.detail;
   const result = view.session.result;
@@ -278,14 +270,13 @@ function PersonalData(props: { view: Frame & SessionView }) {
   }
   if (!view.personalDataShown || !result) {
     return (
-      <>
-        <p>{d.personalDataHidden}</p>
-        <form method="post" action={`/sessions/${view.session.id}/personal-data`}>
-          <input type="hidden" name="_csrf" value={view.csrfToken} />
-          <button type="submit">{d.show}</button>
-          <span class="hint"> {d.showNote}</span>
-        </form>
-      </>
+      <AuditedShow
+        action={`/sessions/${view.session.id}/personal-data`}
+        csrfToken={view.csrfToken}
+        hidden={d.personalDataHidden}
+        show={d.show}
+        note={d.showNote}
+      />
     );
   }
   return (
@@ -343,21 +334,12 @@ function PersonalData(props: { view: Frame & SessionView }) {
 }
 
 /** Who saw a session's personal data, newest first. */
-export function accessTrailPage(view: Frame & { sessionId: string; entries: TrailEntry[] }): string {
+export function accessTrailPage(view: SignedInView & { sessionId: string; entries: TrailEntry[] }): string {
   const t = view.messages.sessions.trail;
-  return renderPage(
-    {
-      locale: view.locale,
-      messages: view.messages,
-      title: t.title(view.sessionId),
-      signedIn: { accountName: view.account.name, csrfToken: view.csrfToken, section: 'sessions', team: view.team },
-    },
+  return sessionSubPage(
+    view,
+    { title: t.title(view.sessionId), back: t.back, lead: t.lead },
     <>
-      <p>
-        <a href={`/sessions/${view.sessionId}`}>{t.back}</a>
-      </p>
-      <h1>{t.title(view.sessionId)}</h1>
-      <p class="lead">{t.lead}</p>
       {view.entries.length === 0 ? (
         <p>{t.empty}</p>
       ) : (

@@ -1,5 +1,6 @@
-import type { Account, Mode, Usage } from '@idv/contracts';
-import type { Locale, Messages } from '../../domain/i18n';
+import type { Mode, Usage } from '@idv/contracts';
+import type { Locale } from '../../domain/i18n';
+import { dateTimeFormat, numberOf } from '../../domain/locale';
 import { USAGE_MESSAGES, type UsageMessages } from '../../domain/usage-messages';
 import {
   EARLIEST_MONTH,
@@ -11,40 +12,19 @@ import {
   totalOf,
   type MonthChoice,
 } from '../../domain/usage';
-import { renderPage, TableRegion } from './layout';
+import { renderPage, TableRegion, type SignedInView } from './layout';
 
 /** Live first: it is what the account pays for. */
 const MODE_ORDER: readonly Mode[] = ['live', 'test'];
 
-/**
- * The page's formatters, made once: building an `Intl` formatter costs far more than using one, and a page
- * formats a few hundred months and numbers (measured: 27 ms a page with one made per call).
- */
-const MONTH_FORMATS = new Map<string, Intl.DateTimeFormat>();
-const NUMBER_FORMATS = new Map<Locale, Intl.NumberFormat>();
-
 /** A `YYYY-MM` month in the page's language: "noviembre de 2026" (long) or "nov" (short, the chart's axis). */
 export function monthLabel(locale: Locale, month: string, style: 'long' | 'short'): string {
   const [year, mon] = month.split('-').map(Number) as [number, number];
-  const key = `${locale}:${style}`;
-  let format = MONTH_FORMATS.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(
-      locale === 'es' ? 'es-AR' : 'en-GB',
-      style === 'long' ? { month: 'long', year: 'numeric', timeZone: 'UTC' } : { month: 'short', timeZone: 'UTC' },
-    );
-    MONTH_FORMATS.set(key, format);
-  }
+  const format = dateTimeFormat(
+    locale,
+    style === 'long' ? { month: 'long', year: 'numeric', timeZone: 'UTC' } : { month: 'short', timeZone: 'UTC' },
+  );
   return format.format(new Date(Date.UTC(year, mon - 1, 1)));
-}
-
-function numberOf(locale: Locale, value: number): string {
-  let format = NUMBER_FORMATS.get(locale);
-  if (!format) {
-    format = new Intl.NumberFormat(locale === 'es' ? 'es-AR' : 'en-US');
-    NUMBER_FORMATS.set(locale, format);
-  }
-  return format.format(value);
 }
 
 /**
@@ -52,16 +32,13 @@ function numberOf(locale: Locale, value: number): string {
  * month, and a chart of the months up to it per mode (an SVG drawn here, no script) with its numbers in a
  * table. With a month that is not one (`invalid`), the picker and what was wrong, and nothing else.
  */
-export function usagePage(view: {
-  locale: Locale;
-  messages: Messages;
-  csrfToken: string;
-  team: boolean;
-  account: Account;
-  now: Date;
-  invalid?: Exclude<MonthChoice, { kind: 'month' }>;
-  shown?: { month: string; usage: Usage; months: Usage[]; previous: string | null; next: string | null };
-}): string {
+export function usagePage(
+  view: SignedInView & {
+    now: Date;
+    invalid?: Exclude<MonthChoice, { kind: 'month' }>;
+    shown?: { month: string; usage: Usage; months: Usage[]; previous: string | null; next: string | null };
+  },
+): string {
   const u = USAGE_MESSAGES[view.locale];
   const { locale, shown, invalid } = view;
   const problem = invalid ? u.invalid[invalid.kind](invalid.value) : null;

@@ -91,7 +91,7 @@ export function RetrySection(props: {
                 <label for={`r-${name}`}>{name === 'from' ? r.retryFrom : r.retryTo}</label>
                 {errors[name] ? (
                   <p class="field-error" id={`e-retry-${name}`}>
-                    {r.retryProblems[errors[name]!]}
+                    {r.retryProblems[errors[name]]}
                   </p>
                 ) : null}
                 <input
@@ -204,36 +204,39 @@ function WindowHealth(props: {
       ) : (
         <>
           <RateChart locale={locale} r={r} id={`${props.id}-chart`} label={label} window={window} granularity={granularity} />
-          <TableRegion label={label}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{granularity === 'hour' ? r.hour : r.day}</th>
-                  <th scope="col" class="number">
-                    {r.attempts}
-                  </th>
-                  <th scope="col" class="number">
-                    {r.successRate}
-                  </th>
-                  <th scope="col" class="number">
-                    {r.p95}
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {window.buckets.map((bucket) => (
+          <details>
+            <summary>{granularity === 'hour' ? r.byHour : r.byDay}</summary>
+            <TableRegion label={label}>
+              <table>
+                <thead>
                   <tr>
-                    <th scope="row">
-                      <time dateTime={bucket.start}>{bucketLabel(locale, bucket.start, granularity, 'long')}</time>
+                    <th scope="col">{granularity === 'hour' ? r.hour : r.day}</th>
+                    <th scope="col" class="number">
+                      {r.attempts}
                     </th>
-                    <td class="number">{bucket.attempts}</td>
-                    <td class="number">{percent(bucket.success_rate)}</td>
-                    <td class="number">{ms(bucket.p95_ms)}</td>
+                    <th scope="col" class="number">
+                      {r.successRate}
+                    </th>
+                    <th scope="col" class="number">
+                      {r.p95}
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableRegion>
+                </thead>
+                <tbody>
+                  {window.buckets.map((bucket) => (
+                    <tr>
+                      <th scope="row">
+                        <time dateTime={bucket.start}>{bucketLabel(locale, bucket.start, granularity, 'long')}</time>
+                      </th>
+                      <td class="number">{bucket.attempts}</td>
+                      <td class="number">{percent(bucket.success_rate)}</td>
+                      <td class="number">{ms(bucket.p95_ms)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableRegion>
+          </details>
         </>
       )}
     </section>
