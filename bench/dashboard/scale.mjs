@@ -5,7 +5,12 @@
 // statuses and reason codes in a busy integration's proportions) and five delivery attempts for each (5,000,000 by
 // default, on one endpoint), then has its owner open the sessions list under each filter and session pages,
 // BENCH_REQUESTS (default 200) of each kind, BENCH_CONCURRENCY (default 4) at a time. Prints the server time as the
-// client sees it on loopback (p50 / p95 / max) per kind, with the machine's yardstick. Seeding takes a few minutes.
+// client sees it on loopback (p50 / p95 / max) per kind, with the machine's yardstick. Then "retry the failed deliveries"
+// of a second endpoint (a receiver of this bench on 127.0.0.1) whose last hour holds BENCH_RETRY_EVENTS (default
+// 2,000) dead events: how long the action takes to start, and how many deliveries a second it makes until every one
+// is sent, at WEBHOOKS_RETRY_PER_SECOND = BENCH_RETRY_PER_SECOND (default 200; the service's default is 10, to spare
+// the receiver). Seeding takes a few minutes.
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
@@ -24,6 +29,8 @@ const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1_000_000);
 const ATTEMPTS_PER_SESSION = 5;
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const RETRY_EVENTS = Number(process.env.BENCH_RETRY_EVENTS ?? 2000);
+const RETRY_PER_SECOND = Number(process.env.BENCH_RETRY_PER_SECOND ?? 200);
 const CONFIG = {
   steps: [{ id: 'correo', type: 'otp_email' }],
   options: { webhookEvents: ['verification_session.completed'] },
@@ -50,12 +57,42 @@ SELECT 'whd_' || upper(lpad(to_hex(s.n * 5 + k), 26, '0')), $1, $2, 'msg_bench_'
                             WHEN s.status IN ('approved', 'rejected', 'expired', 'canceled') THEN 'verification_session.' || s.status
                             ELSE 'verification_session.created' END AS type) AS t`;
 
+/** The retried endpoint's events: sessions' completions, as the webhooks service stores them (the session as sent). */
+const SEED_RETRY_EVENTS = `
+INSERT INTO events (id, account_id, type, data, options, occurred_at)
+SELECT 'evt_' || lpad(to_hex(s.n), 32, '0'), $1, 'verification_session.completed',
+       jsonb_build_object('id', s.id, 'object', 'verification_session', 'status', s.status, 'mode', s.mode,
+                          'project_id', s.project_id, 'config_version', 'cfg_00000001',
+                          'created_at', to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
+       '{"documentData": false, "verifiedChannels": false, "formData": false, "evidenceLinks": false}',
+       now() - interval '40 minutes'
+  FROM (SELECT id, status, mode, project_id, created_at, row_number() OVER (ORDER BY id) AS n
+          FROM sessions.sessions WHERE status = 'approved' LIMIT $2) AS s`;
+
+/** Each of those events' last attempt on the retried endpoint: dead (the receiver was down for its 8 attempts). */
+const SEED_RETRY_DELIVERIES = `
+INSERT INTO deliveries (id, account_id, endpoint_id, message_id, event_id, event_type, attempt, status, http_status,
+                        duration_ms, error, failure_reason, created_at)
+SELECT 'whd_' || upper(lpad(to_hex(1000000000000 + n), 26, '0')), $1, $3, 'msg_retry_' || n,
+       'evt_' || lpad(to_hex(n), 32, '0'), 'verification_session.completed', 8, 'dead', 503, 40, NULL, 'http_status',
+       now() - interval '30 minutes'
+  FROM generate_series(1, $2) AS n`;
+
 async function main() {
   const stack = await testkit.Stack.start({
     database: 'idv_bench_scale',
     services: ['keys', 'sessions', 'flow-runner', 'webhooks', 'dashboard'],
-    env: { LOG_LEVEL: 'warn' },
+    env: { LOG_LEVEL: 'warn', WEBHOOKS_RETRY_PER_SECOND: String(RETRY_PER_SECOND) },
   });
+  const received = { count: 0 };
+  const receiver = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received.count += 1;
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   try {
     const base = stack.url('dashboard');
     const platform = new InternalClient({
@@ -72,6 +109,11 @@ async function main() {
       'createAccountWebhookEndpoint',
       { id: account.id },
       { url: 'https://receiver.example/hooks', events: ['verification_session.completed'] },
+    );
+    const retryEndpoint = await platform.call(
+      'createAccountWebhookEndpoint',
+      { id: account.id },
+      { url: `http://127.0.0.1:${receiver.address().port}/hooks`, events: ['verification_session.completed'] },
     );
     const owner = { email: 'owner@escala.example', password: 'una frase de escala larga' };
     await platform.call('createAccountOwner', { id: account.id }, { ...owner, name: 'Owner' });
@@ -99,6 +141,8 @@ async function main() {
       await db.query(SEED_DELIVERIES, [account.id, endpoint.id]);
       await db.query('VACUUM ANALYZE deliveries');
       console.error(`seeded ${(SESSIONS * ATTEMPTS_PER_SESSION).toLocaleString('en-US')} delivery attempts in ${elapsed(since)}`);
+      await db.query(SEED_RETRY_EVENTS, [account.id, RETRY_EVENTS]);
+      await db.query(SEED_RETRY_DELIVERIES, [account.id, RETRY_EVENTS, retryEndpoint.id]);
     } finally {
       await db.end();
     }
@@ -169,6 +213,21 @@ async function main() {
         times.sort((a, b) => a - b),
       );
     }
+
+    // Retry every failed delivery of the retried endpoint's last hour, as the owner's button does.
+    const retryStarted = performance.now();
+    const started = await platform.call(
+      'startWebhookRetry',
+      { id: account.id, endpoint_id: retryEndpoint.id },
+      { from: new Date(Date.now() - 3_600_000).toISOString(), to: new Date().toISOString() },
+    );
+    const startMs = performance.now() - retryStarted;
+    let retry = started;
+    while (retry.state !== 'finished') {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      retry = await platform.call('getWebhookRetry', { id: account.id, retry_id: started.id });
+    }
+    const retrySeconds = (performance.now() - retryStarted) / 1000;
     await agent.close();
 
     const yardstick = await machineReference();
@@ -184,8 +243,13 @@ async function main() {
     for (const [name, sorted] of samples) {
       console.log(`| ${name} | ${quantile(sorted, 0.5).toFixed(1)} | ${quantile(sorted, 0.95).toFixed(1)} | ${sorted.at(-1).toFixed(1)} |`);
     }
+    console.log('');
+    console.log(
+      `Retry of the failed deliveries of an hour (${started.total.toLocaleString('en-US')} dead events, among ${(SESSIONS * ATTEMPTS_PER_SESSION).toLocaleString('en-US')} attempts): started in ${startMs.toFixed(0)} ms; ${retry.done.toLocaleString('en-US')} sent (${retry.failed} failed) in ${retrySeconds.toFixed(1)} s = ${Math.round(retry.done / retrySeconds)} deliveries/s at a limit of ${RETRY_PER_SECOND}/s; the receiver got ${received.count.toLocaleString('en-US')}.`,
+    );
   } finally {
     await stack.stop();
+    receiver.close();
   }
 }
 
