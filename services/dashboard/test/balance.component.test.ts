@@ -1,4 +1,5 @@
 import { api } from '@idv/testkit';
+import { approvedAccount } from './support/accounts';
 import { signedInOwner as signedIn, startDashboard, type Dashboard } from './support/harness';
 import { invitedMember } from './support/members';
 
@@ -15,20 +16,16 @@ const signedInOwner = () => signedIn(dashboard, 'tokens');
 
 /** An approved account with a flow published to live and a live key, credited `tokens` with `reason`. */
 async function liveAccount(tokens: number, reason: string) {
-  const owner = await signedInOwner();
-  await dashboard.platform.call('approveAccount', { id: owner.accountId });
-  const project = await dashboard.platform.call('createProject', {}, { account_id: owner.accountId, name: 'Fichas' });
-  await dashboard.platform.call(
-    'publishConfig',
-    { id: project.id },
-    { mode: 'live', config: { steps: [{ id: 'correo', type: 'otp_email' }] } },
-  );
-  await dashboard.platform.call('creditBalance', { id: owner.accountId }, { tokens, reason });
-  const key = await dashboard.platform.call('createApiKey', {}, { account_id: owner.accountId, mode: 'live', name: 'live' });
+  const { owner, project, keys } = await approvedAccount(dashboard, 'tokens', {
+    projectName: 'Fichas',
+    config: { steps: [{ id: 'correo', type: 'otp_email' }] },
+    keys: { live: 'live' },
+    tokens: { count: tokens, reason },
+  });
   // As an integrator does: a 429 (the key's rate limit, 20/s after a burst of 40) is sent again after its Retry-After.
   const createSession = async () => {
     for (;;) {
-      const answer = await api('POST', '/v1/verification-sessions', { key: key.secret, body: { project_id: project.id } });
+      const answer = await api('POST', '/v1/verification-sessions', { key: keys.live!, body: { project_id: project.id } });
       if (answer.status !== 429) return answer;
       await new Promise((resolve) => setTimeout(resolve, 1000 * Number(answer.headers['retry-after'] ?? 1)));
     }

@@ -3,7 +3,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { ROOT_DIR, Receiver, api, axeViolations, launchBrowser, newPerson, waitFor } from '@idv/testkit';
-import { signedInOwner, startDashboard, type Dashboard } from './support/harness';
+import { approvedAccount } from './support/accounts';
+import { startDashboard, type Dashboard } from './support/harness';
 
 /**
  * The outage story of issue 41, in a real Chromium against the dashboard (in this process, with its own SMTP server
@@ -76,12 +77,11 @@ const CONFIG = {
 
 test('a receiver outage: the circuit opens and the owner is told, retry-all sends each missed event once, the timeline and the access trail show it, the balance warns', async () => {
   // An approved account with a live flow, 10 tokens and a live key; its owner signs in in Chromium.
-  const owner = await signedInOwner(dashboard, 'outage');
-  await dashboard.platform.call('approveAccount', { id: owner.accountId });
-  const project = await dashboard.platform.call('createProject', {}, { account_id: owner.accountId, name: 'Altas' });
-  await dashboard.platform.call('publishConfig', { id: project.id }, { mode: 'live', config: CONFIG });
-  await dashboard.platform.call('creditBalance', { id: owner.accountId }, { tokens: 10, reason: 'Para la caída' });
-  const key = await dashboard.platform.call('createApiKey', {}, { account_id: owner.accountId, mode: 'live', name: 'backend' });
+  const { owner, project, keys } = await approvedAccount(dashboard, 'outage', {
+    config: CONFIG,
+    keys: { live: 'backend' },
+    tokens: { count: 10, reason: 'Para la caída' },
+  });
   const context = await newPerson(browser);
   const page = await context.newPage();
   await page.goto(`${dashboard.url}/sign-in`);
@@ -111,7 +111,7 @@ test('a receiver outage: the circuit opens and the owner is told, retry-all send
   const decided: string[] = [];
   for (const ref of ['caida-1', 'caida-2', 'caida-3']) {
     const created = await api('POST', '/v1/verification-sessions', {
-      key: key.secret,
+      key: keys.live!,
       body: { project_id: project.id, external_ref: ref },
     });
     expect(created.status).toBe(201);
@@ -170,8 +170,14 @@ test('a receiver outage: the circuit opens and the owner is told, retry-all send
 
   // The session's timeline shows its failed attempts and the one that got through.
   await page.goto(`${dashboard.url}/sessions/${decided[0]}`);
-  await page.getByText(/Webhook verification_session\.approved, intento 1: falló/).first().waitFor();
-  await page.getByText(/respondió 200/).first().waitFor();
+  await page
+    .getByText(/Webhook verification_session\.approved, intento 1: falló/)
+    .first()
+    .waitFor();
+  await page
+    .getByText(/respondió 200/)
+    .first()
+    .waitFor();
   await check(page, 'session-timeline');
 
   // Showing the person's data leaves an entry in the session's access trail.

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { api, waitFor } from '@idv/testkit';
-import { signedInOwner as signedIn, startDashboard, type Dashboard } from './support/harness';
+import { approvedAccount } from './support/accounts';
+import { startDashboard, type Dashboard } from './support/harness';
 import { invitedMember } from './support/members';
 
 let dashboard: Dashboard;
@@ -13,43 +14,33 @@ afterAll(async () => {
   await dashboard?.stop();
 });
 
-type Owner = Awaited<ReturnType<typeof signedIn>>;
+type Owner = Awaited<ReturnType<typeof approvedAccount>>['owner'];
 
 /** An approved account with flows published in both modes, a key of each mode, and `tokens` credited. */
 async function account(tokens: number) {
-  const owner = await signedIn(dashboard, 'notices');
-  await dashboard.platform.call('approveAccount', { id: owner.accountId });
-  const project = await dashboard.platform.call('createProject', {}, { account_id: owner.accountId, name: 'Avisos' });
-  for (const mode of ['test', 'live'] as const) {
-    await dashboard.platform.call(
-      'publishConfig',
-      { id: project.id },
-      {
-        mode,
-        config: {
-          steps: [{ id: 'correo', type: 'otp_email' }],
-          options: {
-            documentData: false,
-            verifiedChannels: false,
-            formData: false,
-            evidenceLinks: false,
-            webhookEvents: ['verification_session.canceled'],
-          },
-        },
+  const { owner, project, keys } = await approvedAccount(dashboard, 'notices', {
+    projectName: 'Avisos',
+    config: {
+      steps: [{ id: 'correo', type: 'otp_email' }],
+      options: {
+        documentData: false,
+        verifiedChannels: false,
+        formData: false,
+        evidenceLinks: false,
+        webhookEvents: ['verification_session.canceled'],
       },
-    );
-  }
-  if (tokens > 0) await dashboard.platform.call('creditBalance', { id: owner.accountId }, { tokens, reason: 'Para probar' });
-  const live = await dashboard.platform.call('createApiKey', {}, { account_id: owner.accountId, mode: 'live', name: 'live' });
-  const test = await dashboard.platform.call('createApiKey', {}, { account_id: owner.accountId, mode: 'test', name: 'test' });
-  const createSession = async (key = live.secret) => {
+    },
+    keys: { test: 'test', live: 'live' },
+    ...(tokens > 0 ? { tokens: { count: tokens, reason: 'Para probar' } } : {}),
+  });
+  const createSession = async (key = keys.live!) => {
     for (;;) {
       const answer = await api('POST', '/v1/verification-sessions', { key, body: { project_id: project.id } });
       if (answer.status !== 429) return answer;
       await new Promise((resolve) => setTimeout(resolve, 1000 * Number(answer.headers['retry-after'] ?? 1)));
     }
   };
-  return { owner, createSession, testKey: test.secret };
+  return { owner, createSession, testKey: keys.test! };
 }
 
 async function setThreshold(owner: Owner, threshold: string) {

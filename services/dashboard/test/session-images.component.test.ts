@@ -1,6 +1,7 @@
 import { api, testEnv, waitFor } from '@idv/testkit';
+import { approvedAccount } from './support/accounts';
 import { TestBrowser, type Page } from './support/browser';
-import { signedInOwner as signedIn, startDashboard, type Dashboard } from './support/harness';
+import { startDashboard, type Dashboard } from './support/harness';
 import { invitedMember } from './support/members';
 
 /**
@@ -29,17 +30,13 @@ type SessionRef = { id: `vs_${string}`; url: string };
 
 /** An approved account with a test-mode flow (`config`) and a test key; sessions created over the public API. */
 async function testAccount(config: object) {
-  const owner = await signedIn(dashboard, 'images');
-  await dashboard.platform.call('approveAccount', { id: owner.accountId });
-  const project = await dashboard.platform.call('createProject', {}, { account_id: owner.accountId, name: 'Altas' });
-  await dashboard.platform.call('publishConfig', { id: project.id }, { mode: 'test', config });
-  const key = await dashboard.platform.call('createApiKey', {}, { account_id: owner.accountId, mode: 'test', name: 'backend' });
+  const { owner, project, keys } = await approvedAccount(dashboard, 'images', { config, keys: { test: 'backend' } });
   const create = async (): Promise<SessionRef> => {
-    const answer = await api('POST', '/v1/verification-sessions', { key: key.secret, body: { project_id: project.id } });
+    const answer = await api('POST', '/v1/verification-sessions', { key: keys.test!, body: { project_id: project.id } });
     expect(answer.status).toBe(201);
     return answer.body as SessionRef;
   };
-  return { owner, key: key.secret, create };
+  return { owner, key: keys.test!, create };
 }
 
 /** The flow's form on a page: where it posts, its CSRF token and the step it was drawn for. */

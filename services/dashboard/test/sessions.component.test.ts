@@ -1,5 +1,6 @@
 import { api } from '@idv/testkit';
-import { signedInOwner as signedIn, startDashboard, type Dashboard } from './support/harness';
+import { approvedAccount } from './support/accounts';
+import { startDashboard, type Dashboard } from './support/harness';
 import { invitedMember } from './support/members';
 
 let dashboard: Dashboard;
@@ -37,15 +38,14 @@ const STEPS = [
 
 /** An approved account with a live flow that keeps personal data, a live key named "backend" and tokens. */
 async function liveAccount() {
-  const owner = await signedIn(dashboard, 'sessions');
-  await dashboard.platform.call('approveAccount', { id: owner.accountId });
-  const project = await dashboard.platform.call('createProject', {}, { account_id: owner.accountId, name: 'Altas' });
-  await dashboard.platform.call('publishConfig', { id: project.id }, { mode: 'live', config: CONFIG });
-  await dashboard.platform.call('creditBalance', { id: owner.accountId }, { tokens: 20, reason: 'prueba' });
-  const key = await dashboard.platform.call('createApiKey', {}, { account_id: owner.accountId, mode: 'live', name: 'backend' });
+  const { owner, project, keys } = await approvedAccount(dashboard, 'sessions', {
+    config: CONFIG,
+    keys: { live: 'backend' },
+    tokens: { count: 20, reason: 'prueba' },
+  });
   const create = async (ref: string) => {
     const answer = await api('POST', '/v1/verification-sessions', {
-      key: key.secret,
+      key: keys.live!,
       body: { project_id: project.id, external_ref: ref },
     });
     expect(answer.status).toBe(201);
@@ -69,7 +69,7 @@ async function liveAccount() {
     );
     return session;
   };
-  return { owner, project, key, create, decided };
+  return { owner, project, create, decided };
 }
 
 /** The sessions list's rows: the session id and its status. */
@@ -212,8 +212,8 @@ describe("the account's sessions", () => {
     expect((await first.owner.browser.post(`/sessions/${theirs.id}/personal-data`, {}, own)).status).toBe(404);
     expect((await first.owner.browser.get('/sessions/no-es-un-id')).status).toBe(404);
     expect((await first.owner.browser.post(`/sessions/${theirs.id}/cancel`, {})).status).toBe(403);
-    expect((await dashboard.platform.call('getAccountSession', { id: second.owner.accountId, sessionId: theirs.id })).status).toBe(
-      'pending',
-    );
+    expect(
+      (await dashboard.platform.call('getAccountSession', { id: second.owner.accountId, sessionId: theirs.id })).status,
+    ).toBe('pending');
   });
 });

@@ -2,6 +2,7 @@ import { shiftMonth } from '@idv/contracts';
 import { api, testEnv } from '@idv/testkit';
 import pg from 'pg';
 import { argentinaMonth } from '../src/domain/usage';
+import { approvedAccount } from './support/accounts';
 import { signedInOwner as signedIn, startDashboard, type Dashboard } from './support/harness';
 import { invitedMember } from './support/members';
 
@@ -27,22 +28,13 @@ const thisMonth = () => new Date().toISOString().slice(0, 7);
  * one more live session moved to the month before (its debit with it, as the usage counts by the session's month).
  */
 async function accountWithSessions() {
-  const owner = await signedIn(dashboard, 'usage');
-  await dashboard.platform.call('approveAccount', { id: owner.accountId });
-  const project = await dashboard.platform.call('createProject', {}, { account_id: owner.accountId, name: 'Altas' });
-  for (const mode of ['live', 'test'] as const) {
-    await dashboard.platform.call(
-      'publishConfig',
-      { id: project.id },
-      { mode, config: { steps: [{ id: 'correo', type: 'otp_email' }] } },
-    );
-  }
-  await dashboard.platform.call('creditBalance', { id: owner.accountId }, { tokens: 20, reason: 'Para el uso' });
-  const key = async (mode: 'live' | 'test') =>
-    (await dashboard.platform.call('createApiKey', {}, { account_id: owner.accountId, mode, name: mode })).secret;
-  const keys = { live: await key('live'), test: await key('test') };
+  const { owner, project, keys } = await approvedAccount(dashboard, 'usage', {
+    config: { steps: [{ id: 'correo', type: 'otp_email' }] },
+    keys: { live: 'live', test: 'test' },
+    tokens: { count: 20, reason: 'Para el uso' },
+  });
   const create = async (mode: 'live' | 'test') => {
-    const answer = await api('POST', '/v1/verification-sessions', { key: keys[mode], body: { project_id: project.id } });
+    const answer = await api('POST', '/v1/verification-sessions', { key: keys[mode]!, body: { project_id: project.id } });
     expect(answer.status).toBe(201);
     return answer.body.id as string;
   };

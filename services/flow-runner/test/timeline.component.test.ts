@@ -105,7 +105,13 @@ async function timeline(accountId: string, sessionId: string, query = '') {
 /** A step's submission as the page posts it, with the page's CSRF token. */
 async function submit(sessionId: SessionId, secret: string, input: Record<string, string>, capture?: Buffer) {
   const record = await stores.flows.find(sessionId);
-  const result = await app.flows.submit(sessionId, secret, { _csrf: record!.csrfToken, ...input }, 'es', capture ? { capture } : {});
+  const result = await app.flows.submit(
+    sessionId,
+    secret,
+    { _csrf: record!.csrfToken, ...input },
+    'es',
+    capture ? { capture } : {},
+  );
   expect(result.kind === 'status' ? result.page : result.kind).not.toMatch(/csrf|used|moved|not_found/);
 }
 

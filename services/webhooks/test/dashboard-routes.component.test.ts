@@ -1,15 +1,8 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { INTERNAL_HEADERS, eventId, newId, type AccountId } from '@idv/contracts';
-import { Broker, EvidenceLinksClient, createLogger, createMetrics, createPool, withTransaction, type Pool } from '@idv/kit';
-import { infraFromEnv, privateServiceDatabase, receiversOfThisFile, waitFor } from '@idv/testkit';
-import { HttpSender } from '../src/adapters/http-sender';
+import { eventId, newId, type AccountId } from '@idv/contracts';
+import { withTransaction } from '@idv/kit';
+import { receiversOfThisFile, waitFor } from '@idv/testkit';
 import { fanOut } from '../src/adapters/messages.repository';
-import { SecretBox } from '../src/adapters/secret-box';
-import { createApp } from '../src/app';
-import { timings } from '../src/domain/schedule';
-import { deliveryJob } from '../src/jobs/deliver-messages';
+import { inProcessWebhooks } from './support/in-process';
 import { verifySignature } from './support/verify';
 
 /**
@@ -17,94 +10,9 @@ import { verifySignature } from './support/verify';
  * test's own, a real broker connection and its own dispatcher delivering to real receivers on 127.0.0.1:
  * what each attempt sent and received is kept, and every route answers for its account only.
  */
-const INTERNAL_TOKEN = 'a-component-test-internal-token-of-32-chars';
-const logger = createLogger({ service: 'webhooks-dashboard-test', level: 'silent' });
+const service = inProcessWebhooks('dashboard', { timeScale: 0.05 });
+const { call, endpointOf } = service;
 const receiver = receiversOfThisFile();
-
-let database: Awaited<ReturnType<typeof privateServiceDatabase>>;
-let pool: Pool;
-let broker: Broker;
-let server: Server;
-let base: string;
-let dispatcher: ReturnType<typeof deliveryJob>;
-let sender: HttpSender;
-
-beforeAll(async () => {
-  database = await privateServiceDatabase({
-    label: 'webhooks_dashboard',
-    schema: 'webhooks',
-    migrationsDir: path.join(__dirname, '..', 'migrations'),
-  });
-  pool = createPool({ url: database.url, schema: 'webhooks', max: 8 });
-  broker = new Broker({ url: infraFromEnv().amqpUrl, namespace: `wh-dashboard-${Math.random().toString(36).slice(2)}`, logger });
-  await broker.start();
-  const secrets = SecretBox.fromConfig(undefined, INTERNAL_TOKEN);
-  const t = timings(0.05);
-  sender = new HttpSender({ allowLocalTargets: true, timeoutMs: t.receiverTimeoutMs });
-  const dispatchUrl = new URL(database.url);
-  dispatchUrl.searchParams.set('options', '-c search_path=webhooks,public');
-  dispatcher = deliveryJob({
-    pool,
-    databaseUrl: dispatchUrl.toString(),
-    sender,
-    secrets,
-    timings: t,
-    logger,
-    metrics: { recordAttempt: () => undefined },
-    userAgent: 'idv-webhooks/0.0.0-test',
-    concurrency: 8,
-    endpointConcurrency: 4,
-    pollMs: 50,
-    // No event here opted in to evidence links: the client is never called.
-    evidence: new EvidenceLinksClient('http://127.0.0.1:9', INTERNAL_TOKEN, 1000),
-  });
-  await dispatcher.start();
-  const app = createApp({
-    pool,
-    broker,
-    logger,
-    metrics: createMetrics('webhooks-dashboard-test'),
-    secrets,
-    internalToken: INTERNAL_TOKEN,
-    allowLocalTargets: true,
-    onQueued: () => dispatcher.wake(),
-  });
-  server = await new Promise<Server>((resolve) => {
-    const started = app.listen(0, '127.0.0.1', () => resolve(started));
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}, 60_000);
-
-afterAll(async () => {
-  await dispatcher?.stop();
-  await sender?.close();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  await broker?.close();
-  await pool?.end();
-  await database?.drop();
-});
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: any;
-}
-
-async function call(method: string, route: string, body?: unknown): Promise<Answer> {
-  const response = await fetch(`${base}${route}`, {
-    method,
-    headers: { 'content-type': 'application/json', [INTERNAL_HEADERS.token]: INTERNAL_TOKEN },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
-}
-
-async function endpointOf(accountId: AccountId, url: string, events = ['verification_session.approved']) {
-  const created = await call('POST', `/internal/accounts/${accountId}/webhook-endpoints`, { url, events, description: 'Prueba' });
-  expect(created.status).toBe(201);
-  return created.body as { id: string; secret: string };
-}
 
 /** The endpoint's log once it holds `count` attempts. */
 async function logOf(accountId: AccountId, endpointId: string, count = 1, query = '') {
@@ -153,7 +61,7 @@ describe("the dashboard's delivery log", () => {
     const sessionId = newId('session');
     const other = newId('session');
     for (const session of [sessionId, other]) {
-      await fanOut(pool, accountId, {
+      await fanOut(service.pool, accountId, {
         id: eventId(accountId, session, 'verification_session.approved'),
         type: 'verification_session.approved',
         data: { id: session, object: 'verification_session', status: 'approved', result: { outcome: 'approved' } },
@@ -161,7 +69,7 @@ describe("the dashboard's delivery log", () => {
         occurredAt: new Date().toISOString(),
       });
     }
-    dispatcher.wake();
+    service.dispatcher!.wake();
     await logOf(accountId, endpoint.id, 2);
     const filtered = await logOf(accountId, endpoint.id, 1, `?session_id=${sessionId}&status=succeeded`);
     expect(filtered.data).toHaveLength(1);
@@ -195,7 +103,7 @@ describe("the dashboard's delivery log", () => {
     const endpoint = await endpointOf(accountId, target.url);
     for (let n = 0; n < 5; n += 1) {
       const session = newId('session');
-      await fanOut(pool, accountId, {
+      await fanOut(service.pool, accountId, {
         id: eventId(accountId, session, 'verification_session.approved'),
         type: 'verification_session.approved',
         data: { id: session, object: 'verification_session' },
@@ -203,7 +111,7 @@ describe("the dashboard's delivery log", () => {
         occurredAt: new Date().toISOString(),
       });
     }
-    dispatcher.wake();
+    service.dispatcher!.wake();
     await logOf(accountId, endpoint.id, 5);
     const first = await call('GET', `/internal/accounts/${accountId}/webhook-endpoints/${endpoint.id}/deliveries?limit=3`);
     expect(first.body).toMatchObject({ has_more: true, next_cursor: expect.any(String) });
@@ -248,10 +156,10 @@ describe("the dashboard's endpoint routes", () => {
     const endpoint = await endpointOf(accountId, 'https://receiver.example/hook');
     const openUntil = new Date(Date.now() + 10 * 60_000);
     const nextTry = new Date(Date.now() + 5 * 60_000);
-    await pool.query(`UPDATE endpoints SET circuit_open_until = $2 WHERE id = $1`, [endpoint.id, openUntil]);
+    await service.pool.query(`UPDATE endpoints SET circuit_open_until = $2 WHERE id = $1`, [endpoint.id, openUntil]);
     const session = newId('session');
     // Queued and pushed to later in one transaction: this file's dispatcher never sees it due.
-    await withTransaction(pool, async (tx) => {
+    await withTransaction(service.pool, async (tx) => {
       await fanOut(tx, accountId, {
         id: eventId(accountId, session, 'verification_session.approved'),
         type: 'verification_session.approved',
@@ -268,12 +176,14 @@ describe("the dashboard's endpoint routes", () => {
       next_attempt_at: nextTry.toISOString(),
       previous_secret_expires_at: null,
     });
-    await pool.query(`UPDATE endpoints SET circuit_open_until = now() - interval '1 second' WHERE id = $1`, [endpoint.id]);
+    await service.pool.query(`UPDATE endpoints SET circuit_open_until = now() - interval '1 second' WHERE id = $1`, [
+      endpoint.id,
+    ]);
     const listed = await call('GET', `/internal/accounts/${accountId}/webhook-endpoints`);
     expect(
       listed.body.data.map((e: { id: string; state: { circuit: { state: string } } }) => [e.id, e.state.circuit.state]),
     ).toEqual([[endpoint.id, 'half_open']]);
-    await pool.query(`UPDATE endpoints SET circuit_open_until = NULL WHERE id = $1`, [endpoint.id]);
+    await service.pool.query(`UPDATE endpoints SET circuit_open_until = NULL WHERE id = $1`, [endpoint.id]);
     expect((await call('GET', `/internal/accounts/${accountId}/webhook-endpoints/${endpoint.id}`)).body.state.circuit.state).toBe(
       'closed',
     );

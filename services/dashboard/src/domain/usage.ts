@@ -25,7 +25,11 @@ export const STACK_ORDER = [
 
 /** The month (`YYYY-MM`) it is at `now` in Argentina: the page's month when none is asked for. */
 export function argentinaMonth(now: Date): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: ARGENTINA_TIME_ZONE, year: 'numeric', month: '2-digit' }).formatToParts(now);
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: ARGENTINA_TIME_ZONE,
+    year: 'numeric',
+    month: '2-digit',
+  }).formatToParts(now);
   const part = (type: string) => parts.find((entry) => entry.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}`;
 }

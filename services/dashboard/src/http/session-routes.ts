@@ -39,7 +39,7 @@ export function mountSessionPages(
   );
 
   const detail = async (req: Request, res: Response, viewer: Viewer, show: boolean, status = 200) => {
-    const { locale, messages, address } = stateOf(res);
+    const { locale, address } = stateOf(res);
     const [found, account] = await Promise.all([
       sessionPage(ports, viewer, String(req.params.id), show ? { address } : null, locale),
       accountOf(viewer),

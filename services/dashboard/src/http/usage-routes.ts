@@ -22,7 +22,11 @@ export function mountUsagePages(router: express.Router, ports: DashboardPorts, t
     now: Date,
   ) => {
     const account = await ports.platform.call('getAccount', { id: viewer.accountId });
-    sendHtml(res, invalid.kind === 'malformed' ? 400 : 422, usagePage({ ...viewFrame(tools, req, res, viewer), account, invalid, now }));
+    sendHtml(
+      res,
+      invalid.kind === 'malformed' ? 400 : 422,
+      usagePage({ ...viewFrame(tools, req, res, viewer), account, invalid, now }),
+    );
   };
 
   /** A page of a month's usage: for the roles that read billing, the month asked for (`?month=`, this one when none); not a month, the picker. */

@@ -22,13 +22,13 @@ import {
   infraFromEnv,
   testEnv,
   waitFor,
+  type Receiver,
   type ServiceName,
   type StackOptions,
 } from '@idv/testkit';
 import amqp from 'amqplib';
 import pg from 'pg';
 import { DUE_CHANNEL } from '../../src/adapters/messages.repository';
-import type { Receiver } from './receiver';
 
 /** Whether the sessions service is built (the stack starts it only then). */
 export const SESSIONS_AVAILABLE = existsSync(path.join(ROOT_DIR, 'services', 'sessions', 'dist', 'main.js'));
