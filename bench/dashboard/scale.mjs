@@ -129,10 +129,13 @@ async function main() {
         key.id,
         SESSIONS,
       ]);
-      await db.query(`INSERT INTO session_reasons (account_id, mode, reason_code, created_at, session_id)
+      await db.query(
+        `INSERT INTO session_reasons (account_id, mode, reason_code, created_at, session_id)
                       SELECT s.account_id, s.mode, code, s.created_at, s.id
                         FROM sessions s, jsonb_array_elements_text(s.result->'reason_codes') AS code
-                       WHERE s.account_id = $1 AND jsonb_typeof(s.result->'reason_codes') = 'array'`, [account.id]);
+                       WHERE s.account_id = $1 AND jsonb_typeof(s.result->'reason_codes') = 'array'`,
+        [account.id],
+      );
       await db.query('VACUUM ANALYZE sessions');
       await db.query('VACUUM ANALYZE session_reasons');
       console.error(`seeded ${SESSIONS.toLocaleString('en-US')} sessions in ${elapsed(since)}`);
@@ -241,7 +244,9 @@ async function main() {
     console.log('| page | p50 ms | p95 ms | max ms |');
     console.log('|---|---|---|---|');
     for (const [name, sorted] of samples) {
-      console.log(`| ${name} | ${quantile(sorted, 0.5).toFixed(1)} | ${quantile(sorted, 0.95).toFixed(1)} | ${sorted.at(-1).toFixed(1)} |`);
+      console.log(
+        `| ${name} | ${quantile(sorted, 0.5).toFixed(1)} | ${quantile(sorted, 0.95).toFixed(1)} | ${sorted.at(-1).toFixed(1)} |`,
+      );
     }
     console.log('');
     console.log(

@@ -179,6 +179,13 @@ test('a receiver outage: the circuit opens and the owner is told, retry-all send
     .first()
     .waitFor();
   await check(page, 'session-timeline');
+  // An attempt as it went: the request with its signature, the receiver's answer.
+  await page.getByRole('link', { name: 'Ver el pedido y la respuesta' }).first().click();
+  await page.getByText('x-service-signature').first().waitFor();
+  await check(page, 'delivery-attempt');
+  await page.goto(`${dashboard.url}/webhooks`);
+  await check(page, 'endpoints');
+  await page.goto(`${dashboard.url}/sessions/${decided[0]}`);
 
   // Showing the person's data leaves an entry in the session's access trail.
   await page.getByRole('button', { name: 'Mostrar los datos personales' }).click();

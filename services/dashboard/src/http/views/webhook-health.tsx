@@ -2,27 +2,26 @@ import type { WebhookHealth, WebhookHealthWindow, WebhookRetry } from '@idv/cont
 import type { Locale } from '../../domain/i18n';
 import type { RetryHealthMessages } from '../../domain/webhook-health-messages';
 import type { RetryFormErrors, RetryInput } from '../../domain/webhook-retry';
+import { ARGENTINA_TIME_ZONE, dateTimeFormat, numberOf } from '../../domain/locale';
 import { TableRegion, timeOf } from './layout';
-
-const ZONE = 'America/Argentina/Buenos_Aires';
 
 /** A bucket's label: its hour, or its day, in Argentina's time. */
 function bucketLabel(locale: Locale, start: string, granularity: 'hour' | 'day', style: 'short' | 'long'): string {
-  const tag = locale === 'es' ? 'es-AR' : 'en-GB';
-  if (granularity === 'hour') {
-    return new Intl.DateTimeFormat(tag, {
-      timeZone: ZONE,
-      hour: '2-digit',
-      minute: '2-digit',
-      ...(style === 'long' ? { day: 'numeric', month: 'short' } : {}),
-    }).format(new Date(start));
-  }
-  return new Intl.DateTimeFormat(tag, {
-    timeZone: ZONE,
-    day: 'numeric',
-    month: style === 'long' ? 'long' : 'numeric',
-    ...(style === 'long' ? { weekday: 'long' } : {}),
-  }).format(new Date(start));
+  const options: Intl.DateTimeFormatOptions =
+    granularity === 'hour'
+      ? {
+          timeZone: ARGENTINA_TIME_ZONE,
+          hour: '2-digit',
+          minute: '2-digit',
+          ...(style === 'long' ? { day: 'numeric', month: 'short' } : {}),
+        }
+      : {
+          timeZone: ARGENTINA_TIME_ZONE,
+          day: 'numeric',
+          month: style === 'long' ? 'long' : 'numeric',
+          ...(style === 'long' ? { weekday: 'long' } : {}),
+        };
+  return dateTimeFormat(locale, options).format(new Date(start));
 }
 
 /** The section on an endpoint's page: the latest retry's progress for every role, the form for those who may. */
@@ -193,7 +192,7 @@ function WindowHealth(props: {
       <h3 id={`${props.id}-heading`}>{label}</h3>
       <dl class="facts" id={`${props.id}-figures`}>
         <dt>{r.attempts}</dt>
-        <dd>{window.attempts.toLocaleString(locale === 'es' ? 'es-AR' : 'en-US')}</dd>
+        <dd>{numberOf(locale, window.attempts)}</dd>
         <dt>{r.successRate}</dt>
         <dd>{percent(window.success_rate)}</dd>
         <dt>{r.p95}</dt>
