@@ -1,5 +1,8 @@
 import { linkInMail, signedInOwner as signedIn, startDashboard, type Dashboard } from './support/harness';
 import { invitedMember } from './support/members';
+import type { DashboardPorts } from '../src/use-cases/ports';
+import { changeRole } from '../src/use-cases/members';
+import type { Viewer } from '../src/use-cases/sign-in';
 
 let dashboard: Dashboard;
 
@@ -67,6 +70,66 @@ describe('the team', () => {
     );
     expect(taken.status).toBe(409);
     expect(taken.text).toContain('Esa persona ya es parte de esta cuenta');
+  });
+});
+
+describe("a member's role", () => {
+  const userIdOf = async (email: string) =>
+    (await dashboard.pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email])).rows[0]!.id;
+
+  it('is changed by an owner, applies at once, is audited, and never leaves the account without an owner', async () => {
+    const owner = await signedInOwner();
+    const developer = await invited(owner, 'developer');
+    const developerId = await userIdOf(developer.email);
+    const page = await owner.browser.get('/members');
+    expect(page.html).toContain(`action="/members/${developerId}/role"`);
+
+    const changed = await owner.browser.post(`/members/${developerId}/role`, { role: 'viewer' }, page);
+    expect(changed.status).toBe(200);
+    expect(changed.text).toContain(`${developer.email} ahora es Lector`);
+    // The next request of theirs has the new role: no key form for a viewer.
+    expect((await developer.member.get('/keys')).html).not.toContain('action="/keys"');
+    const { rows } = await dashboard.pool.query<{ target: string }>(
+      "SELECT target FROM audit_log WHERE account_id = $1 AND action = 'member.role_changed'",
+      [owner.accountId],
+    );
+    expect(rows).toEqual([{ target: `${developerId}:developer->viewer` }]);
+
+    expect((await owner.browser.post(`/members/${developerId}/role`, { role: 'jefe' }, page)).status).toBe(422);
+    expect((await owner.browser.post(`/members/${owner.userId}/role`, { role: 'viewer' }, page)).status).toBe(409);
+    expect((await developer.member.post(`/members/${owner.userId}/role`, { role: 'viewer' }, page)).status).toBe(403);
+    expect((await owner.browser.post('/members/usr_01M8PEGES70ACRXAC6PQW0CV94/role', { role: 'viewer' }, page)).status).toBe(404);
+  });
+
+  it('when two owners demote each other at once, then one of them stays an owner', async () => {
+    const owner = await signedInOwner();
+    const second = await invited(owner, 'owner');
+    const secondId = (await userIdOf(second.email)) as Viewer['userId'];
+    // The use case itself, twice at once on two connections: over HTTP the two requests rarely overlap.
+    const viewer = (userId: Viewer['userId']): Viewer => ({
+      userId,
+      accountId: owner.accountId,
+      role: 'owner',
+      signInHash: 'x',
+      secondFactorPending: false,
+      totpEnrolled: false,
+      mustEnrolTotp: false,
+    });
+    const ports = { pool: dashboard.pool } as Pick<DashboardPorts, 'pool'> as DashboardPorts;
+    for (let round = 0; round < 3; round++) {
+      const results = await Promise.all([
+        changeRole(ports, viewer(owner.userId as Viewer['userId']), secondId, 'developer', '10.0.0.1'),
+        changeRole(ports, viewer(secondId), owner.userId, 'developer', '10.0.0.2'),
+      ]);
+      expect(results.map((result) => result.kind).sort()).toEqual(['changed', 'last_owner']);
+      const { rows } = await dashboard.pool.query<{ user_id: string }>(
+        "SELECT user_id FROM memberships WHERE account_id = $1 AND role = 'owner'",
+        [owner.accountId],
+      );
+      expect(rows).toHaveLength(1);
+      // Both owners again for the next round.
+      await dashboard.pool.query("UPDATE memberships SET role = 'owner' WHERE account_id = $1", [owner.accountId]);
+    }
   });
 });
 

@@ -10,10 +10,14 @@ export interface MemberRecord {
   since: Date;
 }
 
-export async function membersOf(db: Queryable, accountId: AccountId): Promise<MemberRecord[]> {
+/**
+ * The account's members, oldest first. With `lock` (in a transaction) their memberships stay locked until it ends:
+ * two owners removing or demoting each other at once are decided one after the other, and one owner stays.
+ */
+export async function membersOf(db: Queryable, accountId: AccountId, options: { lock?: boolean } = {}): Promise<MemberRecord[]> {
   const { rows } = await db.query<{ user_id: UserId; email: string; name: string; role: Role; created_at: Date }>(
     `SELECT m.user_id, u.email, u.name, m.role, m.created_at FROM memberships m JOIN users u ON u.id = m.user_id
-      WHERE m.account_id = $1 ORDER BY m.created_at`,
+      WHERE m.account_id = $1 ORDER BY m.created_at ${options.lock ? 'FOR UPDATE OF m' : ''}`,
     [accountId],
   );
   return rows.map((row) => ({ userId: row.user_id, email: row.email, name: row.name, role: row.role, since: row.created_at }));
@@ -71,4 +75,9 @@ export async function acceptInvitation(db: Queryable, tokenHash: string): Promis
 export async function removeMembership(db: Queryable, userId: UserId, accountId: AccountId): Promise<void> {
   await db.query('DELETE FROM memberships WHERE user_id = $1 AND account_id = $2', [userId, accountId]);
   await db.query('DELETE FROM sign_in_sessions WHERE user_id = $1 AND account_id = $2', [userId, accountId]);
+}
+
+/** A member's role in the account (read again by every request of theirs: it applies at once). */
+export async function setMemberRole(db: Queryable, userId: UserId, accountId: AccountId, role: Role): Promise<void> {
+  await db.query('UPDATE memberships SET role = $3 WHERE user_id = $1 AND account_id = $2', [userId, accountId, role]);
 }

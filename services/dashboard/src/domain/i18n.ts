@@ -107,6 +107,10 @@ export interface Messages {
     remove: string;
     lastOwner: string;
     removed: string;
+    roleOf: (name: string) => string;
+    changeRole: string;
+    roleChanged: (email: string, role: string) => string;
+    roleInvalid: string;
     acceptTitle: (account: string) => string;
     acceptLead: (email: string, role: string) => string;
     accept: string;
@@ -446,6 +450,10 @@ const es: Messages = {
     remove: 'Quitar',
     lastOwner: 'La cuenta necesita al menos un dueño.',
     removed: 'Quitaste a esa persona de la cuenta.',
+    roleOf: (name) => `Rol de ${name}`,
+    changeRole: 'Cambiar el rol',
+    roleChanged: (email, role) => `${email} ahora es ${role}.`,
+    roleInvalid: 'Elegí uno de los roles de la lista.',
     acceptTitle: (account) => `Unite a ${account}`,
     acceptLead: (email, role) => `Vas a ingresar como ${email}, con el rol ${role}. Elegí tu nombre y una contraseña.`,
     accept: 'Aceptar la invitación',
@@ -650,6 +658,7 @@ const es: Messages = {
       before: 'El enlace de la página no es válido: mostramos las más recientes.',
     },
     actions: {
+      'member.role_changed': 'Cambió el rol de un miembro',
       'session.data_shown': 'Mostró los datos personales de una sesión',
       'session.images_shown': 'Mostró las imágenes de una sesión',
       'session.evidence_downloaded': 'Bajó la evidencia de una sesión',
@@ -886,6 +895,10 @@ const en: Messages = {
     remove: 'Remove',
     lastOwner: 'The account needs at least one owner.',
     removed: 'You removed that person from the account.',
+    roleOf: (name) => `Role of ${name}`,
+    changeRole: 'Change the role',
+    roleChanged: (email, role) => `${email} is now ${role}.`,
+    roleInvalid: 'Choose one of the roles in the list.',
     acceptTitle: (account) => `Join ${account}`,
     acceptLead: (email, role) => `You will sign in as ${email}, with the role ${role}. Choose your name and a password.`,
     accept: 'Accept the invitation',
@@ -1091,6 +1104,7 @@ const en: Messages = {
       before: 'The page link is not valid: showing the newest.',
     },
     actions: {
+      'member.role_changed': "Changed a member's role",
       'session.data_shown': "Showed a session's personal data",
       'session.images_shown': "Showed a session's images",
       'session.evidence_downloaded': "Downloaded a session's evidence",

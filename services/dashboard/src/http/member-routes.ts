@@ -5,6 +5,7 @@ import { can } from '../domain/roles';
 import { findUserByEmail } from '../adapters/users.repository';
 import {
   acceptInvitationWith,
+  changeRole,
   invitationOf,
   invite,
   joinWithInvitation,
@@ -77,6 +78,28 @@ export function mountMemberPages(router: express.Router, ports: DashboardPorts, 
         if (result.kind === 'already_member') return view(req, res, viewer, 409, { alert: messages.members.alreadyMember });
         if (result.kind === 'throttled') return view(req, res, viewer, 429, { alert: messages.tooManyAttempts(600) });
         await view(req, res, viewer, 200, { notice: messages.members.invited(input.email) });
+      }),
+    ),
+  );
+  router.post(
+    '/members/:userId/role',
+    ...post(
+      signedIn(async (req, res, viewer) => {
+        const { messages, address } = stateOf(res);
+        const role = roleOf(formFields(req.body).role);
+        if (!can(viewer.role, 'members.manage')) return forbidden(res);
+        if (!role) return view(req, res, viewer, 422, { alert: messages.members.roleInvalid });
+        const result = await changeRole(ports, viewer, String(req.params.userId), role, address);
+        if (result.kind === 'forbidden') return forbidden(res);
+        if (result.kind === 'not_found') return tools.notFound(res);
+        if (result.kind === 'last_owner') return view(req, res, viewer, 409, { alert: messages.members.lastOwner });
+        // An owner who made themselves a developer or a viewer no longer manages the team: home, not a 403.
+        if (result.kind === 'changed' && String(req.params.userId) === viewer.userId && role !== 'owner')
+          return redirect(res, '/home');
+        await view(req, res, viewer, 200, {
+          notice:
+            result.kind === 'changed' ? messages.members.roleChanged(result.email, messages.members.roles[role]) : undefined,
+        });
       }),
     ),
   );

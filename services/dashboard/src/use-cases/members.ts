@@ -157,7 +157,7 @@ export async function joinWithInvitation(
 export async function removeMember(ports: DashboardPorts, viewer: Viewer, userId: string, address: string) {
   if (!can(viewer.role, 'members.manage')) return { kind: 'forbidden' as const };
   return withTransaction(ports.pool, async (tx) => {
-    const list = await members.membersOf(tx, viewer.accountId);
+    const list = await members.membersOf(tx, viewer.accountId, { lock: true });
     const member = list.find((candidate) => candidate.userId === userId);
     if (!member) return { kind: 'not_found' as const };
     if (member.role === 'owner' && list.filter((candidate) => candidate.role === 'owner').length === 1)
@@ -171,5 +171,27 @@ export async function removeMember(ports: DashboardPorts, viewer: Viewer, userId
       address,
     });
     return { kind: 'removed' as const };
+  });
+}
+
+/** An owner changes a member's role (their own included); the account's last owner stays an owner. */
+export async function changeRole(ports: DashboardPorts, viewer: Viewer, userId: string, role: Role, address: string) {
+  if (!can(viewer.role, 'members.manage')) return { kind: 'forbidden' as const };
+  return withTransaction(ports.pool, async (tx) => {
+    const list = await members.membersOf(tx, viewer.accountId, { lock: true });
+    const member = list.find((candidate) => candidate.userId === userId);
+    if (!member) return { kind: 'not_found' as const };
+    if (member.role === role) return { kind: 'unchanged' as const };
+    if (member.role === 'owner' && list.filter((candidate) => candidate.role === 'owner').length === 1)
+      return { kind: 'last_owner' as const };
+    await members.setMemberRole(tx, member.userId, viewer.accountId, role);
+    await appendAudit(tx, {
+      accountId: viewer.accountId,
+      actorId: viewer.userId,
+      action: 'member.role_changed',
+      target: `${member.userId}:${member.role}->${role}`,
+      address,
+    });
+    return { kind: 'changed' as const, email: member.email };
   });
 }

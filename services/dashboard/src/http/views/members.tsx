@@ -47,7 +47,24 @@ export function membersPage(
               <tr>
                 <th scope="row">{member.name}</th>
                 <td>{member.email}</td>
-                <td>{t.roles[member.role]}</td>
+                <td>
+                  <form method="post" action={`/members/${member.userId}/role`} class="inline">
+                    <input type="hidden" name="_csrf" value={view.csrfToken} />
+                    <label class="visually-hidden" for={`role-${member.userId}`}>
+                      {t.roleOf(member.name)}
+                    </label>
+                    <select id={`role-${member.userId}`} name="role">
+                      {ROLES.map((role) => (
+                        <option value={role} {...(role === member.role ? { selected: true } : {})}>
+                          {t.roles[role]}
+                        </option>
+                      ))}
+                    </select>{' '}
+                    <button type="submit" class="secondary">
+                      {t.changeRole}
+                    </button>
+                  </form>
+                </td>
                 <td>
                   <PostButton action={`/members/${member.userId}/remove`} csrfToken={view.csrfToken} label={t.remove} secondary />
                 </td>
