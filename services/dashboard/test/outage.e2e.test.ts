@@ -183,6 +183,12 @@ test('a receiver outage: the circuit opens and the owner is told, retry-all send
   await page.getByRole('link', { name: 'Ver el pedido y la respuesta' }).first().click();
   await page.getByText('x-service-signature').first().waitFor();
   await check(page, 'delivery-attempt');
+  // Its body carries the person's form answers: seeing it is in the session's access trail.
+  const shown = await dashboard.pool.query(
+    "SELECT 1 FROM audit_log WHERE account_id = $1 AND action = 'session.data_shown' AND target = $2",
+    [owner.accountId, decided[0]],
+  );
+  expect(shown.rowCount).toBe(1);
   await page.goto(`${dashboard.url}/webhooks`);
   await check(page, 'endpoints');
   await page.goto(`${dashboard.url}/sessions/${decided[0]}`);
@@ -191,7 +197,9 @@ test('a receiver outage: the circuit opens and the owner is told, retry-all send
   await page.getByRole('button', { name: 'Mostrar los datos personales' }).click();
   await page.getByText('Persona caida-1').waitFor();
   await page.getByRole('link', { name: 'Quién vio los datos personales' }).click();
-  await page.getByRole('cell', { name: 'Mostró los datos personales de una sesión' }).waitFor();
-  await page.getByRole('cell', { name: new RegExp(owner.owner.email) }).waitFor();
+  // Two entries: the delivery's body seen on the attempt's page, then the data shown on the session's page.
+  await page.getByRole('cell', { name: 'Mostró los datos personales de una sesión' }).nth(1).waitFor();
+  expect(await page.getByRole('cell', { name: 'Mostró los datos personales de una sesión' }).count()).toBe(2);
+  await page.getByRole('cell', { name: new RegExp(owner.owner.email) }).first().waitFor();
   await check(page, 'access-trail');
 }, 240_000);

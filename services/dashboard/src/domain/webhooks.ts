@@ -1,4 +1,4 @@
-import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@idv/contracts';
+import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, isId, type SessionId, type WebhookEventType } from '@idv/contracts';
 
 /** The events an endpoint may subscribe to from the dashboard (`test` is sent on demand, never subscribed). */
 export const SUBSCRIBABLE_EVENTS = WEBHOOK_EVENT_TYPES.filter((type) => type !== 'test');
@@ -133,4 +133,23 @@ export function deliveryLogQuery(filter: DeliveryLogFilter, limit: number): Reco
   if (to) query.to = new Date(Date.parse(to) + 60_000).toISOString();
   if (filter.cursor) query.cursor = filter.cursor;
   return query;
+}
+
+/**
+ * The session whose personal data a delivery's body carries (its document, verified channels or form answers,
+ * as the project opted in), or null: a body that carries some is shown only with an entry in the session's
+ * access trail, as the session page's "show" is.
+ */
+export function personalDataSessionOf(body: string | null): SessionId | null {
+  if (body === null) return null;
+  let session: unknown;
+  try {
+    session = (JSON.parse(body) as { data?: { object?: unknown } }).data?.object;
+  } catch {
+    return null;
+  }
+  if (typeof session !== 'object' || session === null) return null;
+  const { id, result } = session as { id?: unknown; result?: Record<string, unknown> };
+  if (!isId('session', id) || typeof result !== 'object' || result === null) return null;
+  return result.document || result.verified_channels || result.form_data ? id : null;
 }

@@ -307,7 +307,7 @@ export function mountWebhookPages(
     const endpointId = String(req.params.id);
     const [found, attempt] = await Promise.all([
       endpointOf(ports, viewer, endpointId),
-      deliveryAttempt(ports, viewer, endpointId, String(req.params.deliveryId)),
+      deliveryAttempt(ports, viewer, endpointId, String(req.params.deliveryId), stateOf(res).address),
     ]);
     if (found.kind === 'forbidden' || attempt.kind === 'forbidden') return forbidden(res);
     if (found.kind === 'not_found' || attempt.kind === 'not_found') return notFound(res);

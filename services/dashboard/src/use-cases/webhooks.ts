@@ -8,7 +8,7 @@ import {
 import { appendAudit } from '../adapters/audit.repository';
 import { claimFormNonce } from '../adapters/form-submissions.repository';
 import { can } from '../domain/roles';
-import { deliveryLogQuery, type DeliveryLogFilter, type EndpointInput } from '../domain/webhooks';
+import { deliveryLogQuery, personalDataSessionOf, type DeliveryLogFilter, type EndpointInput } from '../domain/webhooks';
 import type { DashboardPorts } from './ports';
 import type { Viewer } from './sign-in';
 
@@ -249,7 +249,7 @@ export async function deliveryLog(
 }
 
 /** One attempt of this endpoint: one of another endpoint (or account) is not found. */
-export async function deliveryAttempt(
+async function findAttempt(
   ports: DashboardPorts,
   viewer: Viewer,
   endpointId: string,
@@ -265,6 +265,32 @@ export async function deliveryAttempt(
   return { kind: 'attempt', attempt: found };
 }
 
+/**
+ * One attempt as its page shows it. A body with a person's data is shown only to roles that may see it, and
+ * leaves an entry in that session's access trail first (as the session page's "show" does).
+ */
+export async function deliveryAttempt(
+  ports: DashboardPorts,
+  viewer: Viewer,
+  endpointId: string,
+  deliveryId: string,
+  address: string,
+): Promise<WebhooksOutcome<{ kind: 'attempt'; attempt: WebhookDeliveryAttempt }>> {
+  const found = await findAttempt(ports, viewer, endpointId, deliveryId);
+  if (found.kind !== 'attempt') return found;
+  const sessionId = can(viewer.role, 'sessions.personal') ? personalDataSessionOf(found.attempt.request?.body ?? null) : null;
+  if (sessionId) {
+    await appendAudit(ports.pool, {
+      accountId: viewer.accountId,
+      actorId: viewer.userId,
+      action: 'session.data_shown',
+      target: sessionId,
+      address,
+    });
+  }
+  return found;
+}
+
 export async function redeliver(
   ports: DashboardPorts,
   viewer: Viewer,
@@ -273,7 +299,7 @@ export async function redeliver(
   address: string,
 ): Promise<WebhooksOutcome<{ kind: 'redelivered' } | RateLimited>> {
   if (!can(viewer.role, 'webhooks.write')) return { kind: 'forbidden' };
-  const found = await deliveryAttempt(ports, viewer, endpointId, deliveryId);
+  const found = await findAttempt(ports, viewer, endpointId, deliveryId);
   if (found.kind !== 'attempt') return found;
   const queued = await attempt(() =>
     ports.platform.call('redeliverAccountWebhookDelivery', { id: viewer.accountId, delivery_id: deliveryId }),
