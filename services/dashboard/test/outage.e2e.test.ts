@@ -200,6 +200,9 @@ test('a receiver outage: the circuit opens and the owner is told, retry-all send
   // Two entries: the delivery's body seen on the attempt's page, then the data shown on the session's page.
   await page.getByRole('cell', { name: 'Mostró los datos personales de una sesión' }).nth(1).waitFor();
   expect(await page.getByRole('cell', { name: 'Mostró los datos personales de una sesión' }).count()).toBe(2);
-  await page.getByRole('cell', { name: new RegExp(owner.owner.email) }).first().waitFor();
+  await page
+    .getByRole('cell', { name: new RegExp(owner.owner.email) })
+    .first()
+    .waitFor();
   await check(page, 'access-trail');
 }, 240_000);
