@@ -83,6 +83,14 @@ describe("the dashboard's delivery log", () => {
     const hit = target.hits.find((h) => h.body.data.object.id === sessionId)!;
     expect(attempt.body.request.body).toBe(hit.raw);
 
+    // A session's timeline: its attempts on every endpoint, and none for another account naming it.
+    const timeline = await call('GET', `/internal/accounts/${accountId}/sessions/${sessionId}/webhook-deliveries`);
+    expect(timeline.status).toBe(200);
+    expect(timeline.body).toMatchObject({ object: 'list', has_more: false });
+    expect(timeline.body.data.map((delivery: { id: string }) => delivery.id)).toEqual([filtered.data[0].id]);
+    const stranger = await call('GET', `/internal/accounts/${newId('account')}/sessions/${sessionId}/webhook-deliveries`);
+    expect(stranger.body.data).toEqual([]);
+
     const none = await call(
       'GET',
       `/internal/accounts/${accountId}/webhook-endpoints/${endpoint.id}/deliveries?status=failed&event_type=verification_session.approved`,

@@ -1,24 +1,9 @@
-import { attemptOutcome, decideDelivery, type MessageState, type ReceiverResponse } from '../src/domain/delivery-decision';
+import { attemptOutcome, decideDelivery, type ReceiverResponse } from '../src/domain/delivery-decision';
 import { timings } from '../src/domain/schedule';
+import { buildMessage } from './support/messages';
 
 const t = timings(1);
 const CLAIMED = { step: 'claimed' } as const;
-
-/** A claimed message's state: an automatic event, first attempt, healthy active endpoint. */
-function buildMessage(overrides: Partial<MessageState> = {}): MessageState {
-  return {
-    kind: 'event',
-    attempts: 0,
-    lastWaitMs: null,
-    evidenceLinks: false,
-    endpointStatus: 'active',
-    endpointDeleted: false,
-    circuitOpen: false,
-    consecutiveFailures: 0,
-    circuitTripped: false,
-    ...overrides,
-  };
-}
 
 const answered = (httpStatus: number, durationMs = 12): ReceiverResponse => ({ kind: 'answered', httpStatus, durationMs });
 const refused: ReceiverResponse = {

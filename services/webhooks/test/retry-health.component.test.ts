@@ -1,15 +1,7 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { INTERNAL_HEADERS, eventId, newId, type AccountId } from '@idv/contracts';
-import { Broker, EvidenceLinksClient, createLogger, createMetrics, createPool, type Pool } from '@idv/kit';
-import { infraFromEnv, privateServiceDatabase, receiversOfThisFile, waitFor, type Hit } from '@idv/testkit';
-import { HttpSender } from '../src/adapters/http-sender';
+import { eventId, newId, type AccountId } from '@idv/contracts';
+import { receiversOfThisFile, waitFor, type Hit } from '@idv/testkit';
 import { fanOut } from '../src/adapters/messages.repository';
-import { SecretBox } from '../src/adapters/secret-box';
-import { createApp } from '../src/app';
-import { timings } from '../src/domain/schedule';
-import { deliveryJob } from '../src/jobs/deliver-messages';
+import { inProcessWebhooks } from './support/in-process';
 import { verifySignature } from './support/verify';
 
 /**
@@ -18,98 +10,11 @@ import { verifySignature } from './support/verify';
  * the tests) delivering to real receivers on 127.0.0.1. Real timings (TIME_SCALE 1): an automatic retry is
  * 10 s away, so what reaches a receiver during a test came from the retry.
  */
-const INTERNAL_TOKEN = 'a-component-test-internal-token-of-32-chars';
 /** The pace of this file's retries: 20 a second, 50 ms apart. */
 const PER_SECOND = 20;
-const logger = createLogger({ service: 'webhooks-retry-test', level: 'silent' });
+const service = inProcessWebhooks('retry', { timeScale: 1, senderTimeoutMs: 5000, retryPerSecond: PER_SECOND });
+const { call, endpointOf } = service;
 const receiver = receiversOfThisFile();
-const t = timings(1);
-
-let database: Awaited<ReturnType<typeof privateServiceDatabase>>;
-let pool: Pool;
-let broker: Broker;
-let server: Server;
-let base: string;
-let sender: HttpSender;
-let secrets: SecretBox;
-let dispatcher: ReturnType<typeof deliveryJob> | null = null;
-
-function startDispatcher(): ReturnType<typeof deliveryJob> {
-  const dispatchUrl = new URL(database.url);
-  dispatchUrl.searchParams.set('options', '-c search_path=webhooks,public');
-  return deliveryJob({
-    pool,
-    databaseUrl: dispatchUrl.toString(),
-    sender,
-    secrets,
-    timings: t,
-    logger,
-    metrics: { recordAttempt: () => undefined },
-    userAgent: 'idv-webhooks/0.0.0-test',
-    concurrency: 8,
-    endpointConcurrency: 4,
-    pollMs: 50,
-    evidence: new EvidenceLinksClient('http://127.0.0.1:9', INTERNAL_TOKEN, 1000),
-  });
-}
-
-beforeAll(async () => {
-  database = await privateServiceDatabase({
-    label: 'webhooks_retry',
-    schema: 'webhooks',
-    migrationsDir: path.join(__dirname, '..', 'migrations'),
-  });
-  pool = createPool({ url: database.url, schema: 'webhooks', max: 8 });
-  broker = new Broker({ url: infraFromEnv().amqpUrl, namespace: `wh-retry-${Math.random().toString(36).slice(2)}`, logger });
-  await broker.start();
-  secrets = SecretBox.fromConfig(undefined, INTERNAL_TOKEN);
-  sender = new HttpSender({ allowLocalTargets: true, timeoutMs: 5000 });
-  dispatcher = startDispatcher();
-  await dispatcher.start();
-  const app = createApp({
-    pool,
-    broker,
-    logger,
-    metrics: createMetrics('webhooks-retry-test'),
-    secrets,
-    internalToken: INTERNAL_TOKEN,
-    allowLocalTargets: true,
-    onQueued: () => dispatcher?.wake(),
-    retryPerSecond: PER_SECOND,
-  });
-  server = await new Promise<Server>((resolve) => {
-    const started = app.listen(0, '127.0.0.1', () => resolve(started));
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}, 60_000);
-
-afterAll(async () => {
-  await dispatcher?.stop();
-  await sender?.close();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  await broker?.close();
-  await pool?.end();
-  await database?.drop();
-});
-
-async function call(method: string, route: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${base}${route}`, {
-    method,
-    headers: { 'content-type': 'application/json', [INTERNAL_HEADERS.token]: INTERNAL_TOKEN },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-}
-
-async function endpointOf(accountId: AccountId, url: string) {
-  const created = await call('POST', `/internal/accounts/${accountId}/webhook-endpoints`, {
-    url,
-    events: ['verification_session.approved'],
-  });
-  expect(created.status).toBe(201);
-  return created.body as { id: string; secret: string };
-}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const lastHour = () => ({ from: iso(Date.now() - 3600_000), to: iso(Date.now() + 60_000) });
@@ -126,11 +31,11 @@ async function loggedEvents(
   for (let n = 0; n < count; n += 1) {
     const session = newId('session');
     const id = eventId(accountId, session, 'verification_session.approved');
-    await pool.query(
+    await service.pool.query(
       `INSERT INTO events (id, account_id, type, data, occurred_at) VALUES ($1, $2, 'verification_session.approved', $3, now())`,
       [id, accountId, JSON.stringify({ id: session, object: 'verification_session', status: 'approved' })],
     );
-    await pool.query(
+    await service.pool.query(
       `INSERT INTO deliveries (id, account_id, endpoint_id, message_id, event_id, event_type, attempt, status, http_status,
                                duration_ms, error, failure_reason, created_at)
        VALUES ($1, $2, $3, 'msg_seeded', $4, 'verification_session.approved', 1, $5, $6, 30, $7, $8, now() - $9 * interval '1 millisecond')`,
@@ -184,7 +89,7 @@ describe('retry every failed delivery of an endpoint in a time range', () => {
       const id = eventId(accountId, session, 'verification_session.approved');
       if (n % 2 === 0) failing.add(id);
       events.push({ id, fails: n % 2 === 0 });
-      await fanOut(pool, accountId, {
+      await fanOut(service.pool, accountId, {
         id,
         type: 'verification_session.approved',
         data: { id: session, object: 'verification_session', status: 'approved' },
@@ -192,7 +97,7 @@ describe('retry every failed delivery of an endpoint in a time range', () => {
         occurredAt: new Date().toISOString(),
       });
     }
-    dispatcher!.wake();
+    service.dispatcher!.wake();
     await waitFor(
       async () =>
         (await call('GET', `/internal/accounts/${accountId}/webhook-endpoints/${endpoint.id}/deliveries`)).body.data.length >= 5,
@@ -223,7 +128,7 @@ describe('retry every failed delivery of an endpoint in a time range', () => {
       expect(Date.parse(hit.body.created_at)).toBeGreaterThan(target.hits[4]!.at - 1000);
     }
     // Nothing is left to send them again: the automatic retries were canceled, the retry's messages are done.
-    const { rows } = await pool.query<{ kind: string; status: string; n: number }>(
+    const { rows } = await service.pool.query<{ kind: string; status: string; n: number }>(
       `SELECT kind, status, count(*)::int AS n FROM messages WHERE endpoint_id = $1 GROUP BY 1, 2 ORDER BY 1, 2`,
       [endpoint.id],
     );
@@ -247,11 +152,11 @@ describe('retry every failed delivery of an endpoint in a time range', () => {
     await loggedEvents(accountId, endpoint.id, 2, 'succeeded');
     // A failed test event is not retried (tests are sent on demand).
     const testEvent = `evt_${'0'.repeat(24)}${Date.now().toString(16).slice(-8)}`;
-    await pool.query(`INSERT INTO events (id, account_id, type, data, occurred_at) VALUES ($1, $2, 'test', '{}', now())`, [
-      testEvent,
-      accountId,
-    ]);
-    await pool.query(
+    await service.pool.query(
+      `INSERT INTO events (id, account_id, type, data, occurred_at) VALUES ($1, $2, 'test', '{}', now())`,
+      [testEvent, accountId],
+    );
+    await service.pool.query(
       `INSERT INTO deliveries (id, account_id, endpoint_id, message_id, event_id, event_type, attempt, status, http_status, created_at)
        VALUES ($1, $2, $3, 'msg_seeded', $4, 'test', 1, 'failed', 503, now() - interval '1 minute')`,
       [newId('webhookDelivery'), accountId, endpoint.id, testEvent],
@@ -277,7 +182,7 @@ describe('retry every failed delivery of an endpoint in a time range', () => {
     const ids: string[] = [];
     for (let n = 0; n < 12; n += 1) ids.push(...(await loggedEvents(accountId, endpoint.id, 1, 'dead', 120_000 - n * 1000)));
     // The account spent its test-and-redeliver quota: a retry neither needs nor takes any of it.
-    await pool.query(`INSERT INTO admin_requests (account_id) SELECT $1 FROM generate_series(1, 10)`, [accountId]);
+    await service.pool.query(`INSERT INTO admin_requests (account_id) SELECT $1 FROM generate_series(1, 10)`, [accountId]);
     expect((await call('POST', `/internal/accounts/${accountId}/webhook-endpoints/${endpoint.id}/test`)).status).toBe(429);
     const start = await call('POST', retries(accountId, endpoint.id), lastHour());
     expect(start.status).toBe(201);
@@ -292,9 +197,10 @@ describe('retry every failed delivery of an endpoint in a time range', () => {
       ...target.hits.map((hit) => target.hits.filter((h) => h.at >= hit.at && h.at < hit.at + 250).length),
     );
     expect(busiest).toBeLessThanOrEqual(8);
-    const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM admin_requests WHERE account_id = $1', [
-      accountId,
-    ]);
+    const { rows } = await service.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM admin_requests WHERE account_id = $1',
+      [accountId],
+    );
     expect(rows[0]!.n).toBe(11);
   });
 
@@ -305,13 +211,12 @@ describe('retry every failed delivery of an endpoint in a time range', () => {
     const ids = await loggedEvents(accountId, endpoint.id, 20, 'failed');
     const start = await call('POST', retries(accountId, endpoint.id), lastHour());
     await waitFor(() => target.hits.length >= 5, 10_000, 5, 'the first sends');
-    await dispatcher!.stop();
+    await service.stopDispatcher();
     const atStop = target.hits.length;
     expect(atStop).toBeLessThan(20);
     const midway = await call('GET', `/internal/accounts/${accountId}/webhook-retries/${start.body.id}`);
     expect(midway.body.state).toBe('running');
-    dispatcher = startDispatcher();
-    await dispatcher.start();
+    await service.startDispatcher();
     const done = await finished(accountId, start.body.id);
     expect(done).toMatchObject({ total: 20, done: 20, failed: 0 });
     expect([...countBy(target.hits)].sort()).toEqual(ids.map((id) => [id, 1]).sort());
@@ -323,7 +228,7 @@ describe('retry every failed delivery of an endpoint in a time range', () => {
     const endpoint = await endpointOf(accountId, target.url);
     await loggedEvents(accountId, endpoint.id, 3, 'failed');
     const openUntil = Date.now() + 1500;
-    await pool.query(`UPDATE endpoints SET circuit_open_until = $2, circuit_opened_at = now() WHERE id = $1`, [
+    await service.pool.query(`UPDATE endpoints SET circuit_open_until = $2, circuit_opened_at = now() WHERE id = $1`, [
       endpoint.id,
       new Date(openUntil),
     ]);
@@ -384,7 +289,7 @@ describe("an endpoint's health", () => {
     for (let n = 0; n < 4; n += 1) rows.push([thisHour - 72 * hour, 'failed', 503, 2000, 'http_status']);
     rows.push([thisHour - 240 * hour, 'succeeded', 200, 10, null]);
     for (const [at, status, http, duration, error] of rows) {
-      await pool.query(
+      await service.pool.query(
         `INSERT INTO deliveries (id, account_id, endpoint_id, message_id, event_id, event_type, attempt, status, http_status,
                                  duration_ms, error, created_at)
          VALUES ($1, $2, $3, 'msg_seeded', 'evt_seeded', 'verification_session.approved', 1, $4, $5, $6, $7, $8)`,
@@ -415,7 +320,7 @@ describe("an endpoint's health", () => {
     // Days start at Argentina's midnight (03:00 UTC).
     for (const bucket of week.buckets) expect(bucket.start).toMatch(/T03:00:00\.000Z$/);
     // The closed hours were rolled up once; a second read gives the same figures from them.
-    const { rows: rolled } = await pool.query<{ n: number }>(
+    const { rows: rolled } = await service.pool.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM delivery_hours WHERE endpoint_id = $1',
       [endpoint.id],
     );

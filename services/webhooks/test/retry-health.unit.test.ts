@@ -2,20 +2,10 @@ import { decideDelivery, type MessageState } from '../src/domain/delivery-decisi
 import { bucketStarts, endpointHealth, healthStart, p95Of } from '../src/domain/health';
 import { retryIntervalMs, retryState } from '../src/domain/retry';
 import { timings } from '../src/domain/schedule';
+import { buildMessage } from './support/messages';
 
 const t = timings(1);
-const retry = (overrides: Partial<MessageState> = {}): MessageState => ({
-  kind: 'retry',
-  attempts: 0,
-  lastWaitMs: null,
-  evidenceLinks: false,
-  endpointStatus: 'active',
-  endpointDeleted: false,
-  circuitOpen: false,
-  consecutiveFailures: 0,
-  circuitTripped: false,
-  ...overrides,
-});
+const retry = (overrides: Partial<MessageState> = {}): MessageState => buildMessage({ kind: 'retry', ...overrides });
 
 describe('the delivery policy for a retry of failed deliveries', () => {
   it('when the circuit is closed or half-open, then it is sent', () => {

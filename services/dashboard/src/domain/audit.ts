@@ -1,3 +1,4 @@
+import { calendarDay } from './locale';
 import type { UserId } from '@idv/contracts';
 
 /**
@@ -35,14 +36,7 @@ export interface AuditFilter {
 
 export type AuditFilterField = 'group' | 'actor' | 'from' | 'to' | 'before';
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const USER_ID = /^usr_[0-9A-HJKMNP-TV-Z]{26}$/;
-
-function day(value: string): string | null {
-  if (!DAY.test(value)) return null;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value) ? value : null;
-}
 
 /**
  * The filter a query string asks for. A value that is not one the form offers is left out and named,
@@ -72,8 +66,8 @@ export function parseAuditFilter(query: Record<string, unknown>): { filter: Audi
     actor: checked('actor', text('actor'), (value) =>
       value === 'operator' || USER_ID.test(value) ? (value as UserId | 'operator') : null,
     ),
-    from: checked('from', text('from'), day),
-    to: checked('to', text('to'), day),
+    from: checked('from', text('from'), calendarDay),
+    to: checked('to', text('to'), calendarDay),
     before: checked('before', text('before'), (value) => (/^[1-9]\d{0,15}$/.test(value) ? Number(value) : null)),
   };
   return { filter, invalid };

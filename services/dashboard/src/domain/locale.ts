@@ -46,3 +46,10 @@ export function numberOf(locale: Locale, value: number, options: Intl.NumberForm
   }
   return format.format(value);
 }
+
+/** A calendar day as a form sends it (`YYYY-MM-DD`) that exists (no 31 April), or null. */
+export function calendarDay(value: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value) ? value : null;
+}

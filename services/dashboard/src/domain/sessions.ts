@@ -1,3 +1,4 @@
+import { calendarDay } from './locale';
 import {
   OUTCOMES,
   REASON_CODE_PATTERN,
@@ -29,14 +30,7 @@ export interface SessionsFilter {
 
 export type SessionsFilterField = 'mode' | 'status' | 'outcome' | 'reason' | 'project' | 'ref' | 'from' | 'to' | 'cursor';
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const PROJECT_ID = idPattern('project');
-
-function day(value: string): string | null {
-  if (!DAY.test(value)) return null;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value) ? value : null;
-}
 
 const oneOf =
   <T extends string>(values: readonly T[]) =>
@@ -56,8 +50,8 @@ export function parseSessionsFilter(query: Record<string, unknown>): { filter: S
     if (parsed === null) invalid.push(field);
     return parsed;
   };
-  const from = read('from', day);
-  let to = read('to', day);
+  const from = read('from', calendarDay);
+  let to = read('to', calendarDay);
   if (from && to && from > to) {
     invalid.push('to');
     to = null;

@@ -107,13 +107,17 @@ export async function setLowThreshold(db: Queryable, accountId: AccountId, token
   );
 }
 
-/** The owner's threshold, null when none was set. */
-export async function lowThresholdOf(db: Queryable, accountId: AccountId): Promise<number | null> {
-  const { rows } = await db.query<{ low_threshold: string | null }>('SELECT low_threshold FROM balances WHERE account_id = $1', [
-    accountId,
-  ]);
-  const value = rows[0]?.low_threshold ?? null;
-  return value === null ? null : Number(value);
+/** The balance and the owner's threshold (null when none was set), in one read of the balance's row. */
+export async function balanceAndThresholdOf(
+  db: Queryable,
+  accountId: AccountId,
+): Promise<{ balance: number; threshold: number | null }> {
+  const { rows } = await db.query<{ balance: string; low_threshold: string | null }>(
+    'SELECT balance, low_threshold FROM balances WHERE account_id = $1',
+    [accountId],
+  );
+  const row = rows[0];
+  return { balance: row ? Number(row.balance) : 0, threshold: row?.low_threshold == null ? null : Number(row.low_threshold) };
 }
 
 export async function balanceOf(db: Queryable, accountId: AccountId): Promise<number> {

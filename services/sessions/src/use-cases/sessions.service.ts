@@ -224,10 +224,9 @@ export class SessionsService {
   /** The balance, the last 7 days' debits (a forecast's rate), the low-balance threshold and a page of the ledger, read at once. */
   async ledger(accountId: AccountId, before: number | null, limit: number) {
     const weekAgo = new Date(Date.now() - 7 * 24 * 3_600_000);
-    const [balance, debitedLast7Days, threshold, entries] = await Promise.all([
-      ledger.balanceOf(this.pool, accountId),
+    const [{ balance, threshold }, debitedLast7Days, entries] = await Promise.all([
+      ledger.balanceAndThresholdOf(this.pool, accountId),
       ledger.debitedSince(this.pool, accountId, weekAgo),
-      ledger.lowThresholdOf(this.pool, accountId),
       ledger.ledgerPage(this.pool, accountId, before, limit + 1),
     ]);
     return {
