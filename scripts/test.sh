@@ -7,6 +7,7 @@ export POSTGRES_ADMIN_URL=${POSTGRES_ADMIN_URL:-postgres://postgres:postgres@127
 bash scripts/ensure-infra.sh || exit 1
 bash scripts/ensure-browser.sh || exit 1
 bash scripts/ensure-fonts.sh || exit 1
+bash scripts/ensure-promtool.sh || exit 1
 bash scripts/bootstrap.sh || exit 1
 mkdir -p .run
 report=.run/jest-report.json
