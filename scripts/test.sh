@@ -3,6 +3,7 @@
 # jest's global setup), then prints one line: "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
+source scripts/node-runtime.sh
 export POSTGRES_ADMIN_URL=${POSTGRES_ADMIN_URL:-postgres://postgres:postgres@127.0.0.1:5432/postgres}
 bash scripts/ensure-infra.sh || exit 1
 bash scripts/ensure-browser.sh || exit 1

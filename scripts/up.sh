@@ -3,6 +3,7 @@
 # a ready demo account with its keys. Knobs (TIME_SCALE, WEBHOOKS_ALLOW_LOCAL_TARGETS, …) pass through.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/node-runtime.sh
 export POSTGRES_ADMIN_URL=${POSTGRES_ADMIN_URL:-postgres://postgres:postgres@127.0.0.1:5432/postgres}
 bash scripts/ensure-infra.sh
 bash scripts/bootstrap.sh
