@@ -13,6 +13,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { machineReference } from '../machine-reference.mjs';
+import { reportResult } from '../report/result.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -156,6 +157,18 @@ async function main() {
     console.log(
       `| all pages | | | ${quantile(all, 0.5).toFixed(1)} | ${quantile(all, 0.95).toFixed(1)} | ${all.at(-1).toFixed(1)} |`,
     );
+    reportResult({
+      users: USERS,
+      rounds: ROUNDS,
+      thinkMs: THINK_MS,
+      pages: all.length,
+      seconds,
+      pagesPerSecond: all.length / seconds,
+      p50: quantile(all, 0.5),
+      p95: quantile(all, 0.95),
+      max: all.at(-1),
+      yardstick,
+    });
     if (warmup.length > 0) {
       const first = warmup.sort((a, b) => a - b);
       console.log(

@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { machineReference } from '../machine-reference.mjs';
+import { reportResult } from '../report/result.mjs';
 import { loadVerification } from './verification-build.mjs';
 
 const require = createRequire(import.meta.url);
@@ -115,7 +116,7 @@ async function generateCorpus() {
 }
 
 async function readAll(documents) {
-  // With glibc's arenas capped as the flow-runner is deployed (deploy/k8s/flow-runner.yaml): the pool's
+  // With glibc's arenas capped as the flow-runner is deployed (deploy/k8s/base/flow-runner.yaml): the pool's
   // resident memory is the service's.
   const child = fork(path.join(HERE, 'read-pool.mjs'), [], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -548,6 +549,17 @@ async function main() {
     )}\n`,
   );
   log(`figures: ${path.relative(ROOT, file)}`);
+  reportResult({
+    workers: WORKERS,
+    count: COUNT,
+    seconds,
+    documentsPerSecond: COUNT / seconds,
+    p50: all.p50,
+    lastP50: all.lastP50,
+    sideP50: all.sideP50,
+    sideP99: all.sideP99,
+    yardstick,
+  });
 }
 
 main().catch((error) => {

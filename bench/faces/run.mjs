@@ -20,6 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { machineReference } from '../machine-reference.mjs';
+import { reportResult } from '../report/result.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
@@ -600,3 +601,18 @@ fs.writeFileSync(
   ),
 );
 console.log(`\nwritten: ${path.relative(ROOT, out)}`);
+{
+  // Sequences are judged one after another: their step times add up to the time the whole set took.
+  const steps = results.map((result) => result.ms.step);
+  const total = steps.reduce((sum, ms) => sum + ms, 0);
+  reportResult({
+    threads: Number(args.threads),
+    count,
+    sequences: steps.length,
+    sequencesPerSecond: steps.length / (total / 1000),
+    p50: percentile(steps, 50),
+    p99: percentile(steps, 99),
+    liveP50: percentile(stepMs, 50),
+    yardstick,
+  });
+}

@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { machineReference } from '../machine-reference.mjs';
+import { reportResult, writesDocs } from '../report/result.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -376,8 +377,10 @@ async function main() {
       ...rows.map((r) => `| ${r.step} | ${r.n} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} |`),
     ].join('\n');
     process.stdout.write(`\n${table}\n`);
+    reportResult({ persons: PERSONS, flows: FLOWS, yardstick, ...result, steps: rows });
 
     try {
+      if (!writesDocs()) throw new Error('not asked to write docs');
       const doc = readFileSync(DOC, 'utf8');
       const marker =
         READERS > 0 && FACES > 0

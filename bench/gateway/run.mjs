@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { reportResult } from '../report/result.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(path.join(ROOT, 'package.json'));
@@ -447,6 +448,12 @@ ${verdict}
 `;
 
   process.stdout.write(`\n${table}\n\n${cpuTable}\n\n${verdict}\n\nMachine: ${machine()}\nUpstream: ${upstreamLabel}\n`);
+  reportResult({
+    connections: CONNECTIONS,
+    gateway: { rps: gl.rps, p50: gl.p50, p99: gl.p99 },
+    direct: { rps: dl.rps, p50: dl.p50, p99: dl.p99 },
+    sequential: { gatewayP50: gs.p50, gatewayP99: gs.p99, directP50: ds.p50, directP99: ds.p99 },
+  });
   if (!args['no-write'] && !args['gateway-main']) {
     // Formatted like the rest of the repository, so `pnpm format:check` stays green.
     const file = path.join(ROOT, 'docs', 'gateway-bench.md');

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { reportResult, writesDocs } from '../report/result.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -17,6 +18,8 @@ const testkit = require(path.join(ROOT, 'packages/testkit/dist/index.js'));
 const kit = require(path.join(ROOT, 'packages/kit/dist/index.js'));
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/** Connections of the max-throughput scenarios (the load report varies it). */
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DOC = path.join(ROOT, 'docs', 'sessions.md');
 
 function run(options) {
@@ -70,19 +73,19 @@ async function main() {
     process.stdout.write('warming up…\n');
     await run({ url, method: 'POST', headers, body, connections: 20, duration: 3 });
 
-    process.stdout.write(`creates, no Idempotency-Key (${SECONDS} s, 50 connections)…\n`);
+    process.stdout.write(`creates, no Idempotency-Key (${SECONDS} s, ${CONNECTIONS} connections)…\n`);
     results.push(
       summary(
         'create (no Idempotency-Key), max throughput',
-        await run({ url, method: 'POST', headers, body, connections: 50, duration: SECONDS }),
+        await run({ url, method: 'POST', headers, body, connections: CONNECTIONS, duration: SECONDS }),
       ),
     );
 
-    process.stdout.write(`creates, unique Idempotency-Key per request (${SECONDS} s, 50 connections)…\n`);
+    process.stdout.write(`creates, unique Idempotency-Key per request (${SECONDS} s, ${CONNECTIONS} connections)…\n`);
     results.push(
       summary(
         'create (Idempotency-Key), max throughput',
-        await run({ url, method: 'POST', headers, body, connections: 50, duration: SECONDS, requests: withKey }),
+        await run({ url, method: 'POST', headers, body, connections: CONNECTIONS, duration: SECONDS, requests: withKey }),
       ),
     );
 
@@ -108,11 +111,11 @@ async function main() {
         },
       ],
     };
-    process.stdout.write(`creates straight to the sessions service, no gateway (${SECONDS} s, 50 connections)…\n`);
+    process.stdout.write(`creates straight to the sessions service, no gateway (${SECONDS} s, ${CONNECTIONS} connections)…\n`);
     results.push(
       summary(
         'create (no Idempotency-Key), sessions service alone, no gateway',
-        await run({ ...direct, connections: 50, duration: SECONDS }),
+        await run({ ...direct, connections: CONNECTIONS, duration: SECONDS }),
       ),
     );
 
@@ -140,23 +143,23 @@ async function main() {
     );
 
     const created = await (await fetch(url, { method: 'POST', headers, body })).json();
-    process.stdout.write(`GET one session (${SECONDS} s, 50 connections)…\n`);
+    process.stdout.write(`GET one session (${SECONDS} s, ${CONNECTIONS} connections)…\n`);
     results.push(
       summary(
         'GET /v1/verification-sessions/{id}, max throughput',
         await run({
           url: `${url}/${created.id}`,
           headers: { authorization: headers.authorization },
-          connections: 50,
+          connections: CONNECTIONS,
           duration: SECONDS,
         }),
       ),
     );
-    process.stdout.write(`GET list, 25 per page (${SECONDS} s, 50 connections)…\n`);
+    process.stdout.write(`GET list, 25 per page (${SECONDS} s, ${CONNECTIONS} connections)…\n`);
     results.push(
       summary(
         'GET /v1/verification-sessions (25 per page), max throughput',
-        await run({ url, headers: { authorization: headers.authorization }, connections: 50, duration: SECONDS }),
+        await run({ url, headers: { authorization: headers.authorization }, connections: CONNECTIONS, duration: SECONDS }),
       ),
     );
   } finally {
@@ -183,6 +186,8 @@ async function main() {
     '<!-- bench:end -->',
   ].join('\n');
   process.stdout.write(`\n${table}\n`);
+  reportResult({ connections: CONNECTIONS, seconds: SECONDS, results });
+  if (!writesDocs()) return;
   const doc = readFileSync(DOC, 'utf8');
   const updated = doc.replace(/<!-- bench:start -->[\s\S]*<!-- bench:end -->/, block);
   writeFileSync(DOC, updated === doc && !doc.includes('<!-- bench:start -->') ? `${doc}\n${block}\n` : updated);

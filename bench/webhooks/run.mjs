@@ -11,6 +11,7 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { reportResult } from '../report/result.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(path.join(ROOT, 'services', 'webhooks', 'package.json'));
@@ -290,6 +291,15 @@ async function main() {
   const [load1] = (await import('node:os')).loadavg();
   console.log(`machine load average (1 min) at the end: ${load1.toFixed(1)} on ${(await import('node:os')).cpus().length} cores`);
   console.log(line('webhook_open_circuits'));
+  reportResult({
+    rate: RATE,
+    seconds: SECONDS,
+    fanOut: FAN_OUT,
+    A: { deliveriesPerSecond: throughput, delivered: sA.count, expected },
+    B: resultB,
+    C0: resultC0,
+    C: resultC,
+  });
   console.log(line('webhook_deliveries_total'));
 
   await gateway.close();

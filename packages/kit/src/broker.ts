@@ -1,6 +1,9 @@
 import amqp from 'amqplib';
 import type { DomainEvent } from '@idv/contracts';
+import { BrokerMetrics, type QueueStats, type SettleOutcome } from './broker-metrics';
 import type { Logger } from './logger';
+import type { Metrics } from './metrics';
+import { scrapeRead } from './scrape-read';
 import { sleep } from './time';
 
 /**
@@ -30,6 +33,11 @@ export interface ConsumerSpec {
 const DEFAULT_MAX_ATTEMPTS = 10;
 const DEFAULT_RETRY_DELAY_MS = 500;
 const MAX_RETRY_DELAY_MS = 30_000;
+/** A message nacked without requeue: dead-lettered, or dropped from an exclusive queue (it has no dead-letter queue). */
+function deadLettered(spec: ConsumerSpec): SettleOutcome {
+  return spec.exclusive ? 'reject' : 'dead_letter';
+}
+
 /** How many times a message was handled and failed, carried on the copy that is queued again. */
 const ATTEMPTS_HEADER = 'x-idv-attempts';
 
@@ -38,6 +46,8 @@ export interface BrokerOptions {
   /** Prefix of every exchange and queue, so several stacks can share one broker (tests, tenants). */
   namespace: string;
   logger: Logger;
+  /** Consumer metrics and the broker's queue counts at scrape (broker-metrics.ts). */
+  metrics?: Metrics;
 }
 
 /**
@@ -53,8 +63,48 @@ export class Broker {
   private readonly inFlight = new Set<Promise<unknown>>();
   private closing = false;
   private connecting: Promise<void> | null = null;
+  private readonly instruments: BrokerMetrics | null;
+  /** A channel of its own for `checkQueue`: a failed check closes that channel only, never the connection. */
+  private statsChannel: Promise<amqp.Channel> | null = null;
+  private readonly readQueueStats = scrapeRead(() => this.checkQueues(), { timeoutMs: 1000 });
 
-  constructor(private readonly options: BrokerOptions) {}
+  constructor(private readonly options: BrokerOptions) {
+    this.instruments = options.metrics ? new BrokerMetrics(options.metrics, () => this.queueStats()) : null;
+  }
+
+  /**
+   * The broker's count of each queue this process consumes and of its dead-letter queue (`<queue>.dead`),
+   * by queue name without the namespace; null when the broker did not answer within a second.
+   */
+  queueStats(): Promise<Map<string, QueueStats> | null> {
+    return this.readQueueStats();
+  }
+
+  private async checkQueues(): Promise<Map<string, QueueStats>> {
+    const connection = this.connection;
+    if (!connection) throw new Error('broker not connected');
+    this.statsChannel ??= connection.createChannel().then((channel) => {
+      const forget = () => {
+        this.statsChannel = null;
+      };
+      channel.on('error', forget);
+      channel.on('close', forget);
+      return channel;
+    });
+    const channel = await this.statsChannel.catch((error: unknown) => {
+      this.statsChannel = null;
+      throw error;
+    });
+    const stats = new Map<string, QueueStats>();
+    for (const spec of this.consumers) {
+      if (spec.exclusive) continue;
+      for (const queue of [spec.queue, `${spec.queue}.dead`]) {
+        const { messageCount, consumerCount } = await channel.checkQueue(`${this.options.namespace}.${queue}`);
+        stats.set(queue, { ready: messageCount, consumers: consumerCount });
+      }
+    }
+    return stats;
+  }
 
   get exchange(): string {
     return `${this.options.namespace}.events`;
@@ -100,6 +150,7 @@ export class Broker {
     connection.on('close', () => {
       this.connection = null;
       this.publishChannel = null;
+      this.statsChannel = null;
       this.consumerChannels.clear();
       if (!this.closing) {
         this.options.logger.warn('broker connection closed; reconnecting');
@@ -178,6 +229,8 @@ export class Broker {
   }
 
   private async handle(spec: ConsumerSpec, channel: amqp.Channel, queue: string, message: amqp.ConsumeMessage): Promise<void> {
+    this.instruments?.delivered(spec.queue, message.fields.redelivered);
+    let settled: SettleOutcome | null = null;
     let outcome: HandlerOutcome;
     try {
       const event = JSON.parse(message.content.toString('utf8')) as DomainEvent;
@@ -190,10 +243,13 @@ export class Broker {
     try {
       if (outcome === 'ack') channel.ack(message);
       else if (outcome === 'dead') channel.nack(message, false, false);
-      else await this.retryLater(spec, channel, queue, message);
+      else settled = await this.retryLater(spec, channel, queue, message);
+      if (outcome !== 'retry') settled = outcome === 'ack' ? 'ack' : deadLettered(spec);
     } catch (error) {
       // The channel closed under us: the broker redelivers the unacked message after reconnect.
       this.options.logger.warn({ err: error, queue: spec.queue }, 'could not settle message');
+    } finally {
+      this.instruments?.settled(spec.queue, settled);
     }
   }
 
@@ -202,7 +258,12 @@ export class Broker {
    * counts nothing and would loop forever), after a growing wait so a failing dependency is not
    * hammered; once the attempts run out it is dead-lettered for an operator to look at.
    */
-  private async retryLater(spec: ConsumerSpec, channel: amqp.Channel, queue: string, message: amqp.ConsumeMessage) {
+  private async retryLater(
+    spec: ConsumerSpec,
+    channel: amqp.Channel,
+    queue: string,
+    message: amqp.ConsumeMessage,
+  ): Promise<SettleOutcome> {
     const headers = message.properties.headers ?? {};
     const attempts = Number(headers[ATTEMPTS_HEADER] ?? 0) + 1;
     const maxAttempts = spec.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
@@ -212,14 +273,14 @@ export class Broker {
         'message failed every attempt; dead-lettered',
       );
       channel.nack(message, false, false);
-      return;
+      return deadLettered(spec);
     }
     const delay = Math.min(MAX_RETRY_DELAY_MS, (spec.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS) * 2 ** (attempts - 1));
     await sleep(delay);
     const publisher = this.publishChannel;
     if (!publisher) {
       channel.nack(message, false, true);
-      return;
+      return 'requeue';
     }
     try {
       await new Promise<void>((resolve, reject) => {
@@ -241,9 +302,10 @@ export class Broker {
       // Not stored again: leave the original to the broker rather than lose it.
       this.options.logger.warn({ err: error, queue: spec.queue }, 'could not queue a retry; requeueing as is');
       channel.nack(message, false, true);
-      return;
+      return 'requeue';
     }
     channel.ack(message);
+    return 'requeue';
   }
 
   /** Stops consuming, waits for handlers under way, then closes the connection. */
@@ -257,6 +319,8 @@ export class Broker {
     // closing the connection alone can drop them and the messages would be redelivered.
     for (const { channel } of this.consumerChannels.values()) await channel.close().catch(() => undefined);
     this.consumerChannels.clear();
+    const stats = await this.statsChannel?.catch(() => null);
+    await stats?.close().catch(() => undefined);
     await this.publishChannel?.close().catch(() => undefined);
     const connection = this.connection;
     this.connection = null;

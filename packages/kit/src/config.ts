@@ -19,6 +19,12 @@ export const baseEnvSchema = z.object({
   INTERNAL_TOKEN: z.string().min(16, 'must be at least 16 characters (shared secret between services)'),
   TIME_SCALE: z.coerce.number().positive().max(1000).default(1),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
+  // The HTTP server's timeouts (lifecycle.ts ServerTimeouts). An idle keep-alive connection is closed after
+  // HTTP_KEEP_ALIVE_TIMEOUT_MS: above a load balancer's idle timeout (AWS ALB and GCP: 60 s, nginx upstream
+  // keep-alive: 60 s), so the balancer closes first and never reuses a connection the server is closing.
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().positive().default(65_000),
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
 });
 
 /** The database settings of every service with a schema of its own. */
@@ -26,6 +32,12 @@ export const databaseEnvShape = {
   DATABASE_URL: z.string().url(),
   /** PostgreSQL connections of each pool of one replica. */
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * Migrate the schema at start (local runs, compose, tests). Off where a release's migrations run once
+   * beforehand (the Kubernetes migrate Job): the service then only checks that the schema is the one it
+   * was built for.
+   */
+  MIGRATE_ON_START: booleanFromEnv.default(true),
 };
 
 /** The broker settings of every service that publishes or consumes domain events. */

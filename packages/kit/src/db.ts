@@ -33,6 +33,10 @@ export function createPool({ url, schema, max = 10, applicationName, settings = 
   });
   // An idle client erroring (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  // A checked-out client (a transaction in flight) has no pool listener: when its connection ends (a server
+  // restart), its 'error' event would crash the process. Its query fails anyway, and the pool discards the
+  // broken client on release (the chaos suite, packages/testkit/test/chaos.e2e.test.ts, restarts PostgreSQL).
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { ConfigError } from './config';
 import { createLogger, type Logger } from './logger';
+import { SchemaMismatchError } from './migrations';
 
 type Stopper = { name: string; stop: () => Promise<void> | void };
 
@@ -11,15 +12,23 @@ type Stopper = { name: string; stop: () => Promise<void> | void };
  * timeout alone, so the headers timeout can be much shorter than it.
  */
 export interface ServerTimeouts {
+  /**
+   * How long an idle keep-alive connection stays open (Node closes it about a second later still). Above the
+   * load balancer's idle timeout, so that the balancer, not the server, closes an idle connection.
+   */
+  keepAliveTimeoutMs: number;
   /** From a request's first byte to the end of its headers. */
   headersTimeoutMs: number;
   /** From a request's first byte to the end of its body, whatever the rate (uploads enforce a minimum rate themselves). */
   requestTimeoutMs: number;
 }
 
-export const DEFAULT_SERVER_TIMEOUTS: ServerTimeouts = { headersTimeoutMs: 20_000, requestTimeoutMs: 300_000 };
-/** Above a load balancer's usual 60 s idle timeout, so that it is the one to close an idle connection. */
-const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+/** Keep-alive above a load balancer's usual 60 s idle timeout (AWS ALB, GCP, nginx), so that it is the one to close. */
+export const DEFAULT_SERVER_TIMEOUTS: ServerTimeouts = {
+  keepAliveTimeoutMs: 65_000,
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 300_000,
+};
 
 /**
  * Owns a process's start and stop. On SIGTERM/SIGINT: `/readyz` turns 503, the HTTP server stops
@@ -33,6 +42,8 @@ export class Lifecycle {
   constructor(
     readonly logger: Logger,
     private readonly timeoutMs = 25_000,
+    /** The HTTP server's timeouts (HTTP_*_TIMEOUT_MS), over the defaults; listen's argument overrides them. */
+    private readonly serverTimeouts: Partial<ServerTimeouts> = {},
   ) {}
 
   get shuttingDown(): boolean {
@@ -47,11 +58,12 @@ export class Lifecycle {
     app: http.RequestListener,
     port: number,
     host: string,
-    timeouts: ServerTimeouts = DEFAULT_SERVER_TIMEOUTS,
+    overrides: Partial<ServerTimeouts> = {},
   ): Promise<http.Server> {
+    const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, ...this.serverTimeouts, ...overrides };
     const server = http.createServer(
       {
-        keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+        keepAliveTimeout: timeouts.keepAliveTimeoutMs,
         headersTimeout: timeouts.headersTimeoutMs,
         requestTimeout: timeouts.requestTimeoutMs,
         connectionsCheckingInterval: 1000,
@@ -125,6 +137,11 @@ export function runMain(service: string, start: () => Promise<Lifecycle>): void 
     (error: unknown) => {
       if (error instanceof ConfigError) {
         process.stderr.write(`${service}: ${error.message}\n`);
+      } else if (error instanceof SchemaMismatchError) {
+        createLogger({ service }).fatal(
+          { schema: error.schema, unknownMigrations: error.unknown, missingMigrations: error.missing },
+          error.message,
+        );
       } else {
         createLogger({ service }).fatal({ err: error }, 'failed to start');
       }

@@ -16,12 +16,15 @@ export interface LoggerOptions {
   service: string;
   level?: string;
   destination?: pino.DestinationStream;
+  /** Fields added to every line (the active span's ids when tracing is on). */
+  mixin?: () => object;
 }
 
-export function createLogger({ service, level = 'info', destination }: LoggerOptions): Logger {
+export function createLogger({ service, level = 'info', destination, mixin }: LoggerOptions): Logger {
   return pino(
     {
       level,
+      ...(mixin ? { mixin } : {}),
       base: { service },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },

@@ -5,27 +5,39 @@ import { BackgroundJob } from './jobs/background-job';
 import { RetentionJob, type RetentionRule } from './jobs/retention';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
+import { watchOutbox } from './outbox-metrics';
+import { currentTraceHeaders, withTraceHeaders } from './tracing';
 
 const NOTIFY_CHANNEL = 'outbox_new';
 
 /**
- * The outbox part of a statement: CTE `queued` inserts the events (three parameters from `$first`,
- * values from `outboxParams`), only when the CTE named `guard` produced a row if one is named; CTE
- * `woken` wakes the relay at commit (the statement must read it, e.g. `(SELECT count(*) FROM woken)`).
+ * The outbox part of a statement: CTE `queued` inserts the events (five parameters from `$first`,
+ * values from `outboxParams`: the events and the trace context of the transaction writing them), only
+ * when the CTE named `guard` produced a row if one is named; CTE `woken` wakes the relay at commit (the
+ * statement must read it, e.g. `(SELECT count(*) FROM woken)`).
  * A repeated event id is ignored, so re-running a transition never duplicates an event.
  */
 export function outboxCtes(first: number, guard?: string): string {
   return `queued AS (
-       INSERT INTO outbox (event_id, routing_key, payload)
-       SELECT * FROM unnest($${first}::text[], $${first + 1}::text[], $${first + 2}::jsonb[])
+       INSERT INTO outbox (event_id, routing_key, payload, traceparent, tracestate)
+       SELECT e.*, $${first + 3}::text, $${first + 4}::text
+         FROM unnest($${first}::text[], $${first + 1}::text[], $${first + 2}::jsonb[]) AS e
        ${guard ? `WHERE EXISTS (SELECT 1 FROM ${guard})` : ''}
        ON CONFLICT (event_id) DO NOTHING
        RETURNING 1),
      woken AS (SELECT pg_notify('${NOTIFY_CHANNEL}', current_schema()) FROM queued LIMIT 1)`;
 }
 
-export function outboxParams(events: readonly EventEnvelope[]): [string[], string[], string[]] {
-  return [events.map((e) => e.id), events.map((e) => e.type), events.map((e) => JSON.stringify(e))];
+export function outboxParams(events: readonly EventEnvelope[]): [string[], string[], string[], string | null, string | null] {
+  // The relay publishes the rows later, outside any request: the row keeps the trace it belongs to.
+  const trace = currentTraceHeaders();
+  return [
+    events.map((e) => e.id),
+    events.map((e) => e.type),
+    events.map((e) => JSON.stringify(e)),
+    trace?.traceparent ?? null,
+    trace?.tracestate ?? null,
+  ];
 }
 
 /**
@@ -80,6 +92,7 @@ export class OutboxRelay {
 
   constructor(private readonly options: OutboxRelayOptions) {
     const { pool, logger, metrics } = options;
+    if (metrics) watchOutbox(metrics, pool);
     const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
     const pollMs = options.pollIntervalMs ?? 1000;
     this.relay = new BackgroundJob({
@@ -145,12 +158,17 @@ export class OutboxRelay {
     if (!this.options.broker.isConnected()) return 0;
     const { pool, broker } = this.options;
     const claimMs = this.options.claimMs ?? DEFAULT_CLAIM_MS;
-    const { rows } = await pool.query<{ id: string; payload: EventEnvelope }>(
+    const { rows } = await pool.query<{
+      id: string;
+      payload: EventEnvelope;
+      traceparent: string | null;
+      tracestate: string | null;
+    }>(
       `UPDATE outbox SET claimed_until = now() + make_interval(secs => $2::double precision / 1000)
         WHERE id IN (SELECT id FROM outbox
                       WHERE published_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
                       ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING id, payload`,
+        RETURNING id, payload, traceparent, tracestate`,
       [this.options.batchSize ?? DEFAULT_BATCH_SIZE, claimMs],
     );
     if (rows.length === 0) return 0;
@@ -158,7 +176,13 @@ export class OutboxRelay {
     rows.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
     const ids = rows.map((row) => row.id);
     try {
-      await confirmedWithin(claimMs / 2, Promise.all(rows.map((row) => broker.publish(row.payload))));
+      // Each message is published in the trace of the transaction that wrote it (its headers carry it on).
+      const published = rows.map((row) =>
+        withTraceHeaders(row.traceparent ? { traceparent: row.traceparent, tracestate: row.tracestate } : null, () =>
+          broker.publish(row.payload),
+        ),
+      );
+      await confirmedWithin(claimMs / 2, Promise.all(published));
     } catch (error) {
       // Give the rows back now rather than when the claim runs out.
       await pool

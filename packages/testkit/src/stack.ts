@@ -296,7 +296,7 @@ function spawnLogged(name: ServiceName, env: NodeJS.ProcessEnv, logFile: string,
     const nodeArgs = (process.env.IDV_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
     const child = spawn(process.execPath, [...nodeArgs, mainOf(name)], {
       cwd: path.dirname(path.dirname(mainOf(name))),
-      // The document readers' process runs with glibc's arenas capped, as deployed (deploy/k8s/flow-runner.yaml).
+      // The document readers' process runs with glibc's arenas capped, as deployed (deploy/k8s/base/flow-runner.yaml).
       env: name === 'flow-runner' ? { MALLOC_ARENA_MAX: '2', ...env } : env,
       stdio: ['ignore', fd, fd],
       detached,

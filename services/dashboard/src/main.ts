@@ -1,4 +1,5 @@
-import path from 'node:path';
+// First: starts tracing (when configured) before the modules it instruments are loaded.
+import './tracing';
 import { InternalClient } from '@idv/contracts';
 import {
   AddressThrottle,
@@ -15,11 +16,10 @@ import { DashboardMailer } from './adapters/mailer';
 import { Argon2PasswordHasher } from './adapters/password-hasher';
 import { createApp } from './app';
 import { dashboardKeyring, dashboardSecret, readConfig } from './config';
+import { DATABASE_SCHEMA } from './schema';
 import { commonPasswordSet } from './domain/passwords';
 import { ownerNoticesConsumer } from './jobs/owner-notices';
 import { THROTTLES } from './use-cases/ports';
-
-const SCHEMA = 'dashboard';
 
 runMain('dashboard', async () => {
   const config = readConfig();
@@ -27,8 +27,7 @@ runMain('dashboard', async () => {
   const { lifecycle } = runtime;
   const pool = await openDatabase(runtime, {
     url: config.DATABASE_URL,
-    schema: SCHEMA,
-    migrations: [path.join(__dirname, '..', 'migrations')],
+    ...DATABASE_SCHEMA,
     max: config.DATABASE_POOL_MAX,
   });
   const redis = createRedis(config.REDIS_URL);

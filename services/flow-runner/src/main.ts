@@ -1,3 +1,5 @@
+// First: starts tracing (when configured) before the modules it instruments are loaded.
+import './tracing';
 import path from 'node:path';
 import {
   AddressThrottle,
@@ -14,6 +16,7 @@ import {
   startRuntime,
 } from '@idv/kit';
 import { PgArtefactStore } from './adapters/artefact.store';
+import { instrumentVerificationJobs } from './jobs/verification-job-metrics';
 import { PgEvidenceRepository } from './adapters/evidence.repository';
 import { EngineUploadPorts } from './adapters/upload-ports';
 import { FacePool } from './adapters/face-pool';
@@ -34,6 +37,7 @@ import { PgSessionCaptures } from './adapters/session-captures.repository';
 import { SessionsClient } from './adapters/sessions.client';
 import { createApp } from './app';
 import { artefactKeyring, evidenceLinkKey, faceKeyFrameKey, readConfig, secureCookies } from './config';
+import { DATABASE_SCHEMA } from './schema';
 import { EvidenceSigner } from './domain/evidence';
 import { EvidenceLinks } from './use-cases/evidence';
 import { FlowService } from './use-cases/flow-service';
@@ -47,7 +51,7 @@ import { flowRunnerJobs } from './jobs';
 const MIB = 1024 * 1024;
 
 const SERVICE = 'flow-runner';
-const SCHEMA = 'flow';
+const SCHEMA = DATABASE_SCHEMA.schema;
 
 runMain(SERVICE, async () => {
   const config = readConfig();
@@ -55,9 +59,7 @@ runMain(SERVICE, async () => {
   const { logger, metrics, lifecycle } = runtime;
   const pool = await openDatabase(runtime, {
     url: config.DATABASE_URL,
-    schema: SCHEMA,
-    migrations: [path.join(__dirname, '..', 'migrations')],
-    outbox: true,
+    ...DATABASE_SCHEMA,
     max: config.DATABASE_POOL_MAX,
   });
   const artefacts = new PgArtefactStore(pool, artefactKeyring(config));
@@ -137,7 +139,7 @@ runMain(SERVICE, async () => {
     reader: verification ? { port: verification, threads: config.VERIFICATION_THREADS } : null,
     faces: facePool,
   });
-  for (const job of jobs) await broker.consume(job);
+  for (const job of instrumentVerificationJobs(metrics, broker, jobs)) await broker.consume(job);
   const sweeper = new RetentionSweeper(
     { artefacts, retention: new RetentionRepository(pool), logger, metrics },
     {

@@ -19,7 +19,7 @@ interface Route {
   service: string;
 }
 
-const routes: Route[] = docsOf('deploy/k8s/ingress.yaml')
+const routes: Route[] = docsOf('deploy/k8s/base/ingress.yaml')
   .filter((doc) => doc.kind === 'Ingress')
   .flatMap((ingress) =>
     (ingress.spec.rules as any[]).flatMap((rule) =>
@@ -72,7 +72,7 @@ describe('public exposure of the deployment', () => {
   });
 
   test('when the network policies are read, then the flow-runner takes traffic from the ingress controller and its internal callers only', () => {
-    const policy = docsOf('deploy/k8s/network-policy.yaml').find((doc) => doc.metadata?.name === 'flow-runner')!;
+    const policy = docsOf('deploy/k8s/base/network-policy.yaml').find((doc) => doc.metadata?.name === 'flow-runner')!;
     const peers = (policy.spec.ingress as any[]).flatMap((rule) => rule.from ?? [{ anywhere: true }]);
     expect(peers).not.toContainEqual({ anywhere: true });
     expect(peers).toEqual(

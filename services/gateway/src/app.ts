@@ -22,6 +22,8 @@ export function createApp(deps: AppDeps): RequestListener {
     isShuttingDown: deps.isShuttingDown,
     parseJson: false,
     before: [cors(deps.corsOrigins)],
+    // A preflight answered by the CORS middleware is labelled by the public route it asks about.
+    routeTemplates: deps.routes.routes.map((route) => route.path),
     routes: (express) => express.use(openApiRouter({ ...deps, applyCors: () => undefined, lookupsInFlight: new Map() })),
   });
   const gateway: GatewayDeps = { ...deps, applyCors: corsPolicy(deps.corsOrigins), lookupsInFlight: new Map() };

@@ -1,3 +1,5 @@
+// First: starts tracing (when configured) before the modules it instruments are loaded.
+import './tracing';
 import { DOMAIN_EVENTS, DOMAIN_EVENT_DATA_SCHEMAS, RouteTable, type DomainEvent } from '@idv/contracts';
 import { AddressThrottle, ClientAddresses, checkRedis, connectBroker, createRedis, runMain, startRuntime } from '@idv/kit';
 import { KeyResolver } from './adapters/key-resolver';

@@ -1,4 +1,5 @@
-import path from 'node:path';
+// First: starts tracing (when configured) before the modules it instruments are loaded.
+import './tracing';
 import { idPattern } from '@idv/contracts';
 import {
   DAY,
@@ -12,12 +13,14 @@ import {
 } from '@idv/kit';
 import { createApp } from './app';
 import { readConfig } from './config';
+import { DATABASE_SCHEMA } from './schema';
 import { SessionEvidence } from './use-cases/evidence-links';
 import { SessionsService } from './use-cases/sessions.service';
 import { TimerSweeper } from './jobs/timer-sweeper';
+import { LedgerAudit } from './jobs/ledger-audit';
 
 const SERVICE = 'sessions';
-const SCHEMA = 'sessions';
+const SCHEMA = DATABASE_SCHEMA.schema;
 
 runMain(SERVICE, async () => {
   const config = readConfig();
@@ -25,9 +28,7 @@ runMain(SERVICE, async () => {
   const { logger, metrics, lifecycle } = runtime;
   const pool = await openDatabase(runtime, {
     url: config.DATABASE_URL,
-    schema: SCHEMA,
-    migrations: [path.join(__dirname, '..', 'migrations')],
-    outbox: true,
+    ...DATABASE_SCHEMA,
     max: config.DATABASE_POOL_MAX,
   });
   const broker = connectBroker(runtime, { url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE });
@@ -52,6 +53,9 @@ runMain(SERVICE, async () => {
   });
   await sweeper.start();
   lifecycle.onStop('timer-sweeper', () => sweeper.stop());
+  const ledgerAudit = new LedgerAudit({ pool, logger, metrics });
+  await ledgerAudit.start();
+  lifecycle.onStop('ledger-audit', () => ledgerAudit.stop());
 
   const app = createApp({
     pool,

@@ -1,17 +1,19 @@
-import path from 'node:path';
+// First: starts tracing (when configured) before the modules it instruments are loaded.
+import './tracing';
 import { connectBroker, DAY, EvidenceLinksClient, openDatabase, runMain, startOutboxRelay, startRuntime } from '@idv/kit';
 import { HttpSender } from './adapters/http-sender';
 import { SecretBox } from './adapters/secret-box';
 import { webhookMetrics } from './adapters/webhook-metrics';
 import { createApp } from './app';
 import { readConfig } from './config';
+import { DATABASE_SCHEMA } from './schema';
 import { timings } from './domain/schedule';
 import { deliveryJob } from './jobs/deliver-messages';
 import { EventRetentionSweeper } from './jobs/event-retention';
 import { SESSION_EVENTS_BINDING, SESSION_EVENTS_QUEUE, sessionEventHandler } from './jobs/session-events';
 
 const SERVICE = 'webhooks';
-const SCHEMA = 'webhooks';
+const SCHEMA = DATABASE_SCHEMA.schema;
 const VERSION = '0.1.0';
 export const USER_AGENT = `idv-webhooks/${VERSION}`;
 
@@ -22,10 +24,8 @@ runMain(SERVICE, async () => {
   const t = timings(config.TIME_SCALE);
   const database = {
     url: config.DATABASE_URL,
-    schema: SCHEMA,
-    migrations: [path.join(__dirname, '..', 'migrations')],
-    // The circuit's transitions are domain events (the dashboard mails the owner): the kit's outbox.
-    outbox: true,
+    // With the kit's outbox: the circuit's transitions are domain events (the dashboard mails the owner).
+    ...DATABASE_SCHEMA,
     max: config.DATABASE_POOL_MAX,
   };
   const pool = await openDatabase(runtime, database);

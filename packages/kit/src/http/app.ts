@@ -6,6 +6,7 @@ import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
 import { identityOf } from './identity';
 import { observeRequest, writeError } from './observe';
+import { RouteTemplates, routeTemplatesOf } from './route-labels';
 import { zodIssuesToFieldErrors } from './validate';
 
 export const JSON_BODY_LIMIT = '256kb';
@@ -24,6 +25,11 @@ export interface ServiceAppOptions {
   isShuttingDown?: () => boolean;
   /** Runs before the routes (e.g. CORS), after request ids and logging. */
   before?: RequestHandler[];
+  /**
+   * Route templates to label requests by beyond those mounted with `mountRoutes` on the app (the
+   * gateway's preflights of every public route).
+   */
+  routeTemplates?: readonly string[];
 }
 
 export function sendProblem(res: Response, code: ErrorCode, detail: string, extra: Parameters<typeof problem>[2] = {}) {
@@ -31,11 +37,22 @@ export function sendProblem(res: Response, code: ErrorCode, detail: string, extr
   res.status(body.status).type('application/problem+json').send(JSON.stringify(body));
 }
 
-/** Route template for metrics labels, never the raw path (ids would explode the cardinality). */
-function routeLabel(req: Request, res: Response): string {
+/**
+ * Route template for metrics labels, never the raw path (ids would explode the cardinality): the one
+ * set by the route that answered, else the template of the path among the app's (an error before any
+ * route ran: 401, 415, invalid JSON), else the express route of a page, else `unmatched`.
+ */
+function routeLabel(req: Request, res: Response, templates: readonly RouteTemplates[]): string {
+  const label = res.locals.routeLabel as string | undefined;
+  if (label) return label;
+  const path = (req.originalUrl ?? req.url ?? '').split('?')[0] ?? '';
+  for (const table of templates) {
+    const matched = table.match(req.method, path);
+    if (matched) return matched;
+  }
   const route = req.route as { path?: string } | undefined;
-  if (route?.path) return `${req.baseUrl}${route.path}`;
-  return (res.locals.routeLabel as string | undefined) ?? 'unmatched';
+  if (typeof route?.path === 'string') return `${req.baseUrl}${route.path}`;
+  return 'unmatched';
 }
 
 function requiresJsonBody(req: Request): boolean {
@@ -71,8 +88,11 @@ export function createServiceApp(options: ServiceAppOptions): express.Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
+  const extraTemplates = new RouteTemplates();
+  for (const template of options.routeTemplates ?? []) extraTemplates.add(template);
+  const templates = [routeTemplatesOf(app), extraTemplates];
   app.use((req, res, next) => {
-    res.locals.requestId = observeRequest(req, res, options, () => routeLabel(req, res));
+    res.locals.requestId = observeRequest(req, res, options, () => routeLabel(req, res, templates));
     next();
   });
 

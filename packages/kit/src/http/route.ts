@@ -2,6 +2,7 @@ import type { ErrorCode, RouteContract } from '@idv/contracts';
 import type { Express, Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import { AppError } from '../errors';
+import { routeTemplatesOf } from './route-labels';
 import { parseInput } from './validate';
 
 type Parsed<C, K extends 'params' | 'query' | 'headers'> = C extends { [P in K]: infer S extends z.ZodType }
@@ -115,5 +116,14 @@ export function route<C extends RouteContract, D = unknown>(
 export function mountRoutes<D>(router: Router | Express, routes: readonly BoundRoute<D>[], deps: D): void {
   // An app routes as a router does; its `get(name)` settings overload hides that from the type.
   const target = router as Router;
-  for (const { contract, handlerFor } of routes) target[contract.method](expressPath(contract.path), handlerFor(deps));
+  const templates = routeTemplatesOf(router);
+  for (const { contract, handlerFor } of routes) {
+    templates.add(contract.path, contract.method);
+    // The contract's path is the route label of the request metrics, whatever the answer (route-labels.ts).
+    const label: RequestHandler = (_req, res, next) => {
+      res.locals.routeLabel = contract.path;
+      next();
+    };
+    target[contract.method](expressPath(contract.path), label, handlerFor(deps));
+  }
 }

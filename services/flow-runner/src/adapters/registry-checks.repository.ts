@@ -122,6 +122,14 @@ export class RegistryChecksRepository {
     );
   }
 
+  /** Checks not done yet and when the oldest of them was scheduled (gauges of the backlog, through the partial index). */
+  async openBacklog(): Promise<{ open: number; oldestCreatedAt: Date | null }> {
+    const { rows } = await this.pool.query<{ open: number; oldest: Date | null }>(
+      `SELECT count(*)::int AS open, min(created_at) AS oldest FROM registry_checks WHERE status <> 'done'`,
+    );
+    return { open: rows[0]?.open ?? 0, oldestCreatedAt: rows[0]?.oldest ?? null };
+  }
+
   /** Checks not done yet (a gauge of the backlog). */
   async countOpen(): Promise<number> {
     const { rows } = await this.pool.query<{ count: string }>(

@@ -1,4 +1,4 @@
-import { BackgroundJob } from '@idv/kit';
+import { BackgroundJob, ageSeconds, scrapeRead } from '@idv/kit';
 import type { ClaimedRegistryCheck } from '../adapters/registry-checks.repository';
 import {
   REGISTRY_CHECK_BATCH,
@@ -35,9 +35,25 @@ export class RegistryCheckRunner {
     this.checksWork = checksWork;
     const intervalMs = options.intervalMs ?? defaultRegistryPollInterval(options.timeScale);
     const checks = deps.checks;
+    // One bounded read per scrape for the three gauges; a failed read keeps their last values.
+    const backlog = scrapeRead(() => checks.openBacklog());
     deps.metrics.gauge('flow_registry_checks_open', 'Registry checks not finished yet (all replicas)', [], async function () {
-      this.set(await checks.countOpen());
+      const read = await backlog();
+      if (read) this.set(read.open);
     });
+    deps.metrics.gauge('registry_checks_pending', 'Registry checks not finished yet (all replicas)', [], async function () {
+      const read = await backlog();
+      if (read) this.set(read.open);
+    });
+    deps.metrics.gauge(
+      'registry_checks_oldest_pending_age_seconds',
+      'Age of the oldest registry check not finished yet, 0 when none',
+      [],
+      async function () {
+        const read = await backlog();
+        if (read) this.set(ageSeconds(read.oldestCreatedAt));
+      },
+    );
     this.job = new BackgroundJob<ClaimedRegistryCheck>({
       name: 'flow-registry-checks',
       logger: deps.logger,

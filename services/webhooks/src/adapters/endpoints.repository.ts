@@ -221,6 +221,14 @@ export async function feedCircuit(
   };
 }
 
+/** Endpoints that receive events (active, not deleted): the denominator of the open-circuit share. */
+export async function countEnabledEndpoints(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM endpoints WHERE deleted_at IS NULL AND status = 'active'`,
+  );
+  return rows[0]?.n ?? 0;
+}
+
 export async function countOpenCircuits(db: Queryable): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM endpoints WHERE deleted_at IS NULL AND circuit_open_until > clock_timestamp()`,

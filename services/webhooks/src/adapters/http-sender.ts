@@ -1,5 +1,6 @@
 import dns from 'node:dns';
 import type { LookupAddress } from 'node:dns';
+import { withoutTracePropagation } from '@idv/kit';
 import { Agent, buildConnector, request } from 'undici';
 import { DisallowedAddressError, isDisallowedAddress, isIpLiteral } from '../domain/address-policy';
 import type { ReceiverResponse, TransportError } from '../domain/delivery-decision';
@@ -135,15 +136,18 @@ export class HttpSender implements ReceiverClient {
     const reply = (): ReceivedReply | undefined =>
       replyHeaders ? { headers: replyHeaders, body: bodyPrefix(Buffer.concat(kept)), bodyBytes } : undefined;
     try {
-      const response = await request(target, {
-        method: 'POST',
-        headers,
-        body,
-        dispatcher: this.agent,
-        signal,
-        headersTimeout: this.options.timeoutMs,
-        bodyTimeout: this.options.timeoutMs,
-      });
+      // Traced as a span of ours, but our trace context stays with us: the receiver gets no traceparent.
+      const response = await withoutTracePropagation(() =>
+        request(target, {
+          method: 'POST',
+          headers,
+          body,
+          dispatcher: this.agent,
+          signal,
+          headersTimeout: this.options.timeoutMs,
+          bodyTimeout: this.options.timeoutMs,
+        }),
+      );
       status = response.statusCode;
       replyHeaders = keptHeaders(response.headers);
       // The whole response must arrive in time; past the first bytes, its content is discarded unread.

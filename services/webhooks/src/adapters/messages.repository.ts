@@ -1,5 +1,5 @@
 import type { AccountId, EventId, WebhookEndpointId, WebhookEventType } from '@idv/contracts';
-import type { Queryable } from '@idv/kit';
+import { currentTraceHeaders, type Queryable } from '@idv/kit';
 import type { EndpointStatus } from '../domain/endpoint';
 import type { AttemptExchange } from '../domain/exchange';
 import type { AttemptRecord, ClaimedMessage, MessageId, MessageKind, SuccessRecord } from '../domain/message';
@@ -36,12 +36,11 @@ export async function insertAdminMessage(
   accountId: AccountId,
   message: { endpointId: WebhookEndpointId; eventId: EventId; kind: 'test' | 'redeliver' },
 ): Promise<void> {
-  await db.query(`INSERT INTO messages (account_id, endpoint_id, event_id, kind) VALUES ($1, $2, $3, $4)`, [
-    accountId,
-    message.endpointId,
-    message.eventId,
-    message.kind,
-  ]);
+  const trace = currentTraceHeaders();
+  await db.query(
+    `INSERT INTO messages (account_id, endpoint_id, event_id, kind, traceparent, tracestate) VALUES ($1, $2, $3, $4, $5, $6)`,
+    [accountId, message.endpointId, message.eventId, message.kind, trace?.traceparent ?? null, trace?.tracestate ?? null],
+  );
 }
 
 /** Wakes the dispatchers at commit. */
@@ -64,6 +63,8 @@ export async function cancelPendingMessages(db: Queryable, accountId: AccountId,
  * dispatchers. A repeated event inserts nothing. Returns how many messages were new.
  */
 export async function fanOut(db: Queryable, accountId: AccountId, event: StoredEvent): Promise<number> {
+  // The consumed event's trace: its deliveries are spans of the trace that caused the event.
+  const trace = currentTraceHeaders();
   const { rows } = await db.query<{ queued: number }>(
     `WITH eps AS (
        SELECT id FROM endpoints
@@ -73,13 +74,22 @@ export async function fanOut(db: Queryable, accountId: AccountId, event: StoredE
        SELECT $1, $2, $3, $4, $5, $6 WHERE EXISTS (SELECT 1 FROM eps)
        ON CONFLICT (id) DO NOTHING
      ), ins AS (
-       INSERT INTO messages (account_id, endpoint_id, event_id, kind)
-       SELECT $2, eps.id, $1, 'event' FROM eps
+       INSERT INTO messages (account_id, endpoint_id, event_id, kind, traceparent, tracestate)
+       SELECT $2, eps.id, $1, 'event', $7::text, $8::text FROM eps
        ON CONFLICT (event_id, endpoint_id) WHERE kind = 'event' DO NOTHING
        RETURNING 1
      ), queued AS (SELECT count(*)::int AS n FROM ins)
      SELECT n AS queued, CASE WHEN n > 0 THEN pg_notify('${DUE_CHANNEL}', '') END AS notified FROM queued`,
-    [event.id, accountId, event.type, JSON.stringify(event.data), JSON.stringify(event.options), event.occurredAt],
+    [
+      event.id,
+      accountId,
+      event.type,
+      JSON.stringify(event.data),
+      JSON.stringify(event.options),
+      event.occurredAt,
+      trace?.traceparent ?? null,
+      trace?.tracestate ?? null,
+    ],
   );
   return rows[0]?.queued ?? 0;
 }
@@ -94,6 +104,7 @@ interface ClaimedRow {
   last_wait_ms: number | null;
   event_type: WebhookEventType;
   event_data: Record<string, unknown>;
+  event_occurred_at: Date;
   evidence_links: boolean;
   url: string;
   endpoint_status: EndpointStatus;
@@ -103,6 +114,8 @@ interface ClaimedRow {
   circuit_open: boolean;
   consecutive_failures: number;
   circuit_tripped: boolean;
+  traceparent: string | null;
+  tracestate: string | null;
 }
 
 /**
@@ -134,14 +147,14 @@ export async function claimDue(
        RETURNING m.*
      )
      SELECT c.id, c.account_id, c.endpoint_id, c.event_id, c.kind, c.attempts, c.last_wait_ms,
-            ev.type AS event_type, ev.data AS event_data,
+            ev.type AS event_type, ev.data AS event_data, ev.occurred_at AS event_occurred_at,
             COALESCE((ev.options->>'evidenceLinks')::boolean, false) AS evidence_links,
             e.url, e.status AS endpoint_status, e.deleted_at IS NOT NULL AS endpoint_deleted,
             e.secret_enc,
             CASE WHEN e.previous_secret_expires_at > clock_timestamp() THEN e.previous_secret_enc END AS previous_secret_enc,
             COALESCE(e.circuit_open_until > clock_timestamp(), false) AS circuit_open,
             e.consecutive_failures, (e.circuit_opened_at IS NOT NULL OR e.circuit_open_until IS NOT NULL) AS circuit_tripped,
-            d.due_at, c.unfinished_claims - 1 AS earlier_failures
+            d.due_at, c.unfinished_claims - 1 AS earlier_failures, c.traceparent, c.tracestate
      FROM claimed c
      JOIN due d ON d.id = c.id
      JOIN endpoints e ON e.id = c.endpoint_id
@@ -160,6 +173,7 @@ export async function claimDue(
     lastWaitMs: row.last_wait_ms,
     eventType: row.event_type,
     eventData: row.event_data,
+    eventOccurredAt: row.event_occurred_at,
     evidenceLinks: row.evidence_links,
     url: row.url,
     endpointStatus: row.endpoint_status,
@@ -170,6 +184,7 @@ export async function claimDue(
     consecutiveFailures: row.consecutive_failures,
     circuitTripped: row.circuit_tripped,
     claimToken: claim.token,
+    traceContext: row.traceparent ? { traceparent: row.traceparent, tracestate: row.tracestate } : null,
   }));
 }
 

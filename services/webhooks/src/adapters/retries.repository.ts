@@ -1,5 +1,5 @@
 import type { AccountId, EventId, WebhookEndpointId, WebhookRetryId } from '@idv/contracts';
-import type { Queryable } from '@idv/kit';
+import { currentTraceHeaders, type Queryable } from '@idv/kit';
 import type { EndpointStatus } from '../domain/endpoint';
 import type { MessageId } from '../domain/message';
 import type { RetryCandidate, RetryJobRecord } from '../domain/retry';
@@ -105,6 +105,8 @@ export async function insertRetryMessages(
   job: { id: WebhookRetryId; endpointId: WebhookEndpointId; intervalMs: number },
   candidates: readonly RetryCandidate[],
 ): Promise<number> {
+  // The trace of whoever asked for the retry: its attempts are spans of it.
+  const trace = currentTraceHeaders();
   const { rows } = await tx.query<{ total: number }>(
     `WITH input AS (
        SELECT c.event_id, c.failed_at, c.n FROM unnest($4::text[], $5::timestamptz[]) WITH ORDINALITY AS c (event_id, failed_at, n)
@@ -115,14 +117,24 @@ export async function insertRetryMessages(
           AND NOT EXISTS (SELECT 1 FROM deliveries d
                            WHERE d.event_id = i.event_id AND d.endpoint_id = $3 AND d.status = 'succeeded' AND d.created_at > i.failed_at)
      ), ins AS (
-       INSERT INTO messages (account_id, endpoint_id, event_id, kind, retry_job_id, next_attempt_at)
-       SELECT $2, $3, kept.event_id, 'retry', $1, clock_timestamp() + make_interval(secs => kept.slot * $6::float8 / 1000)
+       INSERT INTO messages (account_id, endpoint_id, event_id, kind, retry_job_id, next_attempt_at, traceparent, tracestate)
+       SELECT $2, $3, kept.event_id, 'retry', $1, clock_timestamp() + make_interval(secs => kept.slot * $6::float8 / 1000),
+              $7::text, $8::text
          FROM kept
        ON CONFLICT DO NOTHING
        RETURNING 1
      )
      UPDATE retry_jobs SET total = (SELECT count(*) FROM ins) WHERE id = $1 RETURNING total`,
-    [job.id, accountId, job.endpointId, candidates.map((c) => c.eventId), candidates.map((c) => c.failedAt), job.intervalMs],
+    [
+      job.id,
+      accountId,
+      job.endpointId,
+      candidates.map((c) => c.eventId),
+      candidates.map((c) => c.failedAt),
+      job.intervalMs,
+      trace?.traceparent ?? null,
+      trace?.tracestate ?? null,
+    ],
   );
   return rows[0]?.total ?? 0;
 }

@@ -26,6 +26,8 @@ export interface ClaimedMessage {
   lastWaitMs: number | null;
   eventType: WebhookEventType;
   eventData: Record<string, unknown>;
+  /** When the event occurred (its envelope's `occurred_at`). */
+  eventOccurredAt: Date;
   /** The frozen configuration opted in to evidence links: they are made at each attempt. */
   evidenceLinks: boolean;
   url: string;
@@ -40,6 +42,8 @@ export interface ClaimedMessage {
   circuitTripped: boolean;
   /** The claim this replica holds: a record is written only while it still holds it. */
   claimToken: string;
+  /** W3C trace context of what queued the message: each attempt is traced in it (and never sends it). */
+  traceContext?: { traceparent: string; tracestate: string | null } | null;
 }
 
 /** One attempt to log and how it moves its message on. */

@@ -26,4 +26,6 @@ export interface SuccessRecorder {
 /** Counts attempts by kind, outcome and error, and times those that sent a request (adapters/webhook-metrics.ts). */
 export interface DeliveryMetrics {
   recordAttempt(labels: { kind: MessageKind; outcome: string; error: DeliveryError | null }, seconds: number | null): void;
+  /** An event reached its endpoint for the first time (a 2xx), `seconds` after the event occurred. */
+  recordFirstSuccess(seconds: number): void;
 }

@@ -1,4 +1,4 @@
-import type { Metrics } from '@idv/kit';
+import { withTraceHeaders, type Metrics } from '@idv/kit';
 import { Dispatcher } from '../adapters/dispatcher';
 import { SuccessBatcher } from '../adapters/success-batcher';
 import { DeliverMessage, type DeliverMessageDeps } from '../use-cases/deliver-message';
@@ -25,6 +25,7 @@ export function deliveryJob(options: DeliveryJobOptions): Dispatcher {
     endpointConcurrency: options.endpointConcurrency,
     pollMs: options.pollMs,
     leaseMs: options.timings.leaseMs,
-    handle: (message) => deliver.run(message),
+    // Each attempt continues the trace of what queued its message (the consumed event, the API call).
+    handle: (message) => withTraceHeaders(message.traceContext, () => deliver.run(message)),
   });
 }

@@ -128,6 +128,8 @@ export class DeliverMessage {
           exchange,
         });
         metrics.recordAttempt({ kind: message.kind, outcome: 'succeeded', error: null }, decision.durationMs / 1000);
+        // Only automatic deliveries succeed here, and once per message: its first 2xx.
+        metrics.recordFirstSuccess((Date.now() - message.eventOccurredAt.getTime()) / 1000);
         return;
       case 'record': {
         const { plan } = decision;

@@ -64,7 +64,7 @@ export function inProcessWebhooks(
       secrets,
       timings: t,
       logger,
-      metrics: { recordAttempt: () => undefined },
+      metrics: { recordAttempt: () => undefined, recordFirstSuccess: () => undefined },
       userAgent: 'idv-webhooks/0.0.0-test',
       concurrency: 8,
       endpointConcurrency: 4,
