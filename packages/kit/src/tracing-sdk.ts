@@ -70,7 +70,7 @@ function withoutQuery(key: string, value: string): string {
  * The logger's secret redaction applied to the spans too (an `lt_` token in a page's URL, a key in an
  * error message), before they are queued for export.
  */
-class RedactingSpanProcessor implements SpanProcessor {
+export class RedactingSpanProcessor implements SpanProcessor {
   constructor(private readonly inner: SpanProcessor) {}
 
   onStart(span: Span, parentContext: api.Context): void {
