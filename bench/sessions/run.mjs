@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { profileWindows } from '../profile/windows.mjs';
 import { reportResult, writesDocs } from '../report/result.mjs';
 
 const require = createRequire(import.meta.url);
@@ -57,6 +58,13 @@ async function main() {
   process.env.FLOW_URL = stack.url('flow-runner');
 
   const results = [];
+  // Each scenario's window for the profiler (bench/profile); BENCH_SCENARIOS runs only the named ones.
+  const windows = profileWindows({ gateway: stack.gatewayUrl, sessions: stack.url('sessions'), keys: stack.url('keys') });
+  const answered = (result) => result['2xx'] + result.non2xx;
+  const scenario = async (key, name, options) => {
+    const result = await windows.measure(key, () => run(options), answered);
+    if (result) results.push(summary(name, result));
+  };
   try {
     const tenant = await testkit.buildTenant({ modes: ['test'] });
     const url = `${stack.gatewayUrl}/v1/verification-sessions`;
@@ -74,20 +82,25 @@ async function main() {
     await run({ url, method: 'POST', headers, body, connections: 20, duration: 3 });
 
     process.stdout.write(`creates, no Idempotency-Key (${SECONDS} s, ${CONNECTIONS} connections)…\n`);
-    results.push(
-      summary(
-        'create (no Idempotency-Key), max throughput',
-        await run({ url, method: 'POST', headers, body, connections: CONNECTIONS, duration: SECONDS }),
-      ),
-    );
+    await scenario('create', 'create (no Idempotency-Key), max throughput', {
+      url,
+      method: 'POST',
+      headers,
+      body,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+    });
 
     process.stdout.write(`creates, unique Idempotency-Key per request (${SECONDS} s, ${CONNECTIONS} connections)…\n`);
-    results.push(
-      summary(
-        'create (Idempotency-Key), max throughput',
-        await run({ url, method: 'POST', headers, body, connections: CONNECTIONS, duration: SECONDS, requests: withKey }),
-      ),
-    );
+    await scenario('create-key', 'create (Idempotency-Key), max throughput', {
+      url,
+      method: 'POST',
+      headers,
+      body,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      requests: withKey,
+    });
 
     // The same create straight to the sessions service with the identity headers the gateway would
     // sign: separates the sessions service's own cost from the gateway's (auth, Redis limiter, proxy).
@@ -112,56 +125,48 @@ async function main() {
       ],
     };
     process.stdout.write(`creates straight to the sessions service, no gateway (${SECONDS} s, ${CONNECTIONS} connections)…\n`);
-    results.push(
-      summary(
-        'create (no Idempotency-Key), sessions service alone, no gateway',
-        await run({ ...direct, connections: CONNECTIONS, duration: SECONDS }),
-      ),
-    );
+    await scenario('create-direct', 'create (no Idempotency-Key), sessions service alone, no gateway', {
+      ...direct,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+    });
 
     process.stdout.write(`creates at a fixed 200/s (${SECONDS} s)…\n`);
-    results.push(
-      summary(
-        'create at 200/s (no Idempotency-Key)',
-        await run({ url, method: 'POST', headers, body, connections: 20, overallRate: 200, duration: SECONDS }),
-      ),
-    );
-    results.push(
-      summary(
-        'create at 200/s (Idempotency-Key)',
-        await run({
-          url,
-          method: 'POST',
-          headers,
-          body,
-          connections: 20,
-          overallRate: 200,
-          duration: SECONDS,
-          requests: withKey,
-        }),
-      ),
-    );
+    await scenario('create-200', 'create at 200/s (no Idempotency-Key)', {
+      url,
+      method: 'POST',
+      headers,
+      body,
+      connections: 20,
+      overallRate: 200,
+      duration: SECONDS,
+    });
+    await scenario('create-key-200', 'create at 200/s (Idempotency-Key)', {
+      url,
+      method: 'POST',
+      headers,
+      body,
+      connections: 20,
+      overallRate: 200,
+      duration: SECONDS,
+      requests: withKey,
+    });
 
     const created = await (await fetch(url, { method: 'POST', headers, body })).json();
     process.stdout.write(`GET one session (${SECONDS} s, ${CONNECTIONS} connections)…\n`);
-    results.push(
-      summary(
-        'GET /v1/verification-sessions/{id}, max throughput',
-        await run({
-          url: `${url}/${created.id}`,
-          headers: { authorization: headers.authorization },
-          connections: CONNECTIONS,
-          duration: SECONDS,
-        }),
-      ),
-    );
+    await scenario('get-one', 'GET /v1/verification-sessions/{id}, max throughput', {
+      url: `${url}/${created.id}`,
+      headers: { authorization: headers.authorization },
+      connections: CONNECTIONS,
+      duration: SECONDS,
+    });
     process.stdout.write(`GET list, 25 per page (${SECONDS} s, ${CONNECTIONS} connections)…\n`);
-    results.push(
-      summary(
-        'GET /v1/verification-sessions (25 per page), max throughput',
-        await run({ url, headers: { authorization: headers.authorization }, connections: CONNECTIONS, duration: SECONDS }),
-      ),
-    );
+    await scenario('list', 'GET /v1/verification-sessions (25 per page), max throughput', {
+      url,
+      headers: { authorization: headers.authorization },
+      connections: CONNECTIONS,
+      duration: SECONDS,
+    });
   } finally {
     await stack.stop();
   }
