@@ -10,8 +10,10 @@
 // (bench/machine-reference.mjs). Default output: docs/load-report.md and docs/load-report/*.svg.
 // `--quick` runs one tiny level per benchmark to check the report itself (output in .run/load-report/).
 // Each run's output is kept in .run/load-report-logs/. Run it on a quiet machine: the figures share two cores
-// with whatever else runs.
-import { spawn } from 'node:child_process';
+// with whatever else runs. Each run also writes docs/load-report/figures.json, compares it with the committed one
+// through the yardstick (bench/report/compare.mjs; red past 15 %) and rewrites the README's benchmark table
+// (bench/report/README.md, "The guard"). `--from-logs` does only that, from the last run's results.
+import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -19,6 +21,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { machineReference } from '../machine-reference.mjs';
+import {
+  comparisonHeadline,
+  comparisonMarkdown,
+  comparisonText,
+  compareFigures,
+  replaceBetweenMarkers,
+  summaryTable,
+  wantsColour,
+} from './compare.mjs';
 import { chart } from './svg.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -28,12 +39,18 @@ const { values: args } = parseArgs({
     quick: { type: 'boolean', default: false },
     only: { type: 'string' },
     out: { type: 'string' },
+    'from-logs': { type: 'boolean', default: false },
+    baseline: { type: 'string' },
   },
 });
 const QUICK = args.quick;
 const OUT = path.resolve(args.out ?? (QUICK ? path.join(ROOT, '.run', 'load-report') : path.join(ROOT, 'docs')));
 const IMAGES = path.join(OUT, 'load-report');
-const LOGS = path.join(ROOT, '.run', 'load-report-logs');
+// A quick run's results apart, so that they never pass for a full run's (`--from-logs`).
+const LOGS = path.join(ROOT, '.run', 'load-report-logs', ...(QUICK ? ['quick'] : []));
+const FIGURES = path.join(IMAGES, 'figures.json');
+/** The committed figures every run is compared with (read from git's HEAD, not from the working copy). */
+const BASELINE = 'docs/load-report/figures.json';
 const log = (message) => process.stderr.write(`[report] ${message}\n`);
 const round = (value, digits = 1) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : null);
 
@@ -101,6 +118,7 @@ const COMPONENTS = [
     timeoutS: 180,
     run: (level) => ({ env: { BENCH_PHASES: 'B', BENCH_RATE: String(level), BENCH_SECONDS: QUICK ? '2' : '4' } }),
     what: 'cancel through the API → signed webhook answered 2xx by a local receiver, at a fixed rate (phase B)',
+    fixedRate: true,
     throughput: { unit: 'deliveries/s', of: (r) => ({ delivered: r.B.delivered / r.seconds }) },
     latency: { unit: 'ms', of: (r) => ({ p50: r.B.p50, p99: r.B.p99 }) },
   },
@@ -141,6 +159,20 @@ const COMPONENTS = [
     what: 'face steps (liveness and the document comparison) judged one after another by `judgeFaceStep`',
     throughput: { unit: 'face steps/s', of: (r) => ({ 'face steps': r.sequencesPerSecond }) },
     latency: { unit: 'ms', of: (r) => ({ 'p50 step': r.p50, 'p99 step': r.p99 }) },
+  },
+  {
+    name: 'verification',
+    script: 'bench/verification/run.mjs',
+    load: 'verifications in flight',
+    levels: QUICK ? [1] : [1, 4],
+    timeoutS: 420,
+    run: (level) => ({ args: ['--in-flight', String(level), '--count', String(QUICK ? 1 : level * 3), '--seconds', '120'] }),
+    what: 'complete live DNI verifications through the real service: front, back and tilted front uploaded, the reading and face threads, the face compared with the document, the verdict webhook (every verdict checked)',
+    throughput: { unit: 'verifications/s', of: (r) => ({ verifications: r.verificationsPerSecond }) },
+    latency: {
+      unit: 'ms',
+      of: (r) => ({ 'p50 verdict after the last capture': r.verdictP50Ms, 'p95 verdict after the last capture': r.verdictP95Ms }),
+    },
   },
 ];
 
@@ -253,16 +285,164 @@ function section(component, runs) {
   ].join('\n');
 }
 
+const significant = (value) =>
+  value === null || value === undefined || !Number.isFinite(Number(value)) ? null : Number(Number(value).toPrecision(4));
+
+/** One component's entry in figures.json: each level's throughput and latency figures, or why it failed. */
+function componentFigures(component, runs, { date, yardstick }) {
+  const levels = {};
+  for (const run of runs) {
+    if (!run.result) {
+      levels[run.level] = { failed: run.error.slice(0, 160) };
+      continue;
+    }
+    const figures = {};
+    for (const kind of ['throughput', 'latency']) {
+      let values = {};
+      try {
+        values = component[kind].of(run.result);
+      } catch {
+        // a result without this figure: left out, shown as missing by the comparison
+      }
+      figures[kind] = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, significant(value)]));
+    }
+    levels[run.level] = figures;
+  }
+  return {
+    date,
+    yardstick,
+    load: component.load,
+    fixedRate: Boolean(component.fixedRate),
+    units: { throughput: component.throughput.unit, latency: component.latency.unit },
+    levels,
+  };
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** The figures committed at git's HEAD (so a run that rewrote the working copy still compares with them). */
+function committedFigures() {
+  if (args.baseline) return readJson(path.resolve(args.baseline));
+  try {
+    const text = execFileSync('git', ['show', `HEAD:${BASELINE}`], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+async function formatted(text, file, parser) {
+  const prettier = require('prettier');
+  const options = (await prettier.resolveConfig(file)) ?? {};
+  return prettier.format(text, { ...options, parser });
+}
+
+/** The README's table (between its bench:start and bench:end markers) from figures.json. */
+async function writeSummary(figures) {
+  const file = path.join(ROOT, 'README.md');
+  const next = replaceBetweenMarkers(readFileSync(file, 'utf8'), await formatted(summaryTable(figures), file, 'markdown'));
+  if (next === null) log('README.md has no bench:start / bench:end markers: its table left alone');
+  else writeFileSync(file, next);
+}
+
+/**
+ * The guard: compares this run's figures with the committed ones and prints the comparison (worse in red,
+ * better in green on a terminal), writes figures.json (after `--only`, the other components as the working
+ * copy has them) and, for a full run into docs/, the README's table. Returns the page's section.
+ */
+async function guard(current) {
+  const baseline = committedFigures();
+  const rows = baseline ? compareFigures(baseline, current) : [];
+  const source = args.baseline ? `\`${args.baseline}\`` : `\`${BASELINE}\` at git's HEAD`;
+  const headline = comparisonHeadline(baseline, current, rows, { source });
+  process.stdout.write(`\n${headline}\n`);
+  if (rows.length > 0) process.stdout.write(`${comparisonText(rows, { colour: wantsColour(process.stdout, process.env) })}\n`);
+  const previous = args.only ? readJson(FIGURES) : null;
+  const components = {};
+  for (const { name } of COMPONENTS) {
+    const entry = current.components[name] ?? previous?.components?.[name];
+    if (entry) components[name] = entry;
+  }
+  const merged = { ...current, components };
+  writeFileSync(FIGURES, await formatted(JSON.stringify(merged), FIGURES, 'json'));
+  if (!QUICK && OUT === path.join(ROOT, 'docs')) await writeSummary(merged);
+  log(`written: ${path.relative(ROOT, FIGURES)}`);
+  return [
+    '## Against the committed figures',
+    '',
+    headline,
+    ...(rows.length > 0
+      ? [
+          '',
+          'Each figure against the same one (component, load, name) committed last, first as measured, then through the',
+          "yardstick of each run (a throughput as its share of the yardstick, a latency times it; webhooks' fixed-rate",
+          'throughput as measured): ▼ worse and ▲ better by more than 15 % (latencies within 1 ms count as unchanged).',
+          '',
+          comparisonMarkdown(rows),
+        ]
+      : []),
+    '',
+  ].join('\n');
+}
+
+const commandLine = () => `node bench/report/run.mjs${QUICK ? ' --quick' : ''}${args.only ? ` --only ${args.only}` : ''}`;
+
+/** The date, yardstick and kind of the run whose page is in OUT (for logs older than run.json). */
+function runOfPage() {
+  const page = existsSync(path.join(OUT, 'load-report.md')) ? readFileSync(path.join(OUT, 'load-report.md'), 'utf8') : '';
+  const date = /\bon (\d{4}-\d{2}-\d{2})\b/.exec(page)?.[1];
+  const yardstick = /\*\*([\d,]+)\*\* before the runs,\s*([\d,]+) after/.exec(page);
+  if (!date || !yardstick) return null;
+  const count = (text) => Number(text.replace(/,/g, ''));
+  return {
+    date,
+    quick: page.includes('run.mjs --quick'),
+    yardstick: { before: count(yardstick[1]), after: count(yardstick[2]) },
+  };
+}
+
+/** `--from-logs`: figures.json and the README's table again from the results the last run left in LOGS. */
+async function fromLogs(components) {
+  const run = readJson(path.join(LOGS, 'run.json')) ?? runOfPage();
+  if (!run) throw new Error(`no ${path.relative(ROOT, LOGS)}/run.json and no yardstick in the page to take the run's from`);
+  if (Boolean(run.quick) !== QUICK) throw new Error(`the logs are of a run ${run.quick ? 'with' : 'without'} --quick`);
+  log(
+    `figures of the run of ${run.date} from ${path.relative(ROOT, LOGS)} (yardstick ${run.yardstick.before} / ${run.yardstick.after})`,
+  );
+  const current = { command: commandLine(), date: run.date, components: {} };
+  const ranThen = run.only ? new Set(run.only.split(',')) : null;
+  for (const component of components.filter(({ name }) => !ranThen || ranThen.has(name))) {
+    const runs = component.levels.map((level) => {
+      const result = readJson(path.join(LOGS, `${component.name}-${level}.json`));
+      return result ? { level, result } : { level, error: 'no result in the logs' };
+    });
+    if (runs.some((entry) => entry.result)) current.components[component.name] = componentFigures(component, runs, run);
+  }
+  await guard(current);
+}
+
 async function main() {
   mkdirSync(IMAGES, { recursive: true });
   mkdirSync(LOGS, { recursive: true });
   const only = args.only ? new Set(args.only.split(',')) : null;
   const components = COMPONENTS.filter((component) => !only || only.has(component.name));
+  if (args['from-logs']) return fromLogs(components);
   const started = performance.now();
   const loadBefore = os.loadavg()[0];
   log('machine yardstick…');
   const yardstickBefore = await machineReference();
   const sections = [];
+  const ran = [];
   for (const component of components) {
     const runs = [];
     for (const level of component.levels) {
@@ -276,8 +456,16 @@ async function main() {
       runs.push(run);
     }
     sections.push(section(component, runs));
+    ran.push({ component, runs });
   }
   const yardstickAfter = await machineReference();
+  const date = new Date().toISOString().slice(0, 10);
+  const yardstick = { before: Math.round(yardstickBefore), after: Math.round(yardstickAfter) };
+  writeFileSync(path.join(LOGS, 'run.json'), `${JSON.stringify({ date, quick: QUICK, only: args.only ?? null, yardstick })}\n`);
+  const current = { command: commandLine(), date, components: {} };
+  for (const { component, runs } of ran)
+    current.components[component.name] = componentFigures(component, runs, { date, yardstick });
+  const comparison = await guard(current);
   const minutes = (performance.now() - started) / 60_000;
   const cpus = os.cpus();
   const page = [
@@ -296,6 +484,7 @@ async function main() {
     `- Load average (1 min) before / after: ${loadBefore.toFixed(1)} / ${os.loadavg()[0].toFixed(1)}; anything else running`,
     '  shares the two cores, so compare runs only at similar load.',
     '',
+    comparison,
     ...sections,
   ].join('\n');
   const file = path.join(OUT, 'load-report.md');
