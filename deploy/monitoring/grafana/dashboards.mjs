@@ -26,6 +26,12 @@ const RATE = '$__rate_interval';
 
 /** One PromQL query of a panel: refIds A, B, C… are given when the panel is built. */
 const query = (expr, legend) => ({ expr, legend });
+/** A quantile of a histogram over the dashboard's rate window, one series per value of `by` (none when empty). */
+const quantile = (q, metric, selector, by = '') =>
+  query(
+    `histogram_quantile(${q}, sum by (${by ? `${by}, ` : ''}le) (rate(${metric}_bucket{${selector}}[${RATE}])))`,
+    by ? `{{${by}}}` : `p${Math.round(q * 100)}`,
+  );
 
 /** Time series panel. `thresholds` draws the alert thresholds as dashed lines. */
 function timeseries(title, { unit = 'short', description, queries, thresholds, base, stack = false, min, max, span = 8 }) {
@@ -157,12 +163,7 @@ function httpRow(service) {
       timeseries('p99 latency by route', {
         unit: 's',
         thresholds: service === 'gateway' ? [[1, 'red']] : undefined,
-        queries: [
-          query(
-            `histogram_quantile(0.99, sum by (route, le) (rate(http_request_duration_seconds_bucket{${s}}[${RATE}])))`,
-            '{{route}}',
-          ),
-        ],
+        queries: [quantile(0.99, 'http_request_duration_seconds', s, 'route')],
       }),
       timeseries('Responses by status', {
         unit: 'reqps',
@@ -289,7 +290,7 @@ function jobsRow(service) {
       timeseries('Lag p95 (due to claim)', {
         unit: 's',
         thresholds: [[60, 'orange']],
-        queries: [query(`histogram_quantile(0.95, sum by (job, le) (rate(job_lag_seconds_bucket{${s}}[${RATE}])))`, '{{job}}')],
+        queries: [quantile(0.95, 'job_lag_seconds', s, 'job')],
       }),
       timeseries('Waiting items', { queries: [query(`max by (job) (job_queue_depth{${s}})`, '{{job}}')] }),
       timeseries('Oldest waiting item', {
@@ -458,14 +459,8 @@ function flowRunnerRows() {
           unit: 's',
           thresholds: [[5, 'orange']],
           queries: [
-            query(
-              `histogram_quantile(0.5, sum by (kind, le) (rate(verification_job_duration_seconds_bucket{${s}}[${RATE}])))`,
-              'p50 {{kind}}',
-            ),
-            query(
-              `histogram_quantile(0.95, sum by (kind, le) (rate(verification_job_duration_seconds_bucket{${s}}[${RATE}])))`,
-              'p95 {{kind}}',
-            ),
+            { ...quantile(0.5, 'verification_job_duration_seconds', s, 'kind'), legend: 'p50 {{kind}}' },
+            { ...quantile(0.95, 'verification_job_duration_seconds', s, 'kind'), legend: 'p95 {{kind}}' },
           ],
         }),
         timeseries('Jobs by kind and outcome', {
@@ -494,12 +489,7 @@ function flowRunnerRows() {
       panels: [
         timeseries('Step submission p99', {
           unit: 's',
-          queries: [
-            query(
-              `histogram_quantile(0.99, sum by (result, le) (rate(flow_step_submission_seconds_bucket{${s}}[${RATE}])))`,
-              '{{result}}',
-            ),
-          ],
+          queries: [quantile(0.99, 'flow_step_submission_seconds', s, 'result')],
         }),
         timeseries('Sessions resolved by outcome', {
           unit: 'ops',
@@ -550,12 +540,7 @@ function flowRunnerRows() {
         }),
         timeseries('Registry call p95', {
           unit: 's',
-          queries: [
-            query(
-              `histogram_quantile(0.95, sum by (le) (rate(flow_registry_call_duration_seconds_bucket{${s}}[${RATE}])))`,
-              'p95',
-            ),
-          ],
+          queries: [quantile(0.95, 'flow_registry_call_duration_seconds', s)],
         }),
         timeseries('Checks decided by outcome', {
           unit: 'ops',
@@ -607,12 +592,7 @@ function webhooksRows() {
         }),
         timeseries('Attempt duration p99 by outcome', {
           unit: 's',
-          queries: [
-            query(
-              `histogram_quantile(0.99, sum by (outcome, le) (rate(webhook_attempt_duration_seconds_bucket{${s}}[${RATE}])))`,
-              '{{outcome}}',
-            ),
-          ],
+          queries: [quantile(0.99, 'webhook_attempt_duration_seconds', s, 'outcome')],
         }),
         timeseries('Messages waiting', {
           queries: [query(`max(webhook_messages_waiting{namespace="$namespace", service="webhooks"})`, 'waiting')],
