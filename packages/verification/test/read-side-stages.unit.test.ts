@@ -20,8 +20,15 @@ import {
   type ReadSideOptions,
   type SideContext,
 } from '../src/pipeline/read-side';
-import type { MrzReading, MrzSearch, MrzZoneSearch } from '../src/readers/mrz.reader';
+import type * as mrzReaderModule from '../src/readers/mrz.reader';
+import { searchMrzZone, type MrzReading, type MrzSearch, type MrzZoneSearch } from '../src/readers/mrz.reader';
 import { stopEngines } from '../src';
+
+// The real search, counted: a test sees whether a stage made one.
+jest.mock('../src/readers/mrz.reader', () => {
+  const actual: typeof mrzReaderModule = jest.requireActual('../src/readers/mrz.reader');
+  return { ...actual, searchMrzZone: jest.fn(actual.searchMrzZone) };
+});
 
 const TODAY = '2026-11-23';
 const DNI_PAYLOAD = '00123456789@PEREZ@JUAN CARLOS@M@26756539@B@15/03/1978@20/04/2017@203';
@@ -102,6 +109,27 @@ describe('the side’s stages, each on its own', () => {
     await searchZone(side);
     expect(side.zoneSearch).toMatchObject({ found: null, attempts: 0 });
     expect(side.mrzType).toBeNull();
+  });
+
+  test('searchZone makes no MRZ search on a 2012 front whose PDF417 was read, and does on any other symbol', async () => {
+    const searches = jest.mocked(searchMrzZone);
+    searches.mockClear();
+    const front = await sideOf();
+    front.quality = await front.qualityPending;
+    front.symbols.found = { format: 'PDF417', text: DNI_PAYLOAD, angle: 0 } as NonNullable<SideContext['barcode']>;
+    expect(parseDniBarcode(DNI_PAYLOAD, { today: TODAY })).toMatchObject({ ok: true, layout: 'new_2012' });
+    await searchZone(front);
+    expect(searches).not.toHaveBeenCalled();
+    expect(front.zoneSearch).toMatchObject({ found: null, attempts: 0, signal: false, erased_characters: 0 });
+    expect(await front.zoneSearch?.namesJudged).toMatchObject({ found: null, attempts: 0, signal: false });
+    expect(front.zone).toBeNull();
+
+    const other = await sideOf();
+    other.quality = await other.qualityPending;
+    const quad = { topLeft: { x: 0, y: 0 }, topRight: { x: 1, y: 0 }, bottomRight: { x: 1, y: 1 }, bottomLeft: { x: 0, y: 1 } };
+    other.symbols.found = { format: 'PDF417', text: 'not a DNI', angle: 0, quad } as NonNullable<SideContext['barcode']>;
+    await searchZone(other);
+    expect(searches).toHaveBeenCalledTimes(1);
   });
 
   test('readBarcodeFurther searches no further on a page its valid MRZ identifies, and further elsewhere', async () => {

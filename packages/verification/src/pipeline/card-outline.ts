@@ -182,9 +182,36 @@ function gradientOf(channels: readonly Float32Array[], width: number, height: nu
   return { width, height, gx, gy, magnitude };
 }
 
+/**
+ * The value at `share` of the sorted values (the same as sorting them and indexing), found by selection
+ * (Hoare's quickselect on a copy): a full sort of the 120,000 magnitudes cost about a tenth of the outline.
+ */
 function percentile(values: Float32Array, share: number): number {
-  const sorted = Float32Array.from(values).sort();
-  return sorted[min(sorted.length - 1, floor(share * sorted.length))] ?? 0;
+  if (values.length === 0) return 0;
+  const order = Float32Array.from(values);
+  const wanted = min(order.length - 1, floor(share * order.length));
+  let low = 0;
+  let high = order.length - 1;
+  while (low < high) {
+    const pivot = order[(low + high) >>> 1]!;
+    let i = low;
+    let j = high;
+    while (i <= j) {
+      while (order[i]! < pivot) i += 1;
+      while (order[j]! > pivot) j -= 1;
+      if (i <= j) {
+        const swap = order[i]!;
+        order[i] = order[j]!;
+        order[j] = swap;
+        i += 1;
+        j -= 1;
+      }
+    }
+    if (wanted <= j) high = j;
+    else if (wanted >= i) low = i;
+    else break;
+  }
+  return order[wanted]!;
 }
 
 /** The strongest straight lines (x·cos θ + y·sin θ = ρ, θ in [0, π)), near-duplicates suppressed. */

@@ -550,8 +550,13 @@ export const readFirstBarcode: SideStage = async (side) => {
  *    until then `zone` is the zone as read, whose names alone may still change.
  */
 export const searchZone: SideStage = async (side) => {
-  const { raster, skew, skewEstimate, symbols, limits, clock } = side;
+  const { raster, skew, skewEstimate, symbols, limits, clock, options } = side;
   const quality = stageRan(side.quality, 'readFirstBarcode');
+  if (symbols.found !== null && carriesNoZone(symbols.found, options.today)) {
+    side.zoneSearch = noZoneSearched();
+    side.timings.mrz_ms = side.lap();
+    return;
+  }
   const oriented = symbols.found ?? symbols.refused;
   const knownAngle = oriented === null ? null : -quadAngle(oriented.quad);
   const zoneSearch = await searchMrzZone(raster, {
@@ -565,6 +570,22 @@ export const searchZone: SideStage = async (side) => {
   side.mrzType = side.zone === null ? null : documentTypeOfMrz(side.zone.data);
   side.timings.mrz_ms = side.lap();
 };
+
+/**
+ * The face the PDF417 just read is printed on carries no machine readable zone: a 2012+ DNI front (its
+ * zone is on the back). Its MRZ search, which found nothing on such fronts but cost 40–70 ms of locating
+ * at the symbol's turn (issue 43), is not made; the side reads as when it found nothing.
+ */
+function carriesNoZone(symbol: BarcodeReading, today: string): boolean {
+  const parsed = parseDniBarcode(symbol.text, { today });
+  return parsed.ok && parsed.layout === 'new_2012';
+}
+
+/** An MRZ search that was not made: what one that found nothing and saw no zone gives back. */
+function noZoneSearched(): MrzZoneSearch {
+  const search: MrzSearch = { found: null, attempts: 0, ms: 0, budget_exhausted: false, signal: false, erased_characters: 0 };
+  return { ...search, namesJudged: Promise.resolve(search) };
+}
 
 /**
  * 3. The barcode again: the located candidates smoothed (sensor noise), the likely regions, turned as
@@ -652,12 +673,17 @@ export const readPrint: SideStage = async (side) => {
     ink ??= decodeInkLevel(side.prepared.jpeg);
     return ink.then((level) => cardFrame(level, anchor, unitEdge));
   };
+  // Where no print is read (the angled front), the frame places the portrait alone: its geometry is the
+  // photo's size and the anchor's, the same on the grey raster, which is already decoded (and often
+  // already turned to that angle by the barcode search): the ink level is not decoded for it.
+  const printFrame = (anchor: Quad, unitEdge: 'width' | 'height') =>
+    readsPrint(side) ? inkFrame(anchor, unitEdge) : cardFrame(side.raster, anchor, unitEdge);
   if (barcode !== null && layout === 'new_2012') {
-    await readFront2012(side, await inkFrame(wholeFrontSymbol(barcode.quad), 'width'));
+    await readFront2012(side, await printFrame(wholeFrontSymbol(barcode.quad), 'width'));
   } else if (zone !== null && mrzType === 'dni' && zone.data.format === 'TD1') {
     await readTd1Side(side, zone, await inkFrame(zone.quad, 'height'));
   } else if (zone !== null && mrzType === 'passport') {
-    await readPassportPage(side, zone, await inkFrame(zone.quad, 'width'));
+    await readPassportPage(side, zone, await printFrame(zone.quad, 'width'));
   } else if (barcode !== null && layout === 'old_2009') {
     const back = await readBackCuil(
       await cardFrame(side.raster, barcode.quad, 'width'),
