@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { ulid } from 'ulid';
+import { pooledRandomByte } from './random-pool';
 import { z } from './zod';
 
 export const ID_PREFIXES = {
@@ -48,19 +49,10 @@ export function asId<K extends IdKind>(kind: K, value: string): IdOf<K> {
 const ULID_PATTERN = '[0-9A-HJKMNP-TV-Z]{26}';
 
 /**
- * Cryptographic randomness for ULIDs, drawn from a 4 KiB pool: the library's default asks the crypto API
- * once per character (~30 µs an id), which showed up on the gateway's hot path.
+ * Cryptographic randomness for ULIDs, drawn from the shared 4 KiB pool (random-pool.ts): the library's default
+ * asks the crypto API once per character (~30 µs an id), which showed up on the gateway's hot path.
  */
-const POOL_SIZE = 4096;
-let pool = randomBytes(POOL_SIZE);
-let poolOffset = 0;
-function pooledRandom(): number {
-  if (poolOffset >= POOL_SIZE) {
-    pool = randomBytes(POOL_SIZE);
-    poolOffset = 0;
-  }
-  return pool[poolOffset++]! / 256;
-}
+const pooledRandom = (): number => pooledRandomByte() / 256;
 
 /** A ULID (time-sortable, 80 random bits) drawn from the pooled random source. */
 export function fastUlid(): string {

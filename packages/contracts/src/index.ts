@@ -10,6 +10,7 @@ export * from './ids';
 export * from './internal-client';
 export * from './internal-routes';
 export * from './keys';
+export * from './random-pool';
 export * from './openapi';
 export * from './route-table';
 export * from './routes';

@@ -17,9 +17,11 @@ export interface PoolOptions {
   applicationName?: string;
   /** Session settings for every connection, e.g. `{ synchronous_commit: 'off' }`. */
   settings?: Record<string, string>;
+  /** This pool's type parsers (e.g. `isoTimestampTypes`); pg's global ones by default. */
+  types?: pg.CustomTypesConfig;
 }
 
-export function createPool({ url, schema, max = 10, applicationName, settings = {} }: PoolOptions): pg.Pool {
+export function createPool({ url, schema, max = 10, applicationName, settings = {}, types }: PoolOptions): pg.Pool {
   const extra = Object.entries(settings)
     .map(([name, value]) => ` -c ${name}=${value}`)
     .join('');
@@ -30,6 +32,7 @@ export function createPool({ url, schema, max = 10, applicationName, settings = 
     application_name: applicationName ?? schema,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
+    ...(types ? { types } : {}),
   });
   // An idle client erroring (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);

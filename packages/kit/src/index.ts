@@ -4,6 +4,7 @@ export * from './config';
 export * from './csv';
 export * from './cursor';
 export * from './db';
+export * from './pg-timestamps';
 export * from './errors';
 export * from './http/app';
 export * from './http/identity';

@@ -84,11 +84,29 @@ export class SmtpTransport {
     });
   }
 
+  /**
+   * One retry when the connection broke under the message (a pooled connection the server or a proxy
+   * closed while it lay idle is only found out by the next message): the pool drops it and the retry
+   * takes a fresh one. A timeout is not retried (it would double a wait that already ran its length);
+   * a mail whose end the server took just before the break may arrive twice, which a code's mail allows.
+   */
   async send(message: MailMessage): Promise<void> {
-    await this.transport.sendMail({ from: this.options.from, ...message });
+    const mail = { from: this.options.from, ...message };
+    try {
+      await this.transport.sendMail(mail);
+    } catch (error) {
+      if (!brokenConnection(error)) throw error;
+      await this.transport.sendMail(mail);
+    }
   }
 
   close(): void {
     this.transport.close();
   }
+}
+
+/** nodemailer's codes for a connection that closed or failed under a command (not a timeout, not a refusal by the server). */
+function brokenConnection(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ECONNECTION' || code === 'ESOCKET';
 }

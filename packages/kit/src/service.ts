@@ -1,5 +1,5 @@
 import { Broker } from './broker';
-import { OUTBOX_MIGRATIONS_DIR, createPool, migrate, type Pool } from './db';
+import { OUTBOX_MIGRATIONS_DIR, createPool, migrate, type Pool, type PoolOptions } from './db';
 import { Lifecycle } from './lifecycle';
 import { checkSchema } from './migrations';
 import { createLogger, type Logger } from './logger';
@@ -61,6 +61,8 @@ export interface DatabaseOptions {
   name?: string;
   /** Skip the migrations and the schema check (a second pool of a service that already opened its schema). */
   skipMigrations?: boolean;
+  /** This pool's type parsers (`createPool`'s `types`). */
+  types?: PoolOptions['types'];
 }
 
 /**
@@ -83,6 +85,7 @@ export async function openDatabase(runtime: ServiceRuntime, options: DatabaseOpt
     applicationName: name,
     ...(options.max ? { max: options.max } : {}),
     ...(options.settings ? { settings: options.settings } : {}),
+    ...(options.types ? { types: options.types } : {}),
   });
   runtime.lifecycle.onStop(`postgres:${name}`, () => pool.end());
   watchPool(runtime.metrics, name, pool);

@@ -6,6 +6,7 @@ import {
   connectBroker,
   cursorCodec,
   EvidenceLinksClient,
+  isoTimestampTypes,
   openDatabase,
   runMain,
   startOutboxRelay,
@@ -30,6 +31,8 @@ runMain(SERVICE, async () => {
     url: config.DATABASE_URL,
     ...DATABASE_SCHEMA,
     max: config.DATABASE_POOL_MAX,
+    // Timestamps keep the ISO text they were read as: a list sends each without formatting it again (issue 43).
+    types: isoTimestampTypes,
   });
   const broker = connectBroker(runtime, { url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE });
   await startOutboxRelay(runtime, { pool, broker, schema: SCHEMA });

@@ -1,6 +1,6 @@
 import type { AccountId, DomainEvent, SessionId } from '@idv/contracts';
 import { outboxCtes, outboxParams, type Queryable } from '@idv/kit';
-import { DEFAULT_THRESHOLD_REFRESH_MS, type BalanceAlertState } from '../domain/balance-alerts';
+import type { BalanceAlertState } from '../domain/balance-alerts';
 
 /** Adds a credit to the ledger and the running balance; run inside a transaction. */
 export async function credit(db: Queryable, accountId: AccountId, tokens: number, reason?: string): Promise<number> {
@@ -42,28 +42,29 @@ function toAlertState(row: AlertRow): BalanceAlertState {
   };
 }
 
+/** The row `debitCtes` leaves in `debited`. */
+export type DebitedRow = AlertRow & { default_stale: boolean };
+
+export const toDebitedBalance = (row: DebitedRow | undefined): DebitedBalance | null =>
+  row ? { ...toAlertState(row), defaultStale: row.default_stale } : null;
+
 /**
- * Debits one token for a session, or returns null when the balance is empty. The conditional
- * UPDATE takes the balance row lock, so concurrent debits serialise and the total never goes
- * below zero; it answers the balance left and its alert state, as of this debit. Run inside the
- * transaction that creates the session (the alert it decides is written in it too).
+ * The debit of one token for a session as two CTEs, `debited` (the balance's row after it, with its alert state;
+ * empty when no token is left or `guard` is false) and `entry` (its ledger row). The conditional UPDATE takes the
+ * balance row lock, so concurrent debits serialise and the total never goes below zero. Used by the statement
+ * that creates a live session (its transaction writes the alert the debit decides). The arguments are SQL
+ * expressions (parameters); `refreshMs` is DEFAULT_THRESHOLD_REFRESH_MS.
  */
-export async function debitForSession(db: Queryable, accountId: AccountId, sessionId: SessionId): Promise<DebitedBalance | null> {
-  const { rows } = await db.query<AlertRow & { default_stale: boolean }>(
-    `WITH debited AS (
+export function debitCtes(accountId: string, sessionId: string, refreshMs: string, guard = 'true'): string {
+  return `debited AS (
        UPDATE balances SET balance = balance - 1, updated_at = now()
-        WHERE account_id = $1 AND balance >= 1
+        WHERE account_id = ${accountId} AND balance >= 1 AND ${guard}
         RETURNING account_id, balance, low_threshold, default_threshold, low_notified, depleted_notified,
-                  (default_threshold_at IS NULL OR default_threshold_at < now() - make_interval(secs => $3::double precision / 1000))
+                  (default_threshold_at IS NULL OR default_threshold_at < now() - make_interval(secs => ${refreshMs}::double precision / 1000))
                     AS default_stale),
      entry AS (
        INSERT INTO balance_ledger (account_id, kind, tokens, session_id)
-       SELECT account_id, 'debit', 1, $2 FROM debited)
-     SELECT * FROM debited`,
-    [accountId, sessionId, DEFAULT_THRESHOLD_REFRESH_MS],
-  );
-  const row = rows[0];
-  return row ? { ...toAlertState(row), defaultStale: row.default_stale } : null;
+       SELECT account_id, 'debit', 1, ${sessionId} FROM debited)`;
 }
 
 /** The balance and its alert state, locked for the caller's transaction (after a credit or a threshold change). */

@@ -163,6 +163,32 @@ export async function applyTransition(
 }
 
 /**
+ * The redemption of a link in one statement, when the link is live: the write `applyTransition` makes
+ * for `t` (pending → in_progress, which queues no event and records no reason), guarded by what the
+ * read before it would have checked (the token, not redeemed yet, pending, not past `expires_at` at
+ * `redeemedAt`). Null when a guard fails or the row moved: the caller reads it to say why.
+ */
+export async function redeemLiveLink(
+  db: Queryable,
+  linkToken: string,
+  t: Transition,
+  extra: { redeemedAt: Date; idleDeadline: Date },
+): Promise<SessionRecord | null> {
+  const { rows } = await db.query<SessionRow>(
+    `UPDATE sessions
+        SET status = $3,
+            result = COALESCE($4::jsonb, result),
+            completed_at = $5,
+            redeemed_at = $6,
+            idle_deadline = $7
+      WHERE link_token = $1 AND status = $2 AND redeemed_at IS NULL AND expires_at > $6
+      RETURNING *`,
+    [linkToken, t.from, t.to, t.result ? JSON.stringify(t.result) : null, t.completedAt, extra.redeemedAt, extra.idleDeadline],
+  );
+  return rows[0] ? toRecord(rows[0]) : null;
+}
+
+/**
  * Pushes the idle deadline of every named session that has not ended, in one statement; says which
  * were pushed (`active`) and which had ended (`terminal`). Unknown ids are missing from the answer.
  */

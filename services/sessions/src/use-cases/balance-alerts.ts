@@ -1,4 +1,4 @@
-import { domainEvents, type AccountId, type BalanceThreshold, type DomainEvent, type SessionId } from '@idv/contracts';
+import { domainEvents, type AccountId, type BalanceThreshold, type DomainEvent } from '@idv/contracts';
 import { DAY, withTransaction, type Pool, type Queryable } from '@idv/kit';
 import * as ledger from '../adapters/ledger.repository';
 import {
@@ -14,18 +14,21 @@ import {
 const weekBefore = (now: Date) => new Date(now.getTime() - PACE_WINDOW_DAYS * DAY);
 
 /**
- * Debits one token for a live session and, in the same transaction, decides the balance's alert: the debit's
- * UPDATE holds the balance row's lock until commit, so of a burst of parallel debits exactly one sees the
- * crossing (the next waits and reads the flag it set). Returns false when no token is left (402).
- * A default threshold over an hour old is computed again from the last 7 days' debits (this one included).
+ * Decides the balance's alert after a live session's debit, in the transaction that debited (the create's single
+ * statement debits with the insert): the debit's UPDATE holds the balance row's lock until commit, so of a burst
+ * of parallel debits exactly one sees the crossing (the next waits and reads the flag it set). Usually nothing to
+ * write. A default threshold over an hour old is computed again from the last 7 days' debits (this one included).
  */
-export async function debitWithAlerts(db: Queryable, accountId: AccountId, sessionId: SessionId, now: Date): Promise<boolean> {
-  const debited = await ledger.debitForSession(db, accountId, sessionId);
-  if (!debited) return false;
+export async function alertAfterDebit(
+  db: Queryable,
+  accountId: AccountId,
+  debited: ledger.DebitedBalance,
+  now: Date,
+): Promise<void> {
   const fresh = debited.defaultStale ? defaultThreshold(await ledger.debitedSince(db, accountId, weekBefore(now))) : null;
   const state: BalanceAlertState = fresh === null ? debited : { ...debited, defaultThreshold: fresh };
   const decision = afterDebit(state);
-  if (fresh === null && decision.alert === null && !flagsChanged(state, decision)) return true;
+  if (fresh === null && decision.alert === null && !flagsChanged(state, decision)) return;
   const events: DomainEvent[] = [];
   if (decision.alert) {
     const { threshold, source } = thresholdInForce(state);
@@ -33,7 +36,6 @@ export async function debitWithAlerts(db: Queryable, accountId: AccountId, sessi
     events.push(decision.alert === 'low' ? domainEvents.balanceLow(data, now) : domainEvents.balanceDepleted(data, now));
   }
   await ledger.saveAlertState(db, accountId, { ...decision, defaultThreshold: fresh }, events);
-  return true;
 }
 
 /** After a credit, in its transaction: the lines the balance is back above are re-armed. */

@@ -1,4 +1,5 @@
 import {
+  configVersionId,
   newId,
   type AccountId,
   type AccountSession,
@@ -30,13 +31,13 @@ import {
   type Pool,
   type Queryable,
 } from '@idv/kit';
-import * as idempotency from '../adapters/idempotency.repository';
-import { debitWithAlerts, rearmAlerts, setBalanceThreshold } from './balance-alerts';
+import { alertAfterDebit, rearmAlerts, setBalanceThreshold } from './balance-alerts';
 import * as ledger from '../adapters/ledger.repository';
 import * as projects from '../adapters/projects.repository';
 import * as sessions from '../adapters/sessions.repository';
+import { createSession, isRecordRace } from '../adapters/session-create.repository';
 import { defaultThreshold } from '../domain/balance-alerts';
-import { decide, requestHash } from '../domain/idempotency';
+import { decide, idempotencyLockKey, requestHash } from '../domain/idempotency';
 import {
   filterResult,
   linkIsLive,
@@ -96,6 +97,9 @@ class StaleSessionRead extends Error {
 }
 
 const RACE_RETRIES = 3;
+
+/** Where the public session's JSON holds its config version id (after fields that never hold a quote). */
+const CONFIG_VERSION_FIELD = '"config_version":"';
 
 /** The sessions use cases: each one transaction, state changes through the state machine only. */
 export class SessionsService {
@@ -251,52 +255,82 @@ export class SessionsService {
   // ── Public session operations ───────────────────────────────────────────────────────────────
 
   /**
-   * Creates a session, honouring an Idempotency-Key. One transaction: take the key's advisory lock
-   * without waiting (taken: another request is in flight, 409), replay or refuse an existing record,
-   * else insert the session, debit (live) and store the response, all committed together. A failure
-   * rolls everything back, so a retry with the same key runs again.
+   * Creates a session, honouring an Idempotency-Key, in one statement (`createSession`): take the key's advisory
+   * lock without waiting (taken: another request is in flight, 409), replay or refuse an existing record, else
+   * insert the session, debit (live) and store the response, all committed together. A live create runs it in a
+   * transaction, whose commit waits for the low-balance alert the debit may decide. A failure rolls everything
+   * back, so a retry with the same key runs again. A test create without a key is the plain INSERT.
    */
   async create(identity: Identity, body: CreateSessionBody, key?: string): Promise<CreateResult> {
-    if (key === undefined) {
-      const session =
-        identity.mode === 'test'
-          ? await this.insertSession(this.pool, identity, body)
-          : await withTransaction(this.pool, (tx) => this.insertSession(tx, identity, body));
+    const now = this.now();
+    const record = this.newSessionRecord(identity, body, now);
+    if (key === undefined && identity.mode === 'test') {
+      const configVersion = await sessions.insertSession(this.pool, record);
+      if (configVersion === null) return this.refuseInsert(this.pool, identity, body.project_id);
+      this.counters.created.inc({ mode: identity.mode });
+      const session = toPublicSession({ ...record, configVersion, isTry: false }, this.bases, now);
       return { status: 201, body: JSON.stringify(session), replayed: false };
     }
-    const scope = { accountId: identity.account_id, mode: identity.mode, apiKeyId: identity.key_id, key };
-    const hash = requestHash(body);
-    return withTransaction(this.pool, async (tx) => {
-      if (!(await idempotency.tryLock(tx, scope))) {
-        throw new AppError('conflict', 'A request with this Idempotency-Key is still in flight; retry in a few seconds.');
-      }
-      const record = await idempotency.find(tx, scope);
-      if (record) {
-        const decision = decide(record, hash);
-        if (decision.kind === 'mismatch') {
-          throw new AppError('conflict', 'This Idempotency-Key was already used with a different request body.');
+    // The answer is known but for the version the insert binds: the statement stores it cut around that id.
+    const draft = JSON.stringify(toPublicSession({ ...record, configVersion: 1, isTry: false }, this.bases, now));
+    const cut = draft.indexOf(CONFIG_VERSION_FIELD) + CONFIG_VERSION_FIELD.length;
+    const [before, after] = [draft.slice(0, cut), draft.slice(cut + configVersionId(1).length)];
+    const scope =
+      key === undefined ? null : { accountId: identity.account_id, mode: identity.mode, apiKeyId: identity.key_id, key };
+    const hash = key === undefined ? '' : requestHash(body);
+    const options = {
+      debit: identity.mode === 'live',
+      key: scope
+        ? { scope, lockKey: idempotencyLockKey(scope), requestHash: hash, bodyBeforeVersion: before, bodyAfterVersion: after }
+        : undefined,
+    };
+    const attempt = async (db: Queryable): Promise<CreateResult> => {
+      const outcome = await createSession(db, record, options);
+      switch (outcome.kind) {
+        case 'in_flight':
+          throw new AppError('conflict', 'A request with this Idempotency-Key is still in flight; retry in a few seconds.');
+        case 'recorded': {
+          const decision = decide(outcome.record, hash);
+          if (decision.kind === 'mismatch') {
+            throw new AppError('conflict', 'This Idempotency-Key was already used with a different request body.');
+          }
+          this.counters.replays.inc();
+          return { status: decision.status, body: decision.body, replayed: true };
         }
-        this.counters.replays.inc();
-        return { status: decision.status, body: decision.body, replayed: true };
+        case 'no_version':
+          return this.refuseInsert(db, identity, body.project_id);
+        case 'created':
+          if (options.debit) {
+            // In the same transaction as the insert: no balance, no session (the rollback takes both).
+            if (!outcome.debited) {
+              throw new AppError('insufficient_balance', 'The account has no tokens left for live sessions; load balance first.');
+            }
+            await alertAfterDebit(db, identity.account_id, outcome.debited, now);
+          }
+          this.counters.created.inc({ mode: identity.mode });
+          return { status: 201, body: before + configVersionId(outcome.configVersion) + after, replayed: false };
       }
-      const session = JSON.stringify(await this.insertSession(tx, identity, body));
-      await idempotency.insert(tx, scope, hash, 201, session);
-      return { status: 201, body: session, replayed: false };
-    });
+    };
+    for (let tries = 1; ; tries++) {
+      try {
+        return options.debit ? await withTransaction(this.pool, attempt) : await attempt(this.pool);
+      } catch (error) {
+        // A create with the same key committed while this statement's snapshot was already taken: read again.
+        if (!isRecordRace(error) || tries >= RACE_RETRIES) throw error;
+      }
+    }
   }
 
-  /**
-   * Inserts the session (and in live mode debits one token) on `db`: a transaction client, or the
-   * pool for a test-mode create without Idempotency-Key, where the single INSERT is atomic alone.
-   */
-  private async insertSession(db: Queryable, identity: Identity, body: CreateSessionBody): Promise<VerificationSession> {
-    const now = this.now();
-    const projectId = body.project_id;
-    const record: Omit<SessionRecord, 'configVersion' | 'isTry'> = {
+  private newSessionRecord(
+    identity: Identity,
+    body: CreateSessionBody,
+    now: Date,
+  ): Omit<SessionRecord, 'configVersion' | 'isTry'> {
+    return {
       id: newId('session'),
       accountId: identity.account_id,
       mode: identity.mode,
-      projectId,
+      projectId: body.project_id,
       status: 'pending',
       externalRef: body.external_ref ?? null,
       linkToken: newLinkToken(),
@@ -308,22 +342,17 @@ export class SessionsService {
       completedAt: null,
       createdAt: now,
     };
-    const configVersion = await sessions.insertSession(db, record);
-    if (configVersion === null) {
-      const project = await projects.findActiveVersion(db, identity.account_id, projectId, identity.mode);
-      if (!project) {
-        throw new AppError('validation_failed', 'project_id does not refer to a project of this account.', {
-          errors: [{ path: 'project_id', message: 'no such project' }],
-        });
-      }
-      throw new AppError('config_not_published', `The project has no configuration published in ${identity.mode} mode.`);
+  }
+
+  /** The insert bound no version: says whether the project is not the account's or has nothing published. */
+  private async refuseInsert(db: Queryable, identity: Identity, projectId: ProjectId): Promise<never> {
+    const project = await projects.findActiveVersion(db, identity.account_id, projectId, identity.mode);
+    if (!project) {
+      throw new AppError('validation_failed', 'project_id does not refer to a project of this account.', {
+        errors: [{ path: 'project_id', message: 'no such project' }],
+      });
     }
-    // In the same transaction as the insert: no balance, no session.
-    if (identity.mode === 'live' && !(await debitWithAlerts(db, identity.account_id, record.id, now))) {
-      throw new AppError('insufficient_balance', 'The account has no tokens left for live sessions; load balance first.');
-    }
-    this.counters.created.inc({ mode: identity.mode });
-    return toPublicSession({ ...record, configVersion, isTry: false }, this.bases, now);
+    throw new AppError('config_not_published', `The project has no configuration published in ${identity.mode} mode.`);
   }
 
   async list(identity: Identity, query: PaginationQuery) {
@@ -402,6 +431,10 @@ export class SessionsService {
   // ── Internal operations for the flow-runner ─────────────────────────────────────────────────
 
   async redeem(token: string): Promise<InternalSession> {
+    // The usual case, a live link opened once, is one statement; anything else (an unknown, redeemed,
+    // expired or terminal link, or a race) is read and refused or retried below, as before.
+    const redeemedNow = await this.redeemLiveLink(token);
+    if (redeemedNow) return redeemedNow;
     return this.withoutLock(async () => {
       const session = await sessions.findByToken(this.pool, token);
       if (!session) throw notFound('link');
@@ -421,6 +454,19 @@ export class SessionsService {
       );
       return toInternalSession(updated, await this.config(this.pool, updated.projectId, updated.configVersion), this.bases, now);
     });
+  }
+
+  /** The state machine's pending → in_progress written where the link is live; null when it is not. */
+  private async redeemLiveLink(token: string): Promise<InternalSession | null> {
+    const now = this.now();
+    const t = transition('pending', { kind: 'redeem' }, now);
+    const updated = await sessions.redeemLiveLink(this.pool, token, t, {
+      redeemedAt: now,
+      idleDeadline: new Date(now.getTime() + this.abandonAfterMs),
+    });
+    if (!updated) return null;
+    this.counters.transitions.inc({ from: t.from, to: t.to });
+    return toInternalSession(updated, await this.config(this.pool, updated.projectId, updated.configVersion), this.bases, now);
   }
 
   async getInternal(id: SessionId): Promise<InternalSession> {

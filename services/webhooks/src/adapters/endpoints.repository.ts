@@ -235,3 +235,19 @@ export async function countOpenCircuits(db: Queryable): Promise<number> {
   );
   return rows[0]?.n ?? 0;
 }
+
+/**
+ * Whether any live endpoint of the account subscribes to `type` (the endpoint layer of the fan-out,
+ * asked before the event's snapshot is parsed). Endpoints belong to the account, not to a mode: test and
+ * live events are asked alike. One index probe (endpoints_account_idx), read at the moment of asking.
+ */
+export async function accountSubscribes(db: Queryable, accountId: AccountId, type: string): Promise<boolean> {
+  const { rows } = await db.query<{ subscribes: boolean }>(
+    `SELECT EXISTS (
+       SELECT 1 FROM endpoints
+       WHERE account_id = $1 AND deleted_at IS NULL AND status = 'active' AND $2 = ANY (events)
+     ) AS subscribes`,
+    [accountId, type],
+  );
+  return rows[0]?.subscribes ?? false;
+}
