@@ -41,10 +41,23 @@ export interface DetectedFace {
   liveness: number | null;
 }
 
+/**
+ * The face as the models after the detector see it: the mesh's crop of the image (upright, 0–1 floats,
+ * `height` × `width` × 3), the very input of the `faceres` embedding. Kept by a first pass (`keepCrop`)
+ * so that a later pass embeds it (`FaceEngine.embedCrop`) without decoding and detecting the image again.
+ */
+export interface FaceCrop {
+  data: Float32Array;
+  height: number;
+  width: number;
+}
+
 export interface FaceAnalysis {
   width: number;
   height: number;
   faces: DetectedFace[];
+  /** With `keepCrop`, the crop of the image's one face; null when it shows none or several. */
+  crop?: FaceCrop | null;
   /** Model time only (decode and the recapture analysis are timed by their callers). */
   ms: number;
 }
@@ -131,6 +144,8 @@ export interface DetectOptions {
   embed?: boolean;
   /** Run the antispoof and liveness models (default true). */
   scores?: boolean;
+  /** Keep the crop of an image's one face (`FaceAnalysis.crop`) for a later `embedCrop`. */
+  keepCrop?: boolean;
 }
 
 export class FaceEngine {
@@ -193,28 +208,90 @@ export class FaceEngine {
    * whose scores the first pass took.
    */
   detect(image: RgbImage, options: DetectOptions = {}): Promise<FaceAnalysis> {
-    const run = this.queue.then(() => this.detectNow(image, options.embed ?? true, options.scores ?? true));
+    const run = this.queue.then(() =>
+      this.detectNow(image, options.embed ?? true, options.scores ?? true, options.keepCrop ?? false),
+    );
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async detectNow(image: RgbImage, embed: boolean, scores: boolean): Promise<FaceAnalysis> {
+  /**
+   * The `faceres` embedding of a face crop kept by `detect` (`keepCrop`), as human computes it inside a
+   * detection (its `faceres.enhance` and `predict`: the crop resized to the model's input, times 255,
+   * the 1024-wide output): the same operations on the same floats, so the same embedding as detecting
+   * the image again with `embed`, for the embedding's CPU alone (no decode, detector or mesh).
+   */
+  embedCrop(crop: FaceCrop): Promise<{ embedding: number[] | null; ms: number }> {
+    const run = this.queue.then(() => this.embedNow(crop));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async embedNow(crop: FaceCrop): Promise<{ embedding: number[] | null; ms: number }> {
     const started = performance.now();
-    const tensor = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
+    const model = this.human.models.models['faceres'];
+    const shape = model?.inputs[0]?.shape;
+    if (!model || !shape) throw new FaceError('inference_failed', 'the embedding model is not loaded');
+    const owned: tf.Tensor[] = [];
     try {
-      // human merges a call's config into its own and keeps it: say it every call, both ways.
-      const result = await this.human.detect(tensor, {
-        face: { description: { enabled: embed }, antispoof: { enabled: scores }, liveness: { enabled: scores } },
-      });
-      if (result.error !== null && result.error !== '') throw new FaceError('inference_failed', result.error);
-      const faces = oneDetectionPerFace(
-        result.face.map(toDetectedFace).filter((face) => Math.min(face.box.width, face.box.height) >= MIN_FACE_PX),
-      ).sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
-      return { width: image.width, height: image.height, faces, ms: Math.round(performance.now() - started) };
+      const input = tf.tensor4d(crop.data, [1, crop.height, crop.width, 3], 'float32');
+      owned.push(input);
+      const resized = tf.image.resizeBilinear(input, [shape[2] ?? 0, shape[1] ?? 0], false);
+      owned.push(resized);
+      const scaled = tf.mul(resized, tf.scalar(255, 'float32'));
+      owned.push(scaled);
+      const outputs = model.execute(scaled) as tf.Tensor[];
+      owned.push(...outputs);
+      const descriptor = outputs.find((output) => output.shape[1] === 1024);
+      const embedding = descriptor ? Array.from(await descriptor.data()) : [];
+      return { embedding: embedding.length > 0 ? embedding : null, ms: Math.round(performance.now() - started) };
     } catch (error) {
       throw asFaceError(error, 'inference_failed');
     } finally {
-      tf.dispose(tensor);
+      tf.dispose(owned);
     }
   }
+
+  private async detectNow(image: RgbImage, embed: boolean, scores: boolean, keepCrop: boolean): Promise<FaceAnalysis> {
+    const started = performance.now();
+    const tensor = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
+    const crops: tf.Tensor[] = [];
+    try {
+      // human merges a call's config into its own and keeps it: say it every call, both ways.
+      const result = await this.human.detect(tensor, {
+        face: {
+          detector: { return: keepCrop },
+          description: { enabled: embed },
+          antispoof: { enabled: scores },
+          liveness: { enabled: scores },
+        },
+      });
+      for (const face of result.face) if (face.tensor) crops.push(face.tensor);
+      if (result.error !== null && result.error !== '') throw new FaceError('inference_failed', result.error);
+      const detected = result.face.map((face) => ({
+        ...toDetectedFace(face),
+        crop: face.tensor,
+      }));
+      const kept = oneDetectionPerFace(detected.filter((face) => Math.min(face.box.width, face.box.height) >= MIN_FACE_PX)).sort(
+        (a, b) => b.box.width * b.box.height - a.box.width * a.box.height,
+      );
+      const faces = kept.map(({ crop: _crop, ...face }) => face);
+      const analysis: FaceAnalysis = { width: image.width, height: image.height, faces, ms: 0 };
+      if (keepCrop) analysis.crop = kept.length === 1 ? await cropOf(kept[0]?.crop) : null;
+      analysis.ms = Math.round(performance.now() - started);
+      return analysis;
+    } catch (error) {
+      throw asFaceError(error, 'inference_failed');
+    } finally {
+      tf.dispose([tensor, ...crops]);
+    }
+  }
+}
+
+/** A face's crop tensor (height × width × 3, as human returns it) copied out of the backend. */
+async function cropOf(tensor: tf.Tensor | undefined): Promise<FaceCrop | null> {
+  if (tensor === undefined || tensor.shape.length !== 3 || tensor.shape[2] !== 3) return null;
+  const data = await tensor.data();
+  if (!(data instanceof Float32Array)) return null;
+  return { data, height: tensor.shape[0] ?? 0, width: tensor.shape[1] ?? 0 };
 }

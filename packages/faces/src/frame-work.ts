@@ -1,5 +1,5 @@
 import { asFaceError, FaceError, type SerialisedFaceError } from './errors';
-import type { DetectOptions } from './engine';
+import type { DetectOptions, FaceCrop } from './engine';
 import type { AnalysedFrame, ImageFaces } from './frames';
 
 /**
@@ -16,18 +16,28 @@ export interface FrameWork {
   readonly parallel: boolean;
   /** The first pass: each frame's faces (embedded only with `embed`), recapture and replay cues. */
   analyseFrames(images: readonly Buffer[], options: { embed: boolean }): Promise<AnalysedFrame[]>;
-  /** Each image's faces with `options` (the key frames' embeddings, the document's portrait). */
+  /** Each image's faces with `options` (the document's portrait). */
   detectFaces(images: readonly Buffer[], options: DetectOptions): Promise<ImageFaces[]>;
+  /** Each face crop's embedding (the key frames', from the crops the first pass kept). */
+  embedCrops(crops: readonly FaceCrop[]): Promise<FaceEmbedding[]>;
+}
+
+/** A crop's embedding (null when the model gave none) and the model's time. */
+export interface FaceEmbedding {
+  embedding: number[] | null;
+  ms: number;
 }
 
 /** The tasks a pool's thread runs for a `FrameWork` (@idv/faces' worker answers them). */
 export type FrameTask =
   | { kind: 'face_frame'; image: Buffer; index: number; embed: boolean }
-  | { kind: 'face_detect'; image: Buffer; options: DetectOptions };
+  | { kind: 'face_detect'; image: Buffer; options: DetectOptions }
+  | { kind: 'face_embed'; crop: FaceCrop };
 
 export type FrameTaskResult =
   | { ok: true; kind: 'face_frame'; frame: AnalysedFrame }
   | { ok: true; kind: 'face_detect'; faces: ImageFaces }
+  | { ok: true; kind: 'face_embed'; embedding: FaceEmbedding }
   | { ok: false; error: SerialisedFaceError };
 
 /** The refusal with the image's position (a detection's does not name one). */
@@ -70,6 +80,11 @@ export function pooledFrameWork(runTask: (task: FrameTask) => Promise<FrameTaskR
       all(
         images.map((image) => ({ kind: 'face_detect', image, options })),
         (result) => (result as Extract<FrameTaskResult, { kind: 'face_detect' }>).faces,
+      ),
+    embedCrops: (crops) =>
+      all(
+        crops.map((crop) => ({ kind: 'face_embed', crop })),
+        (result) => (result as Extract<FrameTaskResult, { kind: 'face_embed' }>).embedding,
       ),
   };
 }

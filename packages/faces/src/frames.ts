@@ -1,4 +1,4 @@
-import type { DetectedFace, FaceAnalysis } from './engine';
+import type { DetectedFace, FaceAnalysis, FaceCrop } from './engine';
 import type { FrameRecapture } from './liveness';
 import type { SceneLayout } from './scene';
 import type { SpoofFeatures } from './spoof';
@@ -20,5 +20,10 @@ export interface AnalysedFrame {
   spoof: SpoofFeatures | null;
   /** What surrounds the face (src/scene.ts), when the frame has exactly one face. */
   scene: SceneLayout | null;
+  /**
+   * A first pass without embeddings keeps the crop of a frame's one face, so that its key frames are
+   * embedded from it (`FrameWork.embedCrops`); `checkLiveness` drops the crops once they served.
+   */
+  crop?: FaceCrop | null;
   ms: { decode: number; faces: number; recapture: number; spoof: number };
 }

@@ -3,10 +3,10 @@ import { assessImageQuality } from '@idv/verification';
 import { POSE_LIMITS, type LivenessChallenge } from './challenge';
 import { compareFaces, FACE_MATCH_THRESHOLD, type FaceComparison } from './compare';
 import { decodeImage, type RgbImage } from './decode';
-import type { DetectOptions } from './engine';
+import type { DetectOptions, FaceCrop } from './engine';
 import { faceEngine } from './engines';
 import { asFaceError, FaceError } from './errors';
-import { refusalAt, type FrameWork } from './frame-work';
+import { refusalAt, type FaceEmbedding, type FrameWork } from './frame-work';
 import type { AnalysedFrame, ImageFaces } from './frames';
 import { FRAME_LIMITS } from './limits';
 import { sceneLayout } from './scene';
@@ -40,6 +40,15 @@ export async function detectFaces(bytes: Buffer, options: DetectOptions = {}): P
     const started = performance.now();
     const image = await decodeImage(bytes);
     return await facesOf(image, Math.round(performance.now() - started), options);
+  } catch (error) {
+    throw asFaceError(error, 'inference_failed');
+  }
+}
+
+/** The embedding of a face crop a first pass kept (`DetectOptions.keepCrop`). Throws only `FaceError`. */
+export async function embedFaceCrop(crop: FaceCrop): Promise<FaceEmbedding> {
+  try {
+    return await (await faceEngine()).embedCrop(crop);
   } catch (error) {
     throw asFaceError(error, 'inference_failed');
   }
@@ -125,7 +134,10 @@ function checkFrameLimits(frames: readonly FrameInput[]): void {
     throw new FaceError('too_many_frames', `${total} bytes in all, at most ${FRAME_LIMITS.maxTotalBytes}`);
 }
 
-/** One frame: faces and recapture. Errors name the frame. `embed: false` leaves `embedding` null. */
+/**
+ * One frame: faces and recapture. Errors name the frame. `embed: false` leaves `embedding` null and
+ * keeps the crop of a frame's one face (`crop`) for its embedding later, should it be a key frame.
+ */
 export async function analyseFrame(image: Buffer, index: number, options: { embed?: boolean } = {}): Promise<AnalysedFrame> {
   try {
     const started = performance.now();
@@ -153,10 +165,16 @@ export const IN_THREAD: FrameWork = {
       found.push(await detectFaces(image, options).catch((error: unknown) => Promise.reject(refusalAt(error, index))));
     return found;
   },
+  async embedCrops(crops) {
+    const embedded: FaceEmbedding[] = [];
+    for (const [index, crop] of crops.entries())
+      embedded.push(await embedFaceCrop(crop).catch((error: unknown) => Promise.reject(refusalAt(error, index))));
+    return embedded;
+  },
 };
 
 async function analyseDecoded(decoded: RgbImage, index: number, decode: number, embed: boolean): Promise<AnalysedFrame> {
-  const faces = await facesOf(decoded, 0, { embed });
+  const faces = await facesOf(decoded, 0, { embed, keepCrop: !embed });
   const started = performance.now();
   let recapture: FrameRecapture | null = null;
   // Only a frame that could pass is worth the spectrum: a frame without exactly one face fails anyway.
@@ -186,6 +204,7 @@ async function analyseDecoded(decoded: RgbImage, index: number, decode: number, 
     recapture,
     spoof,
     scene,
+    ...(faces.crop === undefined ? {} : { crop: faces.crop }),
     ms: {
       decode: Math.round(decode),
       faces: faces.ms,
@@ -269,25 +288,42 @@ export async function checkLiveness(request: LivenessRequest, work: FrameWork = 
   if (!embedAll) {
     const pick = request.randomInt ?? keyFramePicker(request.nonce, request.keyFrameKey);
     const chosen = keyFrames(seen(), request.challenge, pick);
-    // The first pass took the scores: this one only adds the embeddings (decoding the frame again, ~1%).
-    const embedded = await work
-      .detectFaces(
-        chosen.map((index) => images[index] as Buffer),
-        { embed: true, scores: false },
-      )
-      // A refusal names its place among the key frames; the attempt's frame is the one to name.
-      .catch((error: unknown) => {
-        throw refusalAt(error, chosen[asFaceError(error, 'inference_failed').frameIndex ?? 0] ?? 0);
-      });
-    for (const [position, index] of chosen.entries()) {
-      const analysed = frames[index];
-      const found = embedded[position];
-      if (analysed === undefined || found === undefined) continue;
-      // Same image, same detector: the faces line up; only the embeddings are taken from this pass.
-      analysed.faces = analysed.faces.map((face, at) => ({ ...face, embedding: found.faces[at]?.embedding ?? null }));
-      analysed.ms.faces += found.decodeMs + found.ms;
+    // A refusal names its place among the key frames; the attempt's frame is the one to name.
+    const asAttemptFrame = (error: unknown): never => {
+      throw refusalAt(error, chosen[asFaceError(error, 'inference_failed').frameIndex ?? 0] ?? 0);
+    };
+    const crops = chosen.map((index) => frames[index]?.crop ?? null);
+    if (crops.every((crop): crop is FaceCrop => crop !== null)) {
+      // A key frame shows one face (`keyFrames`), whose crop the first pass kept: only the embedding model
+      // runs again, on the very input it would get from detecting the frame anew (the same embedding).
+      const embedded = await work.embedCrops(crops).catch(asAttemptFrame);
+      for (const [position, index] of chosen.entries()) {
+        const analysed = frames[index];
+        const found = embedded[position];
+        if (analysed === undefined || found === undefined) continue;
+        analysed.faces = analysed.faces.map((face, at) => ({ ...face, embedding: at === 0 ? found.embedding : null }));
+        analysed.ms.faces += found.ms;
+      }
+    } else {
+      // A pass that kept no crops (a FrameWork of another version): detect the key frames again.
+      const embedded = await work
+        .detectFaces(
+          chosen.map((index) => images[index] as Buffer),
+          { embed: true, scores: false },
+        )
+        .catch(asAttemptFrame);
+      for (const [position, index] of chosen.entries()) {
+        const analysed = frames[index];
+        const found = embedded[position];
+        if (analysed === undefined || found === undefined) continue;
+        // Same image, same detector: the faces line up; only the embeddings are taken from this pass.
+        analysed.faces = analysed.faces.map((face, at) => ({ ...face, embedding: found.faces[at]?.embedding ?? null }));
+        analysed.ms.faces += found.decodeMs + found.ms;
+      }
     }
   }
+  // The crops served the key frames; an outcome carries no image of the face.
+  for (const frame of frames) delete frame.crop;
   const verdict = judgeLiveness(
     request.challenge,
     { nonce: request.nonce, attemptId: request.attemptId, receivedAt: request.receivedAt, frames: seen() },

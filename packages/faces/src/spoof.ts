@@ -72,11 +72,22 @@ function boxMean(plane: Float32Array, width: number, height: number, radius: num
   const side = 2 * radius + 1;
   const clampX = (x: number) => (x < 0 ? 0 : x >= width ? width - 1 : x);
   const clampY = (y: number) => (y < 0 ? 0 : y >= height ? height - 1 : y);
+  // Where neither end of the window leaves the row, the clamps are the identity: the same sums without them.
+  const innerFrom = Math.min(width, radius + 1);
+  const innerTo = Math.max(innerFrom, width - radius);
   for (let y = 0; y < height; y += 1) {
     const row = y * width;
     let sum = 0;
     for (let x = -radius - 1; x < radius; x += 1) sum += plane[row + clampX(x)] ?? 0;
-    for (let x = 0; x < width; x += 1) {
+    for (let x = 0; x < innerFrom; x += 1) {
+      sum += (plane[row + clampX(x + radius)] ?? 0) - (plane[row + clampX(x - radius - 1)] ?? 0);
+      temp[row + x] = sum / side;
+    }
+    for (let x = innerFrom; x < innerTo; x += 1) {
+      sum += (plane[row + x + radius] as number) - (plane[row + x - radius - 1] as number);
+      temp[row + x] = sum / side;
+    }
+    for (let x = innerTo; x < width; x += 1) {
       sum += (plane[row + clampX(x + radius)] ?? 0) - (plane[row + clampX(x - radius - 1)] ?? 0);
       temp[row + x] = sum / side;
     }
@@ -99,6 +110,30 @@ function boxMean(plane: Float32Array, width: number, height: number, radius: num
   return out;
 }
 
+const TWIDDLES = new Map<number, [Float64Array, Float64Array]>();
+
+/**
+ * The FFT's factors cos/sin(−2π·k / length) for every stage of an `n`-point transform, stage after
+ * stage (n − 1 of each), computed once per size with the very expression the butterflies used to
+ * evaluate for every block: the same values, without 115,000 cos/sin calls a frame.
+ */
+function twiddles(n: number): [Float64Array, Float64Array] {
+  const known = TWIDDLES.get(n);
+  if (known !== undefined) return known;
+  const cosines = new Float64Array(Math.max(0, n - 1));
+  const sines = new Float64Array(Math.max(0, n - 1));
+  for (let length = 2; length <= n; length <<= 1) {
+    const angle = (-2 * Math.PI) / length;
+    for (let k = 0; k < length / 2; k += 1) {
+      cosines[length / 2 - 1 + k] = Math.cos(angle * k);
+      sines[length / 2 - 1 + k] = Math.sin(angle * k);
+    }
+  }
+  const tables: [Float64Array, Float64Array] = [cosines, sines];
+  TWIDDLES.set(n, tables);
+  return tables;
+}
+
 /** In-place radix-2 FFT of one line (length a power of two). */
 function fft(re: Float64Array, im: Float64Array): void {
   const n = re.length;
@@ -111,12 +146,14 @@ function fft(re: Float64Array, im: Float64Array): void {
       [im[i], im[j]] = [im[j] ?? 0, im[i] ?? 0];
     }
   }
+  const [cosines, sines] = twiddles(n);
+  // A stage of butterflies of `length` reads its factors from `length / 2 - 1` on in the tables.
   for (let length = 2; length <= n; length <<= 1) {
-    const angle = (-2 * Math.PI) / length;
+    const half = length / 2;
     for (let start = 0; start < n; start += length) {
-      for (let k = 0; k < length / 2; k += 1) {
-        const wr = Math.cos(angle * k);
-        const wi = Math.sin(angle * k);
+      for (let k = 0; k < half; k += 1) {
+        const wr = cosines[half - 1 + k] as number;
+        const wi = sines[half - 1 + k] as number;
         const a = start + k;
         const b = a + length / 2;
         const xr = (re[b] ?? 0) * wr - (im[b] ?? 0) * wi;
@@ -192,6 +229,28 @@ function periodicPeak(y: Float32Array, smooth: Float32Array, width: number, heig
 }
 
 /**
+ * The positions whose shift lies in [low, high], as [first, end): `shifts` is non-decreasing when
+ * `rising`, non-increasing otherwise, so they are one run (empty: first = end).
+ */
+function insideRun(shifts: Int32Array, low: number, high: number, rising: boolean): [number, number] {
+  const count = shifts.length;
+  // The first position at or past the run's start, and the first past its end, by binary search.
+  const firstWhere = (past: (shift: number) => boolean): number => {
+    let lo = 0;
+    let hi = count;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (past(shifts[mid] as number)) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
+  const first = rising ? firstWhere((shift) => shift >= low) : firstWhere((shift) => shift <= high);
+  const end = rising ? firstWhere((shift) => shift > high) : firstWhere((shift) => shift < low);
+  return end > first ? [first, end] : [first, first];
+}
+
+/**
  * The strongest straight edge within 10° of the frame's axes in the outer 30% of each side, per side
  * (top, bottom, left, right): the mean signed gradient across the line (an edge's contrast keeps its
  * sign all along it; texture cancels), weighted by how much of the frame the line spans, over the
@@ -199,48 +258,58 @@ function periodicPeak(y: Float32Array, smooth: Float32Array, width: number, heig
  */
 function sideEdges(y: Float32Array, width: number, height: number): number[] {
   // The luma's difference across a line, both ways, once per pixel (a float32 difference is exact in a
-  // float64): the line search below reads each pixel's about 40 times.
-  const acrossRows = new Float64Array(width * height);
-  const acrossColumns = new Float64Array(width * height);
+  // float64): the line search below reads each sampled pixel's about 40 times. It samples every second
+  // pixel along a line (`along` = 2, 4, …, length − 3), so only those are kept, one line after another
+  // (line · count + position): the search then reads memory nearly in order, columns as well as rows.
+  const countAlong = (length: number) => Math.max(0, Math.ceil((length - 4) / 2));
+  const [countH, countV] = [countAlong(width), countAlong(height)];
+  const acrossRows = new Float64Array(height * countH);
+  const acrossColumns = new Float64Array(width * countV);
   let total = 0;
-  for (let row = 1; row < height - 1; row += 1)
+  for (let row = 1; row < height - 1; row += 1) {
+    const sampledRow = row % 2 === 0 && row >= 2 && row < height - 2;
     for (let column = 1; column < width - 1; column += 1) {
       const index = row * width + column;
       const dx = (y[index + 1] ?? 0) - (y[index - 1] ?? 0);
       const dy = (y[index + width] ?? 0) - (y[index - width] ?? 0);
-      acrossColumns[index] = dx;
-      acrossRows[index] = dy;
+      if (sampledRow) acrossColumns[column * countV + (row - 2) / 2] = dx;
+      if (column % 2 === 0 && column >= 2 && column < width - 2) acrossRows[row * countH + (column - 2) / 2] = dy;
       total += Math.abs(dx) + Math.abs(dy);
     }
+  }
   const meanGradient = total / (width * height) + 1;
   const best = [0, 0, 0, 0];
   for (const horizontal of [true, false]) {
     const length = horizontal ? width : height;
     const across = horizontal ? height : width;
     const gradient = horizontal ? acrossRows : acrossColumns;
-    // A pixel's index is line · lineStride + along · alongStride.
-    const [lineStride, alongStride] = horizontal ? [width, 1] : [1, width];
+    // A sample's index is line · lineStride + position (its along: 2 + 2 · position).
+    const lineStride = horizontal ? countH : countV;
     const alongs: number[] = [];
     for (let along = 2; along < length - 2; along += 2) alongs.push(along);
-    const alongIndex = Int32Array.from(alongs, (along) => along * alongStride);
+    const alongIndex = Int32Array.from(alongs, (_along, position) => position);
     const shifts = new Int32Array(alongs.length);
+    const sampleIndex = new Int32Array(alongs.length);
     for (let degrees = -10; degrees <= 10; degrees += 1) {
       const slope = Math.tan((degrees * Math.PI) / 180);
       // Rounding commutes with adding the line's whole-pixel offset, so the shifts are the same for every line.
       alongs.forEach((along, position) => (shifts[position] = Math.round((along - length / 2) * slope)));
+      // Each sample's index less the line's own offset; the shifts are monotonic in the position (one
+      // slope), so the samples that stay inside the frame (1 ≤ line ≤ across − 2) are one run of positions.
+      for (let position = 0; position < alongs.length; position += 1)
+        sampleIndex[position] = (shifts[position] as number) * lineStride + (alongIndex[position] as number);
       for (const [side, from, to] of [
         [horizontal ? 0 : 2, 2, 0.3 * across],
         [horizontal ? 1 : 3, 0.7 * across, across - 3],
       ] as const) {
         for (let offset = Math.floor(from); offset < to; offset += 1) {
+          const [first, end] = insideRun(shifts, 1 - offset, across - 2 - offset, slope >= 0);
+          const base = offset * lineStride;
           let sum = 0;
-          let samples = 0;
-          for (let position = 0; position < alongs.length; position += 1) {
-            const line = offset + (shifts[position] ?? 0);
-            if (line < 1 || line >= across - 1) continue;
-            sum += gradient[line * lineStride + (alongIndex[position] ?? 0)] ?? 0;
-            samples += 1;
-          }
+          // The same samples added in the same order as one position after another with a bounds test.
+          for (let position = first; position < end; position += 1)
+            sum += gradient[base + (sampleIndex[position] as number)] as number;
+          const samples = end - first;
           if (samples <= length / 4) continue;
           const strength = (Math.abs(sum) / samples / meanGradient) * (samples / (length / 2));
           if (strength > (best[side] ?? 0)) best[side] = strength;
@@ -251,12 +320,18 @@ function sideEdges(y: Float32Array, width: number, height: number): number[] {
   return best;
 }
 
-function quantile(values: Float32Array, q: number): number {
+/** The histogram of the rounded luma levels (0–255), shared by the quantiles. */
+function lumaHistogram(values: Float32Array): Uint32Array {
   const histogram = new Uint32Array(256);
-  for (const value of values)
-    histogram[Math.min(255, Math.max(0, Math.round(value)))] =
-      (histogram[Math.min(255, Math.max(0, Math.round(value)))] ?? 0) + 1;
-  const target = q * values.length;
+  for (let index = 0; index < values.length; index += 1) {
+    const level = Math.min(255, Math.max(0, Math.round(values[index] as number)));
+    histogram[level] = (histogram[level] as number) + 1;
+  }
+  return histogram;
+}
+
+function quantile(histogram: Uint32Array, total: number, q: number): number {
+  const target = q * total;
   let seen = 0;
   for (let level = 0; level < 256; level += 1) {
     seen += histogram[level] ?? 0;
@@ -295,12 +370,13 @@ export function spoofFeatures(data: Uint8Array, width: number, height: number, b
   }
   if (count === 0)
     return { chromaDetail: 0, fineToMid: 0, blackLift: 0, saturation: 0, periodicPeak: 0, straightEdge: 0, outline: 0 };
-  const high = quantile(y, 0.99);
+  const histogram = lumaHistogram(y);
+  const high = quantile(histogram, y.length, 0.99);
   const sides = sideEdges(y, width, height).sort((a, b) => b - a);
   return {
     chromaDetail: chroma / (fine + count),
     fineToMid: fine / (mid + count),
-    blackLift: quantile(y, 0.01) / Math.max(1, high),
+    blackLift: quantile(histogram, y.length, 0.01) / Math.max(1, high),
     saturation: chromaLevel / Math.max(1, luma),
     periodicPeak: periodicPeak(y, y4px, width, height, box),
     straightEdge: sides[0] ?? 0,

@@ -1,10 +1,12 @@
 import { FACE_MATCH_THRESHOLD } from './compare';
-import type { DetectOptions } from './engine';
+import type { DetectOptions, FaceCrop } from './engine';
+import type { FaceEmbedding } from './frame-work';
 import { asFaceError, type SerialisedFaceError } from './errors';
 import {
   analyseFrame,
   compareFaceImages,
   detectFaces,
+  embedFaceCrop,
   type AnalysedFrame,
   type FaceComparisonOutcome,
   type ImageFaces,
@@ -25,11 +27,13 @@ export type ImageBytes = Buffer | Uint8Array;
 export type FaceTask =
   | { kind: 'face_detect'; image: ImageBytes; options?: DetectOptions }
   | { kind: 'face_frame'; image: ImageBytes; index: number; embed: boolean }
+  | { kind: 'face_embed'; crop: FaceCrop }
   | { kind: 'face_compare'; a: ImageBytes; b: ImageBytes; threshold?: number; documentPortrait?: boolean };
 
 export type FaceTaskResult =
   | { ok: true; kind: 'face_detect'; faces: ImageFaces }
   | { ok: true; kind: 'face_frame'; frame: AnalysedFrame }
+  | { ok: true; kind: 'face_embed'; embedding: FaceEmbedding }
   | { ok: true; kind: 'face_compare'; comparison: FaceComparisonOutcome }
   | { ok: false; kind: FaceTask['kind']; error: SerialisedFaceError };
 
@@ -43,6 +47,8 @@ async function run(task: FaceTask): Promise<FaceTaskResult> {
       return { ok: true, kind: task.kind, faces: await detectFaces(asBuffer(task.image), task.options) };
     case 'face_frame':
       return { ok: true, kind: task.kind, frame: await analyseFrame(asBuffer(task.image), task.index, { embed: task.embed }) };
+    case 'face_embed':
+      return { ok: true, kind: task.kind, embedding: await embedFaceCrop(task.crop) };
     case 'face_compare':
       return {
         ok: true,

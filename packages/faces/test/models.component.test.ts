@@ -6,7 +6,7 @@ import { faceEngine, startEngines, stopEngines } from '../src/engines';
 import { FaceError } from '../src/errors';
 import { IMAGE_LIMITS } from '../src/limits';
 import { pooledFrameWork, type FrameTask, type FrameTaskResult } from '../src/frame-work';
-import { checkLiveness, compareFaceImages, detectFaces, judgeFaceStep } from '../src/pipeline';
+import { analyseFrame, checkLiveness, compareFaceImages, detectFaces, embedFaceCrop, judgeFaceStep } from '../src/pipeline';
 import { demoPhoto, faceCrop, plainImage } from './images';
 
 // The models on real photos: one load (≈ 1–2 s) and about fifteen faces. On a shared 2-core machine a
@@ -89,6 +89,29 @@ describe('detectFaces', () => {
     expect(await codeOf(decodeImage(await plainImage(200, 200), { ...IMAGE_LIMITS, maxPixels: 10_000 }))).toBe(
       'image_too_many_pixels',
     );
+  });
+});
+
+describe('a key frame embedded from the first pass’s crop (embedFaceCrop)', () => {
+  it('when a frame’s one face is embedded from its kept crop, then the embedding is the one a new detection gives, to the last bit', async () => {
+    for (const image of [await faceCrop('turned'), await faceCrop('left'), await faceCrop('turned', { mirror: true })]) {
+      const firstPass = await analyseFrame(image, 0, { embed: false });
+      const detectedAgain = await detectFaces(image, { embed: true, scores: false });
+
+      expect(firstPass.faces).toHaveLength(1);
+      expect(firstPass.faces[0]?.embedding).toBeNull();
+      expect(firstPass.crop).not.toBeNull();
+      const { embedding } = await embedFaceCrop(firstPass.crop!);
+      expect(embedding).toHaveLength(1024);
+      expect(embedding).toEqual(detectedAgain.faces[0]?.embedding);
+    }
+  });
+
+  it('when a frame shows several faces, then no crop is kept (no key frame has several)', async () => {
+    const frame = await analyseFrame(demoPhoto('sample3.jpg'), 0, { embed: false });
+
+    expect(frame.faces).toHaveLength(3);
+    expect(frame.crop).toBeNull();
   });
 });
 
@@ -260,9 +283,11 @@ describe('one attempt spread over a pool (pooledFrameWork)', () => {
     expect(pooled.document?.similarity).not.toBeNull();
     const facesOf = (outcome: typeof alone) => outcome.liveness.frames.map((frame) => frame.faces);
     expect(facesOf(pooled)).toEqual(facesOf(alone));
-    // Four frames, the portrait beside them, then the key frames' embeddings.
+    // Four frames, the portrait beside them, then the key frames' embeddings from the frames' crops.
     expect(sent.filter((kind) => kind === 'face_frame')).toHaveLength(4);
-    expect(sent.filter((kind) => kind === 'face_detect').length).toBeGreaterThanOrEqual(3);
+    expect(sent.filter((kind) => kind === 'face_detect')).toHaveLength(1);
+    expect(sent.filter((kind) => kind === 'face_embed').length).toBeGreaterThanOrEqual(2);
+    expect(pooled.liveness.frames.every((frame) => frame.crop === undefined)).toBe(true);
   });
 
   it('when two frames cannot be decoded, then the error names the first of them, as in one thread', async () => {
