@@ -6,7 +6,10 @@ export interface CompiledRoute {
 }
 
 export type RouteMatch =
-  { kind: 'found'; route: PublicRoute } | { kind: 'method_not_allowed'; allowed: string[] } | { kind: 'not_found' };
+  | { kind: 'found'; route: PublicRoute }
+  /** `path`: the contract template of the path, for a 405 labelled like the route's other answers. */
+  | { kind: 'method_not_allowed'; allowed: string[]; path: string }
+  | { kind: 'not_found' };
 
 function compile(path: string): RegExp {
   const source = path
@@ -34,6 +37,10 @@ export class RouteTable {
     const lower = method.toLowerCase();
     const found = candidates.find((c) => c.route.method === lower || (lower === 'head' && c.route.method === 'get'));
     if (found) return { kind: 'found', route: found.route };
-    return { kind: 'method_not_allowed', allowed: candidates.map((c) => c.route.method.toUpperCase()) };
+    return {
+      kind: 'method_not_allowed',
+      allowed: candidates.map((c) => c.route.method.toUpperCase()),
+      path: candidates[0]!.route.path,
+    };
   }
 }

@@ -20,7 +20,11 @@ describe('route table', () => {
   });
 
   it('when the method is wrong, then the allowed methods are listed; unknown paths are not found', () => {
-    expect(table.match('DELETE', '/v1/verification-sessions')).toEqual({ kind: 'method_not_allowed', allowed: ['POST', 'GET'] });
+    expect(table.match('DELETE', '/v1/verification-sessions')).toEqual({
+      kind: 'method_not_allowed',
+      allowed: ['POST', 'GET'],
+      path: '/v1/verification-sessions',
+    });
     expect(table.match('GET', '/v1/nothing-here')).toEqual({ kind: 'not_found' });
     expect(table.match('GET', '/v1/verification-sessions/vs_1/extra')).toEqual({ kind: 'not_found' });
   });

@@ -18,7 +18,6 @@ import {
   observeRequest,
   route,
   writeError,
-  RouteTemplates,
   type AddressThrottle,
   type ClientAddresses,
   type Logger,
@@ -108,19 +107,6 @@ export function handleProxied(deps: GatewayDeps, req: IncomingMessage, res: Serv
   );
 }
 
-const templates = new WeakMap<RouteTable, RouteTemplates>();
-
-/** The contract's public paths as metric labels (a 405 carries its path's template too). */
-export function templatesOf(routes: RouteTable): RouteTemplates {
-  let found = templates.get(routes);
-  if (!found) {
-    found = new RouteTemplates();
-    for (const route of routes.routes) found.add(route.path, route.method);
-    templates.set(routes, found);
-  }
-  return found;
-}
-
 async function proxied(
   deps: GatewayDeps,
   req: IncomingMessage,
@@ -133,7 +119,7 @@ async function proxied(
   if (match.kind === 'not_found') throw new AppError('not_found', `No route ${req.method} ${path}.`);
   if (match.kind === 'method_not_allowed') {
     // A known path with another method: still labelled by its template (only unknown paths are `unmatched`).
-    setRoute(templatesOf(deps.routes).match(req.method ?? 'GET', path) ?? 'unmatched');
+    setRoute(match.path);
     throw new AppError('method_not_allowed', `Use ${match.allowed.join(' or ')} on this path.`, {
       headers: { Allow: match.allowed.join(', ') },
     });
