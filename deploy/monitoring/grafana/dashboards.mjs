@@ -140,8 +140,11 @@ function dashboard({ uid, title, description, tags, rows, withPod = false, servi
 
 // ---- rows shared by the per-service dashboards ----
 
+/** The label matchers of one service's series under the dashboard's namespace and pod variables. */
+const seriesOf = (service) => `namespace="$namespace", service="${service}", pod=~"$pod"`;
+
 function httpRow(service) {
-  const s = `namespace="$namespace", service="${service}", pod=~"$pod"`;
+  const s = seriesOf(service);
   return {
     title: 'HTTP',
     panels: [
@@ -175,7 +178,7 @@ function httpRow(service) {
 }
 
 function runtimeRow(service) {
-  const s = `namespace="$namespace", service="${service}", pod=~"$pod"`;
+  const s = seriesOf(service);
   return {
     title: 'Runtime',
     panels: [
@@ -207,7 +210,7 @@ function runtimeRow(service) {
 }
 
 function databaseRow(service) {
-  const s = `namespace="$namespace", service="${service}", pod=~"$pod"`;
+  const s = seriesOf(service);
   return {
     title: 'PostgreSQL pool',
     panels: [
@@ -239,7 +242,7 @@ function databaseRow(service) {
 }
 
 function messagingRow(service, { outbox }) {
-  const s = `namespace="$namespace", service="${service}", pod=~"$pod"`;
+  const s = seriesOf(service);
   const panels = [];
   if (outbox) {
     panels.push(
@@ -275,7 +278,7 @@ function messagingRow(service, { outbox }) {
 }
 
 function jobsRow(service) {
-  const s = `namespace="$namespace", service="${service}", pod=~"$pod"`;
+  const s = seriesOf(service);
   return {
     title: 'Background jobs',
     panels: [
@@ -406,7 +409,7 @@ function gatewayRows() {
 }
 
 function sessionsRows() {
-  const s = 'namespace="$namespace", service="sessions", pod=~"$pod"';
+  const s = seriesOf('sessions');
   return [
     {
       title: 'Sessions',
@@ -438,7 +441,7 @@ function sessionsRows() {
 }
 
 function flowRunnerRows() {
-  const s = 'namespace="$namespace", service="flow-runner", pod=~"$pod"';
+  const s = seriesOf('flow-runner');
   return [
     {
       title: 'Verification work (documents and faces)',
@@ -552,7 +555,7 @@ function flowRunnerRows() {
 }
 
 function webhooksRows() {
-  const s = 'namespace="$namespace", service="webhooks", pod=~"$pod"';
+  const s = seriesOf('webhooks');
   return [
     {
       title: 'Delivery',
