@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Where the time goes: `node bench/profile/run.mjs --bench sessions|flow [--seconds N]` runs that benchmark with
+// Where the time goes: `node bench/profile/run.mjs --bench sessions|flow|webhooks [--seconds N]` runs that benchmark with
 // every service of its stack under `node --cpu-prof` (IDV_SERVICE_NODE_ARGS, read by packages/testkit's Stack;
 // the load generator itself is not profiled), then summarises each service's profile over each measured window
 // (bench/profile/windows.mjs): CPU µs per request, by package and by function. The machine yardstick
@@ -21,7 +21,7 @@ import { machineReference } from '../machine-reference.mjs';
 import { summarise } from './summarise.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BENCHES = { sessions: 'bench/sessions/run.mjs', flow: 'bench/flow/run.mjs' };
+const BENCHES = { sessions: 'bench/sessions/run.mjs', flow: 'bench/flow/run.mjs', webhooks: 'bench/webhooks/run.mjs' };
 /** A benchmark that has not ended by then is stopped with its process group. */
 const TIME_LIMIT_MS = 15 * 60_000;
 
@@ -38,7 +38,9 @@ const { values: args } = parseArgs({
   },
 });
 if (!BENCHES[args.bench]) {
-  process.stderr.write('usage: node bench/profile/run.mjs --bench sessions|flow [--seconds N] [--scenarios a,b] [--baseline]\n');
+  process.stderr.write(
+    'usage: node bench/profile/run.mjs --bench sessions|flow|webhooks [--seconds N] [--scenarios a,b] [--baseline]\n',
+  );
   process.exit(2);
 }
 const seconds = Math.min(120, Math.max(1, Number(args.seconds)));

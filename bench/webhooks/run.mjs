@@ -11,6 +11,7 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { profileWindows } from '../profile/windows.mjs';
 import { reportResult } from '../report/result.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -177,13 +178,19 @@ async function main() {
   const phases = new Set((process.env.BENCH_PHASES ?? 'A,B,C0,C').split(','));
   console.log(`A. ${THROUGHPUT_EVENTS} session events × ${FAN_OUT} endpoints = ${expected} signed deliveries...`);
   receiver.reset();
-  for (let i = 0; phases.has('A') && i < THROUGHPUT_EVENTS; i++) {
-    publish(a);
-    if (i % 500 === 499) await channel.waitForConfirms();
-  }
-  await channel.waitForConfirms();
-  const deadline = Date.now() + 300_000;
-  while (phases.has('A') && receiver.stats().count < expected && Date.now() < deadline) await sleep(100);
+  // For bench/profile (--bench webhooks): the window of phase A, counted in deliveries.
+  const windows = profileWindows({ webhooks: stack.url('webhooks'), sessions: stack.url('sessions') });
+  const runA = async () => {
+    for (let i = 0; i < THROUGHPUT_EVENTS; i++) {
+      publish(a);
+      if (i % 500 === 499) await channel.waitForConfirms();
+    }
+    await channel.waitForConfirms();
+    const deadline = Date.now() + 300_000;
+    while (receiver.stats().count < expected && Date.now() < deadline) await sleep(100);
+    return receiver.stats();
+  };
+  if (phases.has('A')) await windows.measure('deliveries', runA, (stats) => stats.count);
   const sA = receiver.stats();
   const throughput = (sA.count / (sA.last - sA.first)) * 1000;
   await connection.close();

@@ -73,28 +73,47 @@ describe('gateway proxying (private stack with a recording upstream)', () => {
     await upstream?.close();
   });
 
-  it('when a client goes away in the middle of its body, then the upstream call ends at once and the gateway goes on answering', async () => {
+  /** Sends a POST declaring `declared` bytes, sends a few of them and goes away. */
+  function abandonBody(declared: number): Promise<void> {
     const { hostname, port } = new URL(stack.gatewayUrl);
-    const before = upstream.cut.count;
-    await new Promise<void>((resolve, reject) => {
+    return new Promise<void>((resolve, reject) => {
       const socket = net.connect(Number(port), hostname, () => {
         socket.write(
           `POST /v1/verification-sessions HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${secret}\r\n` +
-            `Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"project_id":`,
+            `Content-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n{"project_id":`,
         );
         setTimeout(() => socket.destroy(), 300);
       });
       socket.on('error', reject);
       socket.on('close', () => resolve());
     });
+  }
 
-    await waitFor(() => upstream.cut.count > before, 3000, 50, 'the upstream request cut');
+  async function answersTheNextRequest(): Promise<void> {
     const next = await api('POST', '/v1/verification-sessions', {
       baseUrl: stack.gatewayUrl,
       key: secret,
       body: { project_id: 'prj_x' },
     });
     expect(next.status).toBe(200);
+  }
+
+  it('when a client goes away in the middle of a small body, then nothing reaches the upstream and the gateway goes on answering', async () => {
+    const recordedBefore = upstream.recorded.length;
+    const cutBefore = upstream.cut.count;
+    await abandonBody(1000);
+    await answersTheNextRequest();
+    // A small declared body is read whole before the call: half a body is never forwarded.
+    expect(upstream.recorded.length).toBe(recordedBefore + 1);
+    expect(upstream.recorded.at(-1)!.body).toBe('{"project_id":"prj_x"}');
+    expect(upstream.cut.count).toBe(cutBefore);
+  });
+
+  it('when a client goes away in the middle of a large body, then the upstream call ends at once and the gateway goes on answering', async () => {
+    const before = upstream.cut.count;
+    await abandonBody(200_000);
+    await waitFor(() => upstream.cut.count > before, 3000, 50, 'the upstream request cut');
+    await answersTheNextRequest();
   });
 
   it('when a request is proxied, then the upstream gets a signed identity with the mode of the key and the request id', async () => {
