@@ -7,10 +7,10 @@
 // (default 1500) flows over HTTP: open link → consent → choose e-mail → send code → code (read from
 // the SMTP sink) → form → approved. Prints complete flows/s and the p50/p99 of each step submission,
 // and writes them to docs/flow-runner.md between the bench markers. BENCH_READERS (default 0) more
-// persons go through a DNI document step at the same time, uploading the test-mode sample's three
-// photos again and again, so that the flow pages are measured while documents are being read (their
+// persons go through a DNI document step at the same time, uploading a genuine card's three photos
+// (bench/verification's corpus) again and again, so that the flow pages are measured while documents are being read (their
 // figures go between the bench:flow-reading markers instead). BENCH_FACES (default 0) more persons go
-// through a face_liveness step the same way, sending the test-mode live sample's frames for each
+// through a face_liveness step the same way, sending the live face's frames photographed again for each
 // challenge, so that the pages are measured while faces are judged (bench:flow-faces markers; both may
 // run at once, then bench:flow-verification). BENCH_NODE_OPTIONS passes extra
 // NODE_OPTIONS to the flow-runner only (e.g. `--require` of a profiler).
@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { machineReference } from '../machine-reference.mjs';
 import { profileWindows } from '../profile/windows.mjs';
 import { reportResult, writesDocs } from '../report/result.mjs';
+import { verificationCorpus } from '../verification/corpus.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -33,9 +34,9 @@ const PERSONS = Number(process.env.BENCH_PERSONS ?? 30);
 const FLOWS = Number(process.env.BENCH_FLOWS ?? 1500);
 const READERS = Number(process.env.BENCH_READERS ?? 0);
 const FACES = Number(process.env.BENCH_FACES ?? 0);
-const FACE_SAMPLES = path.join(ROOT, 'services', 'flow-runner', 'assets', 'face-samples');
+/** The side loads' genuine card and face frames (bench/verification's corpus, cached under bench/results). */
+const SIDE_LOAD_SEED = 4343;
 const FACE_CONFIG = { steps: [{ id: 'face', type: 'face_liveness' }], options: { webhookEvents: [] } };
-const SAMPLES = path.join(ROOT, 'services', 'flow-runner', 'assets', 'samples');
 const DOCUMENT_CONFIG = { steps: [{ id: 'doc', type: 'document_ar', documents: ['dni'] }], options: { webhookEvents: [] } };
 const DOC = path.join(ROOT, 'docs', 'flow-runner.md');
 
@@ -274,9 +275,10 @@ async function main() {
     const flowUrl = stack.url('flow-runner');
     const documents = { done: 0, failed: 0, times: [] };
     let flowsDone = false;
-    const readers = READERS > 0 ? startReaders(flowUrl, documents, () => flowsDone) : null;
+    const sideCorpus = READERS > 0 || FACES > 0 ? await verificationCorpus({ seed: SIDE_LOAD_SEED, count: 1 }) : null;
+    const readers = READERS > 0 ? startReaders(flowUrl, documents, () => flowsDone, sideCorpus) : null;
     const faces = { done: 0, failed: 0, times: [] };
-    const facePersons = FACES > 0 ? startFacePersons(flowUrl, faces, () => flowsDone) : null;
+    const facePersons = FACES > 0 ? startFacePersons(flowUrl, faces, () => flowsDone, sideCorpus) : null;
     const cpuBefore = await cpuSeconds(stack);
     let next = 0;
     let completed = 0;
@@ -355,8 +357,8 @@ async function main() {
       `(consent → choice of e-mail → send code over SMTP to a local sink → code → one-field form → approved).`,
       ...(READERS > 0
         ? [
-            `Meanwhile ${READERS} more persons went through a DNI document step again and again (front, back, angled front of the`,
-            `test-mode sample, read by the flow-runner's worker pool of VERIFICATION_THREADS=${process.env.VERIFICATION_THREADS ?? 1}):`,
+            `Meanwhile ${READERS} more persons went through a DNI document step again and again (front, back, angled front of a`,
+            `genuine card of bench/verification's corpus, read by the flow-runner's worker pool of VERIFICATION_THREADS=${process.env.VERIFICATION_THREADS ?? 1}):`,
             `${documents.done} documents read (${documents.failed} failed), median ${percentile(
               documents.times.sort((a, b) => a - b),
               50,
@@ -365,8 +367,8 @@ async function main() {
         : []),
       ...(FACES > 0
         ? [
-            `Meanwhile ${FACES} more persons went through a face step again and again (the test-mode live sample's six frames`,
-            `for each challenge, judged by the flow-runner's face pool of FACE_THREADS=${process.env.FACE_THREADS ?? 2}):`,
+            `Meanwhile ${FACES} more persons went through a face step again and again (the live face's six frames photographed`,
+            `again for each challenge, judged by the flow-runner's face pool of FACE_THREADS=${process.env.FACE_THREADS ?? 2}):`,
             `${faces.done} attempts judged (${faces.failed} failed), median ${percentile(
               faces.times.sort((a, b) => a - b),
               50,
@@ -446,9 +448,12 @@ async function startBackgroundPersons(flowUrl, { config, count, tally, what }, d
   );
 }
 
-/** Persons reading documents: the sample's front, back and angled front, waiting on the progress page after each. */
-function startReaders(flowUrl, tally, done) {
-  const photos = ['front', 'back', 'front_angle'].map((side) => readFileSync(path.join(SAMPLES, `dni-ok-${side}.jpg`)));
+/**
+ * Persons reading documents: a genuine card's front, back and angled front (bench/verification's corpus: live
+ * mode refuses the public test-mode samples), waiting on the progress page after each.
+ */
+function startReaders(flowUrl, tally, done, corpus) {
+  const photos = ['front', 'back', 'front_angle'].map((side) => corpus.documents[0].sides[side]);
   const options = { config: DOCUMENT_CONFIG, count: READERS, tally, what: 'document' };
   return startBackgroundPersons(flowUrl, options, done, async (person, page) => {
     let lastUpload = 0;
@@ -462,15 +467,11 @@ function startReaders(flowUrl, tally, done) {
 }
 
 /**
- * Persons proving liveness: an attempt started, as long a wait as the poses take, the live sample's
- * frames in the challenge's order (two a pose, the hold apart), then the progress page until the verdict.
+ * Persons proving liveness: an attempt started, as long a wait as the poses take, the live face's frames
+ * photographed again (bench/verification's corpus) in the challenge's order (two a pose, the hold apart), then the progress page until the verdict.
  */
-function startFacePersons(flowUrl, tally, done) {
-  const catalog = JSON.parse(readFileSync(path.join(FACE_SAMPLES, 'catalog.json'), 'utf8'));
-  const live = catalog.find((entry) => entry.id === 'face-live');
-  const frameBytes = Object.fromEntries(
-    Object.entries(live.poses).map(([pose, files]) => [pose, files.map((file) => readFileSync(path.join(FACE_SAMPLES, file)))]),
-  );
+function startFacePersons(flowUrl, tally, done, corpus) {
+  const frameBytes = corpus.face;
   const options = { config: FACE_CONFIG, count: FACES, tally, what: 'face' };
   return startBackgroundPersons(flowUrl, options, done, async (person, page) => {
     await person.submit('face start', { action: 'start' });
