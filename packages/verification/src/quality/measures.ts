@@ -53,6 +53,21 @@ export function laplacianOf(plane: Float32Array, index: number, width: number): 
   );
 }
 
+/** `small` (`width`×`height`): the luma of the box averaged over `factor`×`factor` squares. */
+function boxAverage(pixels: RgbPixels, box: PixelBox, factor: number, small: Float32Array, width: number, height: number): void {
+  const area = factor * factor;
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      let sum = 0;
+      for (let dy = 0; dy < factor; dy += 1) {
+        const row = (box.y0 + y * factor + dy) * pixels.width + box.x0 + x * factor;
+        for (let dx = 0; dx < factor; dx += 1) sum += pixels.luma[row + dx] ?? 0;
+      }
+      small[y * width + x] = sum / area;
+    }
+  }
+}
+
 /**
  * Sharpness: variance of the 4-neighbour Laplacian of the luma, measured at `BLUR_SCALE_SIDE` px on the
  * long side (the image is box-averaged down to it first), so that the figure does not depend on the
@@ -65,15 +80,18 @@ export function laplacianVariance(pixels: RgbPixels, box: PixelBox): number {
   if (width < 3 || height < 3) return 0;
   const small = new Float32Array(width * height);
   const area = factor * factor;
-  for (let y = 0; y < height; y += 1) {
-    for (let x = 0; x < width; x += 1) {
-      let sum = 0;
-      for (let dy = 0; dy < factor; dy += 1) {
-        const row = (box.y0 + y * factor + dy) * pixels.width + box.x0 + x * factor;
-        for (let dx = 0; dx < factor; dx += 1) sum += pixels.luma[row + dx] ?? 0;
+  if (factor === 2) {
+    // A 1600 px photo's case, unrolled: boxAverage's four additions in its order (0 + a is a: luma ≥ 0).
+    const { luma } = pixels;
+    for (let y = 0; y < height; y += 1) {
+      let top = (box.y0 + y * 2) * pixels.width + box.x0;
+      let bottom = top + pixels.width;
+      for (let x = 0, at = y * width; x < width; x += 1, at += 1, top += 2, bottom += 2) {
+        small[at] = ((luma[top] ?? 0) + (luma[top + 1] ?? 0) + (luma[bottom] ?? 0) + (luma[bottom + 1] ?? 0)) / area;
       }
-      small[y * width + x] = sum / area;
     }
+  } else {
+    boxAverage(pixels, box, factor, small, width, height);
   }
   let sum = 0;
   let squares = 0;

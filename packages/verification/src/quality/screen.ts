@@ -1,6 +1,6 @@
 import { colourFeatures } from './colour';
 import type { PixelBox, RgbPixels } from './pixels';
-import { planeTiles, spectrumFeatures, tileOrigins, type SpectrumFeatures } from './spectrum';
+import { planeSpectrumFeatures, tileOrigins, type SpectrumFeatures } from './spectrum';
 import { SCREEN_FEATURE_NAMES, type ScreenFeatureName, type ScreenFeatures } from './screen-features';
 import { SCREEN_MODEL, type ScreenModel } from '../calibration/thresholds';
 
@@ -50,7 +50,7 @@ function bandRatio(chroma: SpectrumFeatures, luma: SpectrumFeatures, band: 0 | 1
 
 export function screenFeatures(pixels: RgbPixels, box: PixelBox, measures: { glare: number; blur: number }): ScreenFeatures {
   const origins = tileOrigins(box);
-  const spectrumOf = (plane: Float32Array) => spectrumFeatures(planeTiles(plane, pixels.width, origins));
+  const spectrumOf = (plane: Float32Array) => planeSpectrumFeatures(plane, pixels.width, origins);
   const luma = spectrumOf(pixels.luma);
   const chroma = spectrumOf(pixels.chroma.blue_red);
   const magenta = spectrumOf(pixels.chroma.green_magenta);

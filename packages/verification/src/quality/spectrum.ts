@@ -1,4 +1,4 @@
-import FFT from 'fft.js';
+import { fftPlan, realRowTransform, columnsTransform, type FftPlan } from './fft';
 import * as qualityCalibration from '../calibration/quality';
 import type { PixelBox } from './pixels';
 
@@ -29,6 +29,8 @@ const {
 } = qualityCalibration;
 const N = TILE;
 export { TILE };
+/** The power spectrum's row (one ky): kx 0…N/2, the other half being the conjugate's. */
+const POWER_ROW = N / 2 + 1;
 /**
  * JPEG's 8×8 blocks are periodic too, along the image's own axes: at low quality they put peaks on the
  * rows and columns at multiples of TILE/8 cycles. Those lines are left out of the peak search (a
@@ -40,17 +42,6 @@ function onJpegGrid(frequency: number): boolean {
   const magnitude = abs(frequency);
   const harmonic = round(magnitude / JPEG_BLOCK_FREQUENCY);
   return harmonic >= 1 && abs(magnitude - harmonic * JPEG_BLOCK_FREQUENCY) <= 1;
-}
-
-interface FftEngine {
-  realTransform(output: Float64Array, input: Float64Array): void;
-  transform(output: Float64Array, input: Float64Array): void;
-}
-
-let engine: FftEngine | null = null;
-function fft(): FftEngine {
-  engine ??= new FFT(N) as unknown as FftEngine;
-  return engine;
 }
 
 const HANN = Float32Array.from({ length: N }, (_, index) => 0.5 - 0.5 * cos((2 * PI * index) / (N - 1)));
@@ -131,61 +122,63 @@ export function planeTiles(plane: Float32Array, width: number, origins: readonly
 }
 
 /**
- * Buffers reused from tile to tile. Typed arrays rather than fft.js's own (plain arrays): the copies
- * around the transforms took longer than the transforms themselves; the arithmetic is the same.
+ * Buffers reused from tile to tile, made once per thread: a tile's 2-D transform allocates nothing.
  */
 interface Workspace {
+  plan: FftPlan;
+  /** One windowed row of the tile. */
   input: Float64Array;
-  /** The rows' transforms, row after row, each `2·TILE` numbers (re, im). */
+  /**
+   * The rows' real transforms, row after row, each `2·TILE` numbers (re, im: fft.js's layout, of which kx
+   * 0…TILE/2 are meaningful and read).
+   */
   rows: Float64Array;
-  column: Float64Array;
-  transformed: Float64Array;
+  /** Their transforms along y, in the same layout (ky by kx). */
+  columns: Float64Array;
 }
 
 let workspace: Workspace | null = null;
 
 /** Drops this thread's FFT plan and work buffers (engines.ts); the next spectrum makes them again. */
 export function releaseSpectrumPlans(): void {
-  engine = null;
   workspace = null;
 }
 
 function buffers(): Workspace {
   workspace ??= {
+    plan: fftPlan(N),
     input: new Float64Array(N),
     rows: new Float64Array(2 * N * N),
-    column: new Float64Array(2 * N),
-    transformed: new Float64Array(2 * N),
+    columns: new Float64Array(2 * POWER_ROW * N),
   };
   return workspace;
 }
 
-/** Power spectrum (|F|², kx 0…N/2 by ky 0…N−1) of the windowed, mean-removed tile, added into `power`. */
-function addTileSpectrum(tile: Tile, power: Float64Array): void {
-  const engine = fft();
-  const { input, rows, column, transformed } = buffers();
-  const rowLength = 2 * N;
+/**
+ * Power spectrum (|F|², ky 0…N−1 by kx 0…N/2, row-major, `POWER_ROW` numbers a row) of the windowed,
+ * mean-removed `TILE`×`TILE` square of `plane` (row-major, `stride` wide) whose top-left pixel is at
+ * `start`, added into `power`. The same arithmetic, in the same order, as fft.js's `realTransform` of each
+ * row and `transform` of each column until 2026-11-30 (fft.ts), so the spectrum is the same to the last
+ * bit; the columns are transformed side by side, a row of the matrix at a time, instead of gathered one by
+ * one, and the power is laid out as the column pass leaves it, so that adding it up reads memory in order.
+ */
+function addTileSpectrum(plane: Float32Array, stride: number, start: number, power: Float64Array): void {
+  const { plan, input, rows, columns } = buffers();
   let mean = 0;
-  for (let index = 0; index < tile.length; index += 1) mean += tile[index] ?? 0;
-  mean /= tile.length;
+  for (let y = 0; y < N; y += 1) {
+    for (let x = 0, at = start + y * stride; x < N; x += 1, at += 1) mean += plane[at] ?? 0;
+  }
+  mean /= N * N;
   for (let y = 0; y < N; y += 1) {
     const wy = HANN[y] ?? 0;
-    for (let x = 0; x < N; x += 1) input[x] = ((tile[y * N + x] ?? 0) - mean) * wy * (HANN[x] ?? 0);
-    engine.realTransform(rows.subarray(y * rowLength, (y + 1) * rowLength), input);
+    for (let x = 0, at = start + y * stride; x < N; x += 1, at += 1) input[x] = ((plane[at] ?? 0) - mean) * wy * (HANN[x] ?? 0);
+    realRowTransform(plan, rows, input, y * 2 * N);
   }
-  const half = N / 2;
-  for (let kx = 0; kx <= half; kx += 1) {
-    for (let y = 0, at = 2 * kx; y < N; y += 1, at += rowLength) {
-      column[2 * y] = rows[at] ?? 0;
-      column[2 * y + 1] = rows[at + 1] ?? 0;
-    }
-    engine.transform(transformed, column);
-    const offset = kx * N;
-    for (let ky = 0; ky < N; ky += 1) {
-      const re = transformed[2 * ky] ?? 0;
-      const im = transformed[2 * ky + 1] ?? 0;
-      power[offset + ky] = (power[offset + ky] ?? 0) + re * re + im * im;
-    }
+  columnsTransform(plan, columns, rows, POWER_ROW, 2 * N);
+  for (let offset = 0, at = 0; offset < power.length; offset += 1, at += 2) {
+    const re = columns[at] ?? 0;
+    const im = columns[at + 1] ?? 0;
+    power[offset] = (power[offset] ?? 0) + re * re + im * im;
   }
 }
 
@@ -198,7 +191,7 @@ function logPowerAt(logPower: Float64Array, fx: number, fy: number): number {
     y = -y;
   }
   // y modulo N, for negative y too (N is a power of two).
-  return logPower[x * N + (y & (N - 1))] ?? 0;
+  return logPower[(y & (N - 1)) * POWER_ROW + x] ?? 0;
 }
 
 const RING = Array.from({ length: RING_POINTS }, (_, index): [number, number] => {
@@ -223,13 +216,31 @@ function isCombMember(logPower: Float64Array, kx: number, ky: number, value: num
 
 /** Peak features of the spectrum averaged over `tiles` (Welch), see the module's comment. */
 export function spectrumFeatures(tiles: readonly Tile[]): SpectrumFeatures {
-  if (tiles.length === 0)
+  const power = new Float64Array(POWER_ROW * N);
+  for (const tile of tiles) addTileSpectrum(tile, N, 0, power);
+  return featuresOfPower(power, tiles.length);
+}
+
+/**
+ * `spectrumFeatures(planeTiles(plane, width, origins))`, the same to the last bit, read from the plane
+ * in place instead of from copies of its tiles.
+ */
+export function planeSpectrumFeatures(
+  plane: Float32Array,
+  width: number,
+  origins: readonly [number, number][],
+): SpectrumFeatures {
+  const power = new Float64Array(POWER_ROW * N);
+  for (const [originX, originY] of origins) addTileSpectrum(plane, width, originY * width + originX, power);
+  return featuresOfPower(power, origins.length);
+}
+
+function featuresOfPower(power: Float64Array, tileCount: number): SpectrumFeatures {
+  if (tileCount === 0)
     return { peak_prominence: 0, peak_count: 0, periodic_prominence: 0, high_mid_ratio: 0, band_power: [0, 0, 0], tiles: 0 };
   const half = N / 2;
-  const power = new Float64Array((half + 1) * N);
-  for (const tile of tiles) addTileSpectrum(tile, power);
   const logPower = new Float64Array(power.length);
-  for (let index = 0; index < power.length; index += 1) logPower[index] = log10((power[index] ?? 0) / tiles.length + 1e-9);
+  for (let index = 0; index < power.length; index += 1) logPower[index] = log10((power[index] ?? 0) / tileCount + 1e-9);
 
   let best = 0;
   let counted = 0;
@@ -243,17 +254,18 @@ export function spectrumFeatures(tiles: readonly Tile[]): SpectrumFeatures {
     for (let signedY = -half + 1; signedY < half; signedY += 1) {
       // Each frequency once: the kx = 0 column is symmetric in ky.
       if (kx === 0 && signedY < 0) continue;
-      const radius = hypot(kx, signedY);
-      const linear = (power[kx * N + ((signedY + N) % N)] ?? 0) / tiles.length;
-      if (radius >= 4 && radius < 16) bands[0] += linear;
-      else if (radius >= 16 && radius < 64) bands[1] += linear;
-      else if (radius >= 64 && radius < 128) bands[2] += linear;
-      if (radius < BAND_LOW || radius > BAND_HIGH) continue;
+      // The radius compared by its exact integer square: the comparisons hypot gave (quality-spectrum.unit.test.ts).
+      const squared = kx * kx + signedY * signedY;
+      const linear = (power[((signedY + N) % N) * POWER_ROW + kx] ?? 0) / tileCount;
+      if (squared >= 4 * 4 && squared < 16 * 16) bands[0] += linear;
+      else if (squared >= 16 * 16 && squared < 64 * 64) bands[1] += linear;
+      else if (squared >= 64 * 64 && squared < 128 * 128) bands[2] += linear;
+      if (squared < BAND_LOW * BAND_LOW || squared > BAND_HIGH * BAND_HIGH) continue;
       const value = logPowerAt(logPower, kx, signedY);
-      if (radius >= 64) {
+      if (squared >= 64 * 64) {
         highSum += value;
         highCount += 1;
-      } else if (radius <= 48) {
+      } else if (squared <= 48 * 48) {
         midSum += value;
         midCount += 1;
       }
@@ -282,6 +294,6 @@ export function spectrumFeatures(tiles: readonly Tile[]): SpectrumFeatures {
     periodic_prominence: periodic,
     high_mid_ratio: highCount === 0 || midCount === 0 ? 0 : highSum / highCount - midSum / midCount,
     band_power: bands,
-    tiles: tiles.length,
+    tiles: tileCount,
   };
 }
