@@ -32,3 +32,4 @@ export * from './evidence-links.client';
 export * from './jobs';
 export * from './mail';
 export * from './tracing';
+export * from './http/fast-routes';

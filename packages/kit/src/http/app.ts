@@ -156,7 +156,8 @@ interface BodyParserError {
   status?: number;
 }
 
-function errorHandler(logger: Logger): ErrorRequestHandler {
+/** The answers to every error a route or a layer before it raises (the fast routes answer with it too). */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next: NextFunction) => {
     if (res.headersSent) {
       logger.error({ err: error, request_id: res.locals.requestId as string | undefined }, 'error after headers were sent');
