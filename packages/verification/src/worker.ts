@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import type { DocumentType, Side } from './model';
 import { readDocument, type DocumentReading } from './pipeline/read-document';
 import { readSide, type SideReading } from './pipeline/read-side';
@@ -29,11 +30,27 @@ export type VerificationTask =
 export type VerificationResult =
   { kind: 'read_side'; reading: SideReading } | { kind: 'read_document'; reading: DocumentReading };
 
+/**
+ * libvips' operation cache and thread count belong to the process, and every thread that loads sharp sets
+ * them back to sharp's defaults (a 50 MB, 100-operation cache; a thread per core when MALLOC_ARENA_MAX is
+ * set, as the flow-runner is deployed): the quality helper does when it starts, a face thread does. The
+ * cache held its 100 operations' images for no CPU saved (a side's CPU was the same without it), and each
+ * libvips thread holds buffers of its own. Settled again at every task, after any other thread's start;
+ * neither changes what an operation returns (docs/performance.md, "where a reading thread's memory goes").
+ */
+function settleLibvips(): void {
+  sharp.cache(false);
+  sharp.concurrency(1);
+}
+
+settleLibvips();
+
 function asBuffer(bytes: ImageBytes): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 export default async function runVerificationTask(task: VerificationTask): Promise<VerificationResult> {
+  settleLibvips();
   switch (task.kind) {
     case 'read_side':
       return {

@@ -30,6 +30,9 @@ function languagePath(engine: OcrEngine): string {
   return engine === 'legacy' ? data.langPath : path.join(path.dirname(data.langPath), '4.0.0_best_int');
 }
 
+/** Where tesseract.js writes the model in the worker's file system (its `dataPath` left unset). */
+const MODEL_FILE = './eng.traineddata';
+
 function ensureWorker(engine: OcrEngine): Promise<Worker> {
   const existing = workers[engine];
   if (existing !== null) return existing;
@@ -39,6 +42,13 @@ function ensureWorker(engine: OcrEngine): Promise<Worker> {
     gzip: true,
     legacyCore: engine === 'legacy',
     legacyLang: engine === 'legacy',
+  }).then(async (worker) => {
+    // tesseract.js leaves the unpacked model in the worker's in-memory file system (JavaScript memory of the
+    // worker's thread: 22 MiB for the legacy model, 5 MiB for the LSTM one) once the engine has read it into
+    // its own: only a re-initialisation, which this module never asks for, would read it again. Memory only:
+    // a failure to remove it leaves the engine as it was (bench/documents/reading-memory.mjs shows it).
+    await worker.FS('unlink', [MODEL_FILE]).catch(() => undefined);
+    return worker;
   });
   workers[engine] = created;
   // A failed start must not stay cached: the next call tries again.
