@@ -96,6 +96,25 @@ describe('signing and envelope', () => {
     expect(box.open(sealed)).toBe('whsec_x');
     expect(() => new SecretBox(Buffer.alloc(32, 2)).open(sealed)).toThrow();
   });
+
+  it('when a secret was opened once, then a tampered sealed form is still refused and the kept one still opens', () => {
+    const box = new SecretBox(Buffer.alloc(32, 1));
+    const sealed = box.seal('whsec_kept');
+    expect(box.open(sealed)).toBe('whsec_kept');
+    const [version, iv, tag, data] = sealed.split('.');
+    const flipped = Buffer.from(data!, 'base64url');
+    flipped[0] ^= 1;
+    expect(() => box.open([version, iv, tag, flipped.toString('base64url')].join('.'))).toThrow();
+    expect(() => box.open([version, iv, Buffer.alloc(16).toString('base64url'), data].join('.'))).toThrow();
+    expect(box.open(sealed)).toBe('whsec_kept');
+  });
+
+  it('when more secrets are opened than are kept, then every one of them still opens to its own value', () => {
+    const box = new SecretBox(Buffer.alloc(32, 3));
+    const sealed = Array.from({ length: 5000 }, (_, i) => box.seal(`whsec_${i}`));
+    sealed.forEach((value, i) => expect(box.open(value)).toBe(`whsec_${i}`));
+    expect(box.open(sealed[0]!)).toBe('whsec_0');
+  });
 });
 
 describe('fan-out rule', () => {
