@@ -24,39 +24,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { ACCEPTED, compareValues, liftCaps } from './compare-support.mjs';
 
 const require = createRequire(import.meta.url);
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = path.resolve(path.dirname(SELF), '..', '..');
-// As the benchmark reads them (bench/documents/read-worker.mjs, compare-builds.mjs).
-const ACCEPTED = ['dni', 'passport', 'licence'];
-const UNTIMED = new Set(['ms', 'timings']);
-// compare-builds.mjs's wall-clock safety caps (see its `CAPS`).
-const CAPS = ['DEFAULT_OCR_TIMEOUT_MS', 'RECAPTURE_OCR_TIMEOUT_MS', 'ARBITRATION_OCR_TIMEOUT_MS', 'DEFAULT_SIDE_SAFETY_CAP_MS'];
-const CAP_MODULES = [
-  'calibration/budgets.js',
-  'pipeline/read-side.js',
-  'readers/ocr.js',
-  'readers/mrz-search/variants.js',
-  'readers/mrz.reader.js',
-];
-const LIFTED_CAP_MS = 600_000;
-
-function liftCaps(packageDir) {
-  const lifted = new Set();
-  for (const file of CAP_MODULES) {
-    const module = path.join(packageDir, 'dist', file);
-    if (!fs.existsSync(module)) continue;
-    const exports = require(module);
-    for (const name of CAPS) {
-      if (Object.getOwnPropertyDescriptor(exports, name)?.writable !== true) continue;
-      exports[name] = LIFTED_CAP_MS;
-      lifted.add(name);
-    }
-  }
-  const missing = CAPS.filter((name) => !lifted.has(name));
-  if (missing.length > 0) throw new Error(`${packageDir}: no ${missing.join(', ')} found to lift`);
-}
 
 // ---------------------------------------------------------------- the reading thread of a build's process
 if (!isMainThread) {
@@ -96,35 +68,6 @@ function reader(packageDir, lift) {
     worker.postMessage(message);
   });
   process.send({ ok: true, ready: true });
-}
-
-/** Every leaf of `before` and `after` compared by path (compare-builds.mjs's rule); returns the count. */
-function compare(before, after, at, differences) {
-  if (ArrayBuffer.isView(before) && ArrayBuffer.isView(after)) {
-    if (
-      Buffer.compare(
-        Buffer.from(before.buffer, before.byteOffset, before.byteLength),
-        Buffer.from(after.buffer, after.byteOffset, after.byteLength),
-      ) !== 0
-    ) {
-      differences.push({ at, before: `${before.byteLength} bytes`, after: `${after.byteLength} bytes, different` });
-    }
-    return 1;
-  }
-  if (before === null || after === null || typeof before !== 'object' || typeof after !== 'object') {
-    if (!Object.is(before, after)) differences.push({ at, before, after });
-    return 1;
-  }
-  if (Array.isArray(before) !== Array.isArray(after)) {
-    differences.push({ at, before, after });
-    return 1;
-  }
-  let compared = 0;
-  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    if (UNTIMED.has(key)) continue;
-    compared += compare(before[key], after[key], `${at}.${key}`, differences);
-  }
-  return compared;
 }
 
 async function driver() {
@@ -216,7 +159,7 @@ async function driver() {
     const old = await before.ask(task);
     const now = await after.ask(task);
     sides += item.sides.length;
-    values += compare(old, now, item.id, differences);
+    values += compareValues(old, now, item.id, differences);
     if ((index + 1) % 10 === 0) log(`${index + 1}/${items.length}, ${differences.length} differences so far`);
   }
   for (const build of [before, after]) build.child.send({ kind: 'stop' });
