@@ -103,7 +103,7 @@ describe('signing and envelope', () => {
     expect(box.open(sealed)).toBe('whsec_kept');
     const [version, iv, tag, data] = sealed.split('.');
     const flipped = Buffer.from(data!, 'base64url');
-    flipped[0] ^= 1;
+    flipped[0] = flipped[0]! ^ 1;
     expect(() => box.open([version, iv, tag, flipped.toString('base64url')].join('.'))).toThrow();
     expect(() => box.open([version, iv, Buffer.alloc(16).toString('base64url'), data].join('.'))).toThrow();
     expect(box.open(sealed)).toBe('whsec_kept');
