@@ -1,5 +1,6 @@
 import { glareFraction, laplacianVariance, meanBrightness } from './measures';
-import { boxOf, loadPixels, type RawImage, type Region, type RgbPixels } from './pixels';
+import { freeNow } from './scratch';
+import { boxOf, decodeRgb, pixelsFromRgbReused, type RawImage, type Region, type RgbPixels } from './pixels';
 import {
   SCREEN_FEATURE_NAMES,
   screenFeatures,
@@ -67,7 +68,12 @@ export function assessPixels(pixels: RgbPixels, options: QualityOptions = {}): Q
 /** Assesses an encoded image (JPEG, PNG, WebP) or raw pixels. */
 export async function assessQuality(image: Buffer | RawImage, options: QualityOptions = {}): Promise<QualityReport> {
   const started = performance.now();
-  const report = assessPixels(await loadPixels(image), options);
+  const { rgb, width, height, decoded } = await decodeRgb(image);
+  // The planes may be the thread's kept buffers (scratch.ts): made and used up here with no await between,
+  // so that another photo assessed concurrently cannot overwrite them; the report keeps none of them.
+  const report = assessPixels(pixelsFromRgbReused(rgb, width, height), options);
+  // libvips' RGB is this function's alone (a caller's raw pixels are not).
+  if (decoded && rgb.byteOffset === 0 && rgb.byteLength === rgb.buffer.byteLength) freeNow(rgb.buffer);
   return { ...report, ms: performance.now() - started };
 }
 

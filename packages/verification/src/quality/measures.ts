@@ -1,5 +1,6 @@
 import * as qualityCalibration from '../calibration/quality';
 import type { PixelBox, RgbPixels } from './pixels';
+import { overwrittenFloat32 } from './scratch';
 
 // Pixel loops call these millions of times: aliased once here, because a global lookup per call is
 // slow wherever the global object is not the realm's own (jest runs tests in such a context).
@@ -78,7 +79,8 @@ export function laplacianVariance(pixels: RgbPixels, box: PixelBox): number {
   const width = floor((box.x1 - box.x0) / factor);
   const height = floor((box.y1 - box.y0) / factor);
   if (width < 3 || height < 3) return 0;
-  const small = new Float32Array(width * height);
+  // Every element is written below (either branch), so a kept buffer needs no clearing.
+  const small = overwrittenFloat32('laplacian_small', width * height);
   const area = factor * factor;
   if (factor === 2) {
     // A 1600 px photo's case, unrolled: boxAverage's four additions in its order (0 + a is a: luma ≥ 0).

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { QUALITY_MAX_SIDE } from '../calibration/quality';
+import { overwrittenFloat32 } from './scratch';
 
 export interface RawImage {
   data: Uint8Array;
@@ -41,10 +42,18 @@ function isRaw(image: Buffer | RawImage): image is RawImage {
 }
 
 export async function loadPixels(image: Buffer | RawImage): Promise<RgbPixels> {
+  const { rgb, width, height } = await decodeRgb(image);
+  return pixelsFromRgb(rgb, width, height);
+}
+
+/** The image as 8-bit RGB at most `QUALITY_MAX_SIDE` px on the long side (raw RGB that fits is taken as it is). */
+export async function decodeRgb(
+  image: Buffer | RawImage,
+): Promise<{ rgb: Uint8Array; width: number; height: number; decoded: boolean }> {
   let pipeline: sharp.Sharp;
   if (isRaw(image)) {
     const { width, height, channels } = image;
-    if (channels === 3 && Math.max(width, height) <= QUALITY_MAX_SIDE) return pixelsFromRgb(image.data, width, height);
+    if (channels === 3 && Math.max(width, height) <= QUALITY_MAX_SIDE) return { rgb: image.data, width, height, decoded: false };
     pipeline = sharp(image.data, { raw: { width, height, channels } });
   } else {
     pipeline = sharp(image);
@@ -56,7 +65,7 @@ export async function loadPixels(image: Buffer | RawImage): Promise<RgbPixels> {
     .raw()
     .toBuffer({ resolveWithObject: true });
   if (info.channels !== 3) throw new Error(`expected RGB pixels, got ${info.channels} channels`);
-  return pixelsFromRgb(data, info.width, info.height);
+  return { rgb: data, width: info.width, height: info.height, decoded: true };
 }
 
 /**
@@ -65,9 +74,35 @@ export async function loadPixels(image: Buffer | RawImage): Promise<RgbPixels> {
  * value is an integer or a half integer, exact in a Float32Array.
  */
 export function pixelsFromRgb(rgb: Uint8Array, width: number, height: number): RgbPixels {
-  const luma = new Float32Array(width * height);
-  const blueRed = new Float32Array(width * height);
-  const greenMagenta = new Float32Array(width * height);
+  const size = width * height;
+  return planesInto(rgb, width, height, new Float32Array(size), new Float32Array(size), new Float32Array(size));
+}
+
+/**
+ * `pixelsFromRgb` into this thread's kept planes where the quality helper turned their reuse on
+ * (scratch.ts): the result is valid only until the next call, so it must be used up before any `await`.
+ */
+export function pixelsFromRgbReused(rgb: Uint8Array, width: number, height: number): RgbPixels {
+  const size = width * height;
+  return planesInto(
+    rgb,
+    width,
+    height,
+    overwrittenFloat32('luma', size),
+    overwrittenFloat32('blue_red', size),
+    overwrittenFloat32('green_magenta', size),
+  );
+}
+
+/** Writes every element of the three planes (each `width × height` long): reused planes need no clearing. */
+function planesInto(
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+  luma: Float32Array,
+  blueRed: Float32Array,
+  greenMagenta: Float32Array,
+): RgbPixels {
   for (let index = 0, offset = 0; index < luma.length; index += 1, offset += 3) {
     const r = rgb[offset] ?? 0;
     const g = rgb[offset + 1] ?? 0;

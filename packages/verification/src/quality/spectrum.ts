@@ -1,6 +1,7 @@
 import { fftPlan, realRowTransform, columnsTransform, type FftPlan } from './fft';
 import * as qualityCalibration from '../calibration/quality';
 import type { PixelBox } from './pixels';
+import { overwrittenFloat64, zeroedFloat64 } from './scratch';
 
 const { abs, cos, hypot, log10, max, min, PI, round, sin } = Math;
 
@@ -230,7 +231,8 @@ export function planeSpectrumFeatures(
   width: number,
   origins: readonly [number, number][],
 ): SpectrumFeatures {
-  const power = new Float64Array(POWER_ROW * N);
+  // Summed into: starts at zero, kept or not.
+  const power = zeroedFloat64('spectrum_power', POWER_ROW * N);
   for (const [originX, originY] of origins) addTileSpectrum(plane, width, originY * width + originX, power);
   return featuresOfPower(power, origins.length);
 }
@@ -239,7 +241,8 @@ function featuresOfPower(power: Float64Array, tileCount: number): SpectrumFeatur
   if (tileCount === 0)
     return { peak_prominence: 0, peak_count: 0, periodic_prominence: 0, high_mid_ratio: 0, band_power: [0, 0, 0], tiles: 0 };
   const half = N / 2;
-  const logPower = new Float64Array(power.length);
+  // Every element written before the peak search reads any.
+  const logPower = overwrittenFloat64('spectrum_log_power', power.length);
   for (let index = 0; index < power.length; index += 1) logPower[index] = log10((power[index] ?? 0) / tileCount + 1e-9);
 
   let best = 0;
