@@ -11,7 +11,8 @@
 //     Every measure of the full report (`quality/` `assessQuality`: blur, glare, brightness, every screen
 //     feature, score, verdict, problems; `ms` aside) of every image compared bit for bit (Object.is): the
 //     verification corpus, the benchmark corpus of each seed (bench/results/corpus/, generate-corpus.mjs)
-//     and ../shared/data/reference-documents. Exits 1 on a difference.
+//     and, with `--reference DIR`, every image of DIR/images/INDEX.json (the shared reference set, kept
+//     beside the repository). Exits 1 on a difference.
 //
 // DIR is a package folder holding a `dist/` (e.g. /work/parent/packages/verification); `--after` defaults
 // to this tree's packages/verification. Run under the bench lock: it loads both cores' worth of work.
@@ -21,11 +22,11 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { compareValues } from './compare-support.mjs';
 
 const require = createRequire(import.meta.url);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
-const REFERENCE = path.resolve(ROOT, '..', 'shared', 'data', 'reference-documents', 'images');
 
 const { values: args } = parseArgs({
   options: {
@@ -38,6 +39,7 @@ const { values: args } = parseArgs({
     seeds: { type: 'string', default: '42,7,99' },
     count: { type: 'string', default: '16' },
     compare: { type: 'boolean', default: false },
+    reference: { type: 'string' },
     child: { type: 'string' },
     mode: { type: 'string' },
     list: { type: 'string' },
@@ -115,9 +117,10 @@ function corpusImages(seed, count) {
   return images;
 }
 
-function referenceImages() {
-  return JSON.parse(fs.readFileSync(path.join(REFERENCE, 'INDEX.json'), 'utf8')).map((entry) => ({
-    file: path.join(REFERENCE, entry.path),
+function referenceImages(dir) {
+  const images = path.join(path.resolve(dir), 'images');
+  return JSON.parse(fs.readFileSync(path.join(images, 'INDEX.json'), 'utf8')).map((entry) => ({
+    file: path.join(images, entry.path),
     side: 'reference',
   }));
 }
@@ -153,24 +156,20 @@ if (args.compare) {
   const sets = [
     ['verification corpus', verificationImages(Number(args.seed), Number(args.documents))],
     ...args.seeds.split(',').map((seed) => [`corpus seed ${seed}`, corpusImages(Number(seed), Number(args.count))]),
-    ['reference-documents', referenceImages()],
+    ...(args.reference ? [['reference-documents', referenceImages(args.reference)]] : []),
   ];
   let differences = 0;
   for (const [name, images] of sets) {
     const [before, after] = builds.map((build) => runChild(build, 'compare', images));
-    let values = 0;
-    const walk = (was, is, at) => {
-      if (was === null || is === null || typeof was !== 'object' || typeof is !== 'object') {
-        values += 1;
-        if (!Object.is(was, is)) {
-          differences += 1;
-          process.stdout.write(`${at}: ${JSON.stringify(was)} -> ${JSON.stringify(is)}\n`);
-        }
-        return;
-      }
-      for (const key of new Set([...Object.keys(was), ...Object.keys(is)])) walk(was[key], is[key], `${at}.${key}`);
-    };
-    images.forEach((image, index) => walk(before[index], after[index], path.relative(ROOT, image.file)));
+    const found = [];
+    const values = images.reduce(
+      (sum, image, index) => sum + compareValues(before[index], after[index], path.relative(ROOT, image.file), found),
+      0,
+    );
+    for (const { at, before: was, after: is } of found) {
+      process.stdout.write(`${at}: ${JSON.stringify(was)} -> ${JSON.stringify(is)}\n`);
+    }
+    differences += found.length;
     process.stdout.write(`${name}: ${images.length} images, ${values} values compared bit for bit\n`);
   }
   process.stdout.write(`${differences} differences\n`);

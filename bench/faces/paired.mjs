@@ -20,6 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { machineReference } from '../machine-reference.mjs';
+import { startFaceWork } from './face-work.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
@@ -43,23 +44,7 @@ async function child(tree, dir, seed, count, threads) {
   const faces = require(path.join(tree, 'packages/faces/dist/index.js'));
   // The key frames drawn with one fixed key, as bench/faces/run.mjs draws them: the same in both builds.
   const keyFrameKey = createHash('sha256').update('bench/faces key frames').digest();
-  let work = faces.IN_THREAD;
-  let pool = null;
-  if (threads > 0) {
-    const { Piscina } = createRequire(path.join(tree, 'services/flow-runner/package.json'))('piscina');
-    pool = new Piscina({
-      filename: path.join(tree, 'packages/faces/dist/worker.js'),
-      minThreads: threads,
-      maxThreads: threads,
-      idleTimeout: Number.POSITIVE_INFINITY,
-    });
-    work = faces.pooledFrameWork((task) => pool.run(task));
-    const sample = fs.readFileSync(path.join(dir, 'portrait-0.jpg'));
-    await work.detectFaces(
-      Array.from({ length: threads }, () => sample),
-      {},
-    );
-  } else await faces.faceEngine();
+  const { work, pool } = await startFaceWork(tree, faces, path.join(dir, 'portrait-0.jpg'), threads);
   const labels = fs
     .readdirSync(dir)
     .filter((name) => /^\d+\.json$/.test(name))

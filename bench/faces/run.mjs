@@ -20,6 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { machineReference } from '../machine-reference.mjs';
+import { startFaceWork } from './face-work.mjs';
 import { reportResult } from '../report/result.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -96,27 +97,7 @@ async function child(dir) {
   const rssMb = () => Math.round(process.memoryUsage().rss / 1048576);
   const before = rssMb();
   const loadStarted = performance.now();
-  let work = faces.IN_THREAD;
-  let pool = null;
-  if (threads > 0) {
-    // The service's pool: piscina (a dependency of the flow-runner) over @idv/faces' worker.
-    const { Piscina } = createRequire(path.join(ROOT, 'services/flow-runner/package.json'))('piscina');
-    pool = new Piscina({
-      filename: path.join(FACES_PKG, 'dist/worker.js'),
-      minThreads: threads,
-      maxThreads: threads,
-      idleTimeout: Number.POSITIVE_INFINITY,
-    });
-    work = faces.pooledFrameWork((task) => pool.run(task));
-    // Every thread loads its models on its first task: one portrait each, all at once, before timing.
-    const sample = fs.readFileSync(path.join(dir, 'portrait-0.jpg'));
-    await work.detectFaces(
-      Array.from({ length: threads }, () => sample),
-      {},
-    );
-  } else {
-    await faces.faceEngine();
-  }
+  const { work, pool } = await startFaceWork(ROOT, faces, path.join(dir, 'portrait-0.jpg'), threads);
   const loadMs = Math.round(performance.now() - loadStarted);
   const loaded = rssMb();
   let peak = loaded;
