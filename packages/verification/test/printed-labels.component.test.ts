@@ -3,7 +3,7 @@ import path from 'node:path';
 import { combineSides, readSide, stopEngines, type SideReading } from '../src/tooling';
 import { darkestInkThreshold, labelDistance, otsuThreshold, readsAsLabel } from '../src/readers/printed-labels';
 import { expiryFifteenYearsAfterIssue, parsePrintedDate } from '../src/readers/printed.reader';
-import { generateCorpus } from './corpus-data';
+import { corpusFile, generateCorpus } from './corpus-data';
 import { REFERENCE_DOCUMENTS_DIR } from './reference-data';
 
 /**
@@ -295,5 +295,32 @@ describe('a blurred 2012 front whose barcode is outlined short', () => {
     expect(front!.printed?.status.number).toBe('agrees');
     expect(front!.printed?.fields.number).toBe('4372083');
     expect(combineSides([front!, back!], { acceptedTypes: ['dni'], today: TODAY, expectedType: 'dni' }).reasons).toEqual([]);
+  }, 120_000);
+});
+
+/**
+ * A TD1 zone is on the 2012+ back and on the 2009 front. A side sent as the back is read as a 2012+
+ * back first: its printed CUIL, the zone's number in it, says so, and the 2009 front's labels (one
+ * stacked pass over the label area, ≈ 0.5 s) are not looked for. A 2009 front sent as the back prints
+ * no CUIL: its labels are looked for as before and say it is the other side.
+ */
+describe('a TD1 side sent as the back', () => {
+  it('when a 2012 back is read, then its CUIL says it is the back and no other pass is made', async () => {
+    const dir = generateCorpus(42, [3], ['--variants', 'dni_2012_9', '--degradations', 'clean']);
+    const image = fs.readFileSync(path.join(dir, corpusFile(42, 3, 'back')));
+    fs.rmSync(dir, { recursive: true, force: true });
+    const back = await readSide(image, { side: 'back', acceptedTypes: ['dni'], today: TODAY, safetyCapMs: UNLOADED_CAP_MS });
+
+    expect(back.detected_face).toBe('back');
+    expect(back.printed?.layout).toBe('dni_2012_back');
+    expect(back.printed?.fields.cuil).toMatch(/^\d{2}-\d{8}-\d$/);
+    expect(back.work.printed_ocr_passes).toBe(1);
+  }, 120_000);
+
+  it('when a 2009 front is sent as the back, then its labels are looked for and say it is the other side', async () => {
+    const [front] = await readPhotos(31, 20, 5, [{ side: 'back', file: 's31-000020-front-retake5.jpg' }]);
+
+    expect(front!.detected_face).toBe('front');
+    expect(front!.problems).toContain('other_side');
   }, 120_000);
 });
