@@ -123,3 +123,13 @@ export const DEEPEST_LOOK: ValueLook = { heightPx: VALUE_RUN_PX, inkMax: 255, da
  * there, beside `310CT/ OCT 2002` in the look before). 2026-11-29 (commit e789cde).
  */
 export const LARGE_LOOK: ValueLook = { heightPx: 72, inkMax: 95 };
+
+/**
+ * The widest a line of the 2012 front's print stands, in its own heights: the data column (0.93 of the
+ * barcode's width) holds at most ≈ 33 heights of the labels' capitals, and the widest line measured, the
+ * header's `REGISTRO NACIONAL DE LAS PERSONAS`, is 27 (bench/verification's six cards, 1600×1200). A
+ * longer patch is the card's edge or its shadow at the label area's foot: 60, 84 and 105 heights on three
+ * of those six cards, where the stacked pass read it at 0.7–1.3 s more than the same stack without it.
+ * 2026-12-01 (docs/performance.md "The card's edge out of the stacked pass").
+ */
+export const WIDEST_2012_FRONT_LINE = 45;

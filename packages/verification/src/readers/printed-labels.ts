@@ -180,6 +180,8 @@ export async function readTextRuns(
     blank?: readonly PixelRegion[];
     /** Boxes whose ink joins no run, left as they are in the crops read (the photo beside the data column). */
     apart?: readonly PixelRegion[];
+    /** A run more than this many times as wide as tall is no line of the layout's print. */
+    widestAspect?: number;
   },
 ): Promise<{ runs: LocatedText[]; passes: number } | null> {
   const inside = (run: TextFragment, box: PixelRegion) => {

@@ -13,6 +13,7 @@ import {
   VALUE_INK_MAX,
   VALUE_ROW_SHARE,
   VALUE_RUN_PX,
+  WIDEST_2012_FRONT_LINE,
   type ValueLook,
 } from '../calibration/printed';
 import { quadAngle, rotatePoint, rotatedSize, type Point, type Quad } from '../image/geometry';
@@ -133,6 +134,11 @@ interface Layout {
      * fronts' expiry label not found, its value read in the specimen's box).
      */
     photoJoinsNothing?: boolean;
+    /**
+     * No line of the layout's print is wider than this many times its height: a longer patch is the
+     * card's edge or its shadow, which the label area's foot takes in when the card stands a little low.
+     */
+    widestAspect?: number;
   };
 }
 
@@ -208,6 +214,7 @@ const DNI_2012_FRONT: Layout = {
     anchor: { x0: -0.01, x1: 1.03, y0: 0.03, y1: 0.3 },
     photo: { x0: -1.6, x1: -0.7, y0: -1.12, y1: 0 },
     photoJoinsNothing: true,
+    widestAspect: WIDEST_2012_FRONT_LINE,
   },
 };
 
@@ -816,6 +823,7 @@ async function placeByLabels(
     // Not in the crops read: on the RENAPER specimen's 900 px scan the expiry's day stands at the photo
     // box's edge, and made paper there it was not read.
     apart: spec.photoJoinsNothing === true && photo !== null ? [photo] : [],
+    ...(spec.widestAspect === undefined ? {} : { widestAspect: spec.widestAspect }),
   });
   if (read === null) return { placements, labels: [], passes: 1, blank: [] };
   const { runs } = read;

@@ -24,6 +24,8 @@ export interface FragmentOptions {
   maxHeightPx: number;
   /** Boxes of the raster whose ink is not text (the barcode the card was found by): left out before runs are joined. */
   blank?: readonly PixelRegion[];
+  /** Patches more than this many times as wide as tall are not a line of the card's print (its edge, a shadow). */
+  widestAspect?: number;
 }
 
 export function textFragments(raster: GreyRaster, region: PixelRegion, options: FragmentOptions): TextFragment[] {
@@ -119,6 +121,7 @@ export function textFragments(raster: GreyRaster, region: PixelRegion, options: 
         boxHeight >= options.textPx * 0.5 &&
         boxHeight <= options.maxHeightPx &&
         boxWidth >= boxHeight * 0.4 &&
+        boxWidth <= boxHeight * (options.widestAspect ?? Infinity) &&
         count >= boxWidth * boxHeight * 0.3;
       patches.push({ left: left + bandLeft, top: top + band.y0, right: left + bandRight + 1, bottom: top + band.y1 + 1, isText });
     }
