@@ -102,11 +102,14 @@ function downscale(source: Channels, side: number): Channels & { scale: number }
   const height = max(1, round(source.height * scale));
   const counts = new Float32Array(width * height);
   const targets = new Int32Array(source.width * source.height);
+  const columns = new Int32Array(source.width);
+  for (let x = 0; x < source.width; x += 1) columns[x] = min(width - 1, floor(x * scale));
   for (let y = 0; y < source.height; y += 1) {
-    const ty = min(height - 1, floor(y * scale));
+    const rowTarget = min(height - 1, floor(y * scale)) * width;
+    const row = y * source.width;
     for (let x = 0; x < source.width; x += 1) {
-      const target = ty * width + min(width - 1, floor(x * scale));
-      targets[y * source.width + x] = target;
+      const target = rowTarget + columns[x]!;
+      targets[row + x] = target;
       counts[target]! += 1;
     }
   }
@@ -119,12 +122,37 @@ function downscale(source: Channels, side: number): Channels & { scale: number }
   return { channels, width, height, scale };
 }
 
+/**
+ * Whether (x, y) is on the raster's rim, where a 3 × 3 neighbourhood needs clamping; inside it, the loops
+ * read the neighbours by offset, the same values added in the same order (the same result to the bit).
+ */
+function onRim(x: number, y: number, width: number, height: number): boolean {
+  return x === 0 || y === 0 || x === width - 1 || y === height - 1;
+}
+
 function smoothed(pixels: Float32Array, width: number, height: number): Float32Array {
   const smooth = new Float32Array(pixels.length);
   const at = (x: number, y: number) => pixels[min(height - 1, max(0, y)) * width + min(width - 1, max(0, x))]!;
   for (let y = 0; y < height; y += 1) {
     for (let x = 0; x < width; x += 1) {
-      smooth[y * width + x] =
+      const i = y * width + x;
+      if (!onRim(x, y, width, height)) {
+        const up = i - width;
+        const down = i + width;
+        smooth[i] =
+          (pixels[up - 1]! +
+            2 * pixels[up]! +
+            pixels[up + 1]! +
+            2 * pixels[i - 1]! +
+            4 * pixels[i]! +
+            2 * pixels[i + 1]! +
+            pixels[down - 1]! +
+            2 * pixels[down]! +
+            pixels[down + 1]!) /
+          16;
+        continue;
+      }
+      smooth[i] =
         (at(x - 1, y - 1) +
           2 * at(x, y - 1) +
           at(x + 1, y - 1) +
@@ -157,11 +185,18 @@ function gradientOf(channels: readonly Float32Array[], width: number, height: nu
     const at = (x: number, y: number) => s[min(height - 1, max(0, y)) * width + min(width - 1, max(0, x))]!;
     for (let y = 0; y < height; y += 1) {
       for (let x = 0; x < width; x += 1) {
-        const dx =
-          at(x + 1, y - 1) + 2 * at(x + 1, y) + at(x + 1, y + 1) - at(x - 1, y - 1) - 2 * at(x - 1, y) - at(x - 1, y + 1);
-        const dy =
-          at(x - 1, y + 1) + 2 * at(x, y + 1) + at(x + 1, y + 1) - at(x - 1, y - 1) - 2 * at(x, y - 1) - at(x + 1, y - 1);
         const index = y * width + x;
+        let dx: number;
+        let dy: number;
+        if (onRim(x, y, width, height)) {
+          dx = at(x + 1, y - 1) + 2 * at(x + 1, y) + at(x + 1, y + 1) - at(x - 1, y - 1) - 2 * at(x - 1, y) - at(x - 1, y + 1);
+          dy = at(x - 1, y + 1) + 2 * at(x, y + 1) + at(x + 1, y + 1) - at(x - 1, y - 1) - 2 * at(x, y - 1) - at(x + 1, y - 1);
+        } else {
+          const up = index - width;
+          const down = index + width;
+          dx = s[up + 1]! + 2 * s[index + 1]! + s[down + 1]! - s[up - 1]! - 2 * s[index - 1]! - s[down - 1]!;
+          dy = s[down - 1]! + 2 * s[down]! + s[down + 1]! - s[up - 1]! - 2 * s[up]! - s[up + 1]!;
+        }
         jxx[index]! += dx * dx;
         jxy[index]! += dx * dy;
         jyy[index]! += dy * dy;
@@ -237,9 +272,11 @@ function houghLines(gradient: Gradient, threshold: number): Line[] {
       }
     }
   }
-  const order = Array.from(votes.keys())
-    .filter((index) => votes[index]! >= min(width, height) * 0.2)
-    .sort((a, b) => votes[b]! - votes[a]!);
+  const fewestVotes = min(width, height) * 0.2;
+  const order: number[] = [];
+  for (let index = 0; index < votes.length; index += 1) if (votes[index]! >= fewestVotes) order.push(index);
+  // Stable: cells of equal votes stay in index order.
+  order.sort((a, b) => votes[b]! - votes[a]!);
   const lines: Line[] = [];
   for (const index of order) {
     const theta = floor(index / rhos);
