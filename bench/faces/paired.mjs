@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// The face step of two builds, paired: `node bench/faces/paired.mjs --base /work/parent [--seeds 11,12,13]
+// The face step of two builds, paired: `node bench/faces/paired.mjs --base PARENT [--seeds 11,12,13]
 // [--count 25] [--rounds 2] [--threads 2]` (after `pnpm exec turbo run build` in both trees and
 // `node bench/faces/run.mjs --seed S --count N --generate-only` for each seed). Under
-// `flock /tmp/idv-bench.lock` on a shared machine.
+// `flock /tmp/idv-bench.lock` on a shared machine. PARENT is a checkout of the build to pair with (a `git
+// worktree` of the parent commit), built.
 //
 // Each round runs every seed's sequences through `judgeFaceStep` (the service's path: the images over a
 // piscina pool of `--threads` threads of the build's worker, the live ones with their document portrait),

@@ -730,9 +730,10 @@ async function readFront2012(side: SideContext, frame: CardFrame): Promise<void>
  */
 async function readTd1Side(side: SideContext, zone: MrzReading, frame: CardFrame): Promise<void> {
   const { zoneSearch, clock, options, print } = side;
-  const back = options.side === 'back' ? await readBackCuil(frame, 'dni_2012_back', side.zoneNumber, clock) : null;
+  const readBack = () => readBackCuil(frame, 'dni_2012_back', side.zoneNumber, clock);
+  const back = options.side === 'back' ? await readBack() : null;
   if (back?.printed?.fields.cuil !== undefined) {
-    setBackPrint(print, back);
+    setBackPrint(print, back, 0);
     return;
   }
   const reading = await readPrintedFields(frame, 'dni_2009_front', clock, {
@@ -740,29 +741,26 @@ async function readTd1Side(side: SideContext, zone: MrzReading, frame: CardFrame
     expected: zoneExpectation(zone, stageRan(zoneSearch, 'searchZone').namesJudged, options.today),
     needed: PRINT_NEEDED.dni_2009_front,
   });
-  print.passes = reading.passes;
   print.frontLabelsFound = reading.labels.length;
   if (print.frontLabelsFound >= 2) {
     print.printed = kept(reading);
-    print.passes += back?.passes ?? 0;
+    print.passes = reading.passes + (back?.passes ?? 0);
     print.faceCrop = await portraitCrop(side.prepared.jpeg, frame, 'dni_2009_front');
     return;
   }
-  const labelPasses = print.passes;
   // Read once: a back whose CUIL was looked for above reads the same again.
-  setBackPrint(print, back ?? (await readBackCuil(frame, 'dni_2012_back', side.zoneNumber, clock)));
-  print.passes += labelPasses;
+  setBackPrint(print, back ?? (await readBack()), reading.passes);
 }
 
 /**
- * A 2012+ back's printed CUIL as the side's print. Its CUIL, the card's number in it, says a 2012+ back;
- * neither it nor the 2009 front's labels read, the side sent as a front may be a 2009 front whose print
- * (which the checks need) was not read: it is asked for again, never taken on its MRZ alone (an altered
- * print would pass).
+ * A 2012+ back's printed CUIL as the side's print, after `passesBefore` other passes. Its CUIL, the card's
+ * number in it, says a 2012+ back; neither it nor the 2009 front's labels read, the side sent as a front
+ * may be a 2009 front whose print (which the checks need) was not read: it is asked for again, never taken
+ * on its MRZ alone (an altered print would pass).
  */
-function setBackPrint(print: SidePrint, back: Awaited<ReturnType<typeof readBackCuil>>): void {
+function setBackPrint(print: SidePrint, back: Awaited<ReturnType<typeof readBackCuil>>, passesBefore: number): void {
   print.printed = back.printed;
-  print.passes = back.passes;
+  print.passes = passesBefore + back.passes;
   print.backCuilRead = back.printed?.fields.cuil !== undefined;
   print.frontPrintUnread = !print.backCuilRead;
 }
