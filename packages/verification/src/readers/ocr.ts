@@ -1,11 +1,13 @@
 import path from 'node:path';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import { DEFAULT_OCR_TIMEOUT_MS } from '../calibration/budgets';
+import { legacyModelFolder } from './legacy-model';
 
 /**
  * One tesseract.js worker per engine and thread, created on first use and reused: its model (the
- * English traineddata: `@tesseract.js-data/eng`'s `4.0.0` folder for the legacy engine, `4.0.0_best_int`
- * for the LSTM one) is read from node_modules, never downloaded, and never written to a cache file (`cacheMethod: 'none'`).
+ * English traineddata: `@tesseract.js-data/eng`'s `4.0.0` model for the legacy engine, without the parts it never
+ * reads (legacy-model.ts), and `4.0.0_best_int` for the LSTM one) comes from node_modules, is never downloaded,
+ * and tesseract.js writes no cache file of its own (`cacheMethod: 'none'`).
  *
  * The legacy engine (`OEM.TESSERACT_ONLY`) with a whitelist reads OCR-B MRZ lines well where the LSTM
  * engine garbles runs of '<' (docs/design.md "Toolchain facts"). The same engine reads the DNI's printed fields in small
@@ -27,7 +29,7 @@ function languagePath(engine: OcrEngine): string {
   // LSTM-only integer model, which costs a thread about 94 MiB where the full one costs 191 MiB.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const data = require('@tesseract.js-data/eng') as { langPath: string };
-  return engine === 'legacy' ? data.langPath : path.join(path.dirname(data.langPath), '4.0.0_best_int');
+  return engine === 'legacy' ? legacyModelFolder(data.langPath) : path.join(path.dirname(data.langPath), '4.0.0_best_int');
 }
 
 /** Where tesseract.js writes the model in the worker's file system (its `dataPath` left unset). */
@@ -36,15 +38,16 @@ const MODEL_FILE = './eng.traineddata';
 function ensureWorker(engine: OcrEngine): Promise<Worker> {
   const existing = workers[engine];
   if (existing !== null) return existing;
-  const created = createWorker('eng', engine === 'legacy' ? OEM.TESSERACT_ONLY : OEM.LSTM_ONLY, {
-    langPath: languagePath(engine),
-    cacheMethod: 'none',
-    gzip: true,
-    legacyCore: engine === 'legacy',
-    legacyLang: engine === 'legacy',
-  }).then(async (worker) => {
+  const legacy = engine === 'legacy';
+  const created = createWorker(
+    'eng',
+    legacy ? OEM.TESSERACT_ONLY : OEM.LSTM_ONLY,
+    { langPath: languagePath(engine), cacheMethod: 'none', gzip: !legacy, legacyCore: legacy, legacyLang: legacy },
+    // Read only when the engine starts. English word bigrams are no help on names and codes (legacy-model.ts).
+    legacy ? { load_bigram_dawg: '0' } : {},
+  ).then(async (worker) => {
     // tesseract.js leaves the unpacked model in the worker's in-memory file system (JavaScript memory of the
-    // worker's thread: 22 MiB for the legacy model, 5 MiB for the LSTM one) once the engine has read it into
+    // worker's thread: 2 MiB for the legacy model, 5 MiB for the LSTM one) once the engine has read it into
     // its own: only a re-initialisation, which this module never asks for, would read it again. Memory only:
     // a failure to remove it leaves the engine as it was (bench/documents/reading-memory.mjs shows it).
     await worker.FS('unlink', [MODEL_FILE]).catch(() => undefined);
