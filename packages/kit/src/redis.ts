@@ -2,10 +2,6 @@ import { Redis } from 'ioredis';
 
 export function createRedis(url: string): Redis {
   return new Redis(url, {
-    // Commands issued in one turn of the event loop (under load, one per request the turn read) leave in one
-    // write and their answers come back in one read: the gateway's rate limiter paid a socket write and the
-    // wake-up of Redis per request. Each command is still its own atomic command, in the order it was issued.
-    enableAutoPipelining: true,
     maxRetriesPerRequest: 2,
     enableOfflineQueue: true,
     connectTimeout: 2000,
