@@ -66,11 +66,13 @@ export class Person {
       body = new URLSearchParams(form).toString();
       headers['content-type'] = 'application/x-www-form-urlencoded';
     }
+    // A guard against a page that never answers, not a speed limit: with every suite's readings and face
+    // judgements on two shared cores, a page has waited more than 20 s for its turn (CI of 2026-12-01).
     const response = await request(absolute, {
       method,
       headers,
-      headersTimeout: 20_000,
-      bodyTimeout: 20_000,
+      headersTimeout: 60_000,
+      bodyTimeout: 60_000,
       ...(body === undefined ? {} : { body }),
       ...(dispatcher ? { dispatcher } : {}),
     });
