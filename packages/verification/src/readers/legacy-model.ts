@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -13,7 +13,8 @@ import { gunzipSync } from 'node:zlib';
  * legacy engine uses 2.2: the rest is the LSTM engine's network, dictionaries and character set (5.2 MB, read
  * only by an LSTM engine) and the English word-bigram dictionary (16.1 MB). Tesseract reads the whole file into
  * the engine's WebAssembly memory to start, and that memory never shrinks: the full file cost a reading thread
- * ≈ 70 MiB more than this one (docs/performance.md, "The legacy engine's model").
+ * ≈ 95 MiB more once its engines had started, ≈ 54 MiB more at its peak (docs/performance.md, "The legacy
+ * engine's model without what it never reads").
  *
  * The bigram dictionary corrects a word by the English words that may follow it; ocr.ts turns it off
  * (`load_bigram_dawg`), because the printed fields of an Argentine card and a machine-readable zone are not
@@ -70,7 +71,12 @@ export function legacyModelFolder(packagedFolder: string, root = os.tmpdir()): s
   if (existsSync(file)) return folder;
   mkdirSync(folder, { recursive: true });
   const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
-  writeFileSync(partial, withoutComponents(gunzipSync(packaged), LEGACY_UNUSED));
-  renameSync(partial, file);
+  try {
+    writeFileSync(partial, withoutComponents(gunzipSync(packaged), LEGACY_UNUSED));
+    renameSync(partial, file);
+  } finally {
+    // Left only when the write or the rename failed (a full disk): the next start writes it again.
+    rmSync(partial, { force: true });
+  }
   return folder;
 }
