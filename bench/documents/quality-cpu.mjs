@@ -15,8 +15,8 @@
 //     beside the repository). Exits 1 on a difference.
 //
 // DIR is a package folder holding a `dist/` (e.g. PARENT/packages/verification, PARENT a checkout of
-// the parent commit, built); `--after` defaults
-// to this tree's packages/verification. Run under the bench lock: it loads both cores' worth of work.
+// the parent commit, built); `--after` defaults to this tree's packages/verification. Run under the
+// bench lock: it loads both cores' worth of work.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';

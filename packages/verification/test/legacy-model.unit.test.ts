@@ -72,6 +72,10 @@ describe('the legacy engine model', () => {
       for (const [index, bytes] of legacy) expect(bytes.equals(full.get(index)!)).toBe(true);
       // Made once: a second call finds the file.
       expect(legacyModelFolder(packaged, root)).toBe(folder);
+      // A temporary folder cleaned under a running service: the next engine start makes the file again.
+      rmSync(path.join(folder, 'eng.traineddata'));
+      expect(legacyModelFolder(packaged, root)).toBe(folder);
+      expect(componentsOf(readFileSync(path.join(folder, 'eng.traineddata'))).size).toBe(legacy.size);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

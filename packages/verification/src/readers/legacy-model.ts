@@ -57,6 +57,8 @@ export function withoutComponents(model: Buffer, drop: ReadonlySet<number>): Buf
   return Buffer.concat([table, ...parts]);
 }
 
+const derivedFolders = new Map<string, string>();
+
 /**
  * The folder holding the legacy engine's `eng.traineddata`, made once per machine from the packaged model (in
  * the system's temporary folder, an `emptyDir` in the Kubernetes deployment) and named by the packaged
@@ -64,9 +66,16 @@ export function withoutComponents(model: Buffer, drop: ReadonlySet<number>): Buf
  * renamed, so threads and processes starting together never read a half-written file.
  */
 export function legacyModelFolder(packagedFolder: string, root = os.tmpdir()): string {
-  const packaged = readFileSync(path.join(packagedFolder, 'eng.traineddata.gz'));
+  const source = path.join(packagedFolder, 'eng.traineddata.gz');
+  // The packaged file is read and hashed once per thread; an engine restarted after a timeout only checks
+  // that the derived file is still there (a temporary folder can be cleaned).
+  const key = `${source}\0${root}`;
+  const known = derivedFolders.get(key);
+  if (known !== undefined && existsSync(path.join(known, 'eng.traineddata'))) return known;
+  const packaged = readFileSync(source);
   const hash = createHash('sha256').update(packaged).digest('hex').slice(0, 16);
   const folder = path.join(root, 'idv-ocr-models', `eng-legacy-${hash}`);
+  derivedFolders.set(key, folder);
   const file = path.join(folder, 'eng.traineddata');
   if (existsSync(file)) return folder;
   mkdirSync(folder, { recursive: true });
