@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 // Where a reading thread's memory goes: `node bench/documents/reading-memory.mjs [--documents 6] [--seed 4343]
-// [--rounds 1] [--verification DIR] [--heap-mb 512] [--young-mb N] [--json FILE]`.
+// [--rounds 1] [--verification DIR] [--heap-mb 512] [--young-mb 12] [--json FILE]`.
 //
 // Runs packages/verification's dist/worker.js (or DIR's) in one worker thread of a process of its own, the
 // way the flow-runner's readers-only replica runs it (the main thread has loaded @idv/verification, as the
-// service's does; the thread is a worker with the pool's heap limit), and reads the front, back and tilted
-// front of bench/verification's DNI cards (bench/verification/corpus.mjs, prepared by `prepareUpload` as the
-// pages prepare an upload) through `read_side`, side after side. The figure is bench/verification's: the
-// process's peak resident set (VmHWM) minus its resident set once the thread was ready (dist/worker.js
-// loaded, no engine started). After the engines start and after each side it says where the resident set
-// is, from /proc/self/smaps and each isolate's heap:
+// service's does; the thread is a worker with the pool's default heap limits, VERIFICATION_MAX_HEAP_MB and
+// VERIFICATION_YOUNG_GENERATION_MB; `--young-mb 48` is V8's own young generation for a thread), and reads the
+// front, back and tilted front of bench/verification's DNI cards (bench/verification/corpus.mjs, prepared by
+// `prepareUpload` as the pages prepare an upload) through `read_side`, side after side. The figure is
+// bench/verification's: the process's peak resident set (VmHWM) minus its resident set once the thread was
+// ready (dist/worker.js loaded, no engine started). After the engines start and after each side it says where
+// the resident set is, from /proc/self/smaps and each isolate's heap:
 // - WebAssembly memories (zxing's, each tesseract worker's), each a mapping of its own;
 // - glibc malloc: the main arena (brk) and the per-thread arenas (64 MiB reservations), where typed arrays'
 //   backing stores, libvips' buffers and the threads' native allocations live;
@@ -23,6 +24,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 
@@ -60,6 +62,15 @@ if (!isMainThread) {
     peakExternal = Math.max(peakExternal, process.memoryUsage().external);
   }, 10);
   sampler.unref();
+  // The reading thread's collections: their pauses are the CPU a smaller young generation would add.
+  const collections = { scavenges: 0, markCompacts: 0, ms: 0 };
+  new PerformanceObserver((entries) => {
+    for (const entry of entries.getEntries()) {
+      if (entry.detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) collections.scavenges += 1;
+      else if (entry.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) collections.markCompacts += 1;
+      collections.ms += entry.duration;
+    }
+  }).observe({ entryTypes: ['gc'] });
 
   const nameOf = (file) =>
     /tesseract/.test(file) ? 'tesseract' : /quality-thread/.test(file) ? 'quality helper' : path.basename(file);
@@ -89,6 +100,7 @@ if (!isMainThread) {
       external: usage.external,
       arrayBuffers: usage.arrayBuffers,
       peakExternal,
+      collections: { ...collections },
       others,
       sharp: { cache: sharp.cache(), concurrency: sharp.concurrency(), counters: sharp.counters() },
     };
@@ -204,10 +216,7 @@ async function child({ images, packageDir, heapMb, youngMb, rounds }) {
   }, 5);
   const worker = new Worker(SELF, {
     workerData: { packageDir },
-    resourceLimits: {
-      maxOldGenerationSizeMb: heapMb,
-      ...(youngMb === undefined ? {} : { maxYoungGenerationSizeMb: youngMb }),
-    },
+    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: youngMb },
   });
   const ask = (message) =>
     new Promise((resolve, reject) => {
@@ -262,7 +271,15 @@ function report(result) {
   process.stdout.write(
     `ready: RSS ${mib(ready.rss)} MiB; peak (VmHWM) ${mib(last.hwm)} MiB; ` +
       `per reading thread (VmHWM − ready) ${mib(last.hwm - ready.rss)} MiB; RSS at the end ${mib(last.rss)} MiB; ` +
-      `CPU ${(result.cpuMs / result.sides).toFixed(0)} ms a side (all threads, ${result.sides} sides)\n\n`,
+      `CPU ${(result.cpuMs / result.sides).toFixed(0)} ms a side (all threads, ${result.sides} sides)\n`,
+  );
+  // Counted from the engines' start: the first snapshot after the reading began is the base.
+  const base = snapshots.find((shot) => shot.label === 'engines started').stats.collections;
+  const { scavenges, markCompacts, ms } = last.stats.collections;
+  process.stdout.write(
+    `reading thread's collections while reading: ${scavenges - base.scavenges} scavenges, ` +
+      `${markCompacts - base.markCompacts} mark-compacts, ${(ms - base.ms).toFixed(0)} ms of pauses in all ` +
+      `(${((ms - base.ms) / result.sides).toFixed(1)} ms a side)\n\n`,
   );
   const headers = [
     'after',
@@ -337,7 +354,7 @@ if (isMainThread) {
         rounds: { type: 'string', default: '1' },
         verification: { type: 'string', default: path.join(ROOT, 'packages/verification') },
         'heap-mb': { type: 'string', default: '512' },
-        'young-mb': { type: 'string' },
+        'young-mb': { type: 'string', default: '12' },
         json: { type: 'string' },
       },
     });
@@ -370,7 +387,7 @@ if (isMainThread) {
       images,
       packageDir,
       heapMb: Number(args['heap-mb']),
-      youngMb: args['young-mb'] === undefined ? undefined : Number(args['young-mb']),
+      youngMb: Number(args['young-mb']),
       rounds: Number(args.rounds),
     });
     const result = await new Promise((resolve, reject) => {

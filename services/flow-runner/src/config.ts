@@ -47,6 +47,12 @@ export const configSchema = baseEnvSchema
     /** Heap limit of each verification thread (MB): bounds one job's memory. */
     VERIFICATION_MAX_HEAP_MB: z.coerce.number().int().min(64).max(8192).default(512),
     /**
+     * Young generation of each verification thread (MB). V8's own for a thread is 48 (two semi-spaces of
+     * 16), which a reading fills and keeps committed; 12 (semi-spaces of 4) keeps the thread ≈ 18 MiB smaller
+     * for the same collection pauses (docs/performance.md, "The reading thread's young generation").
+     */
+    VERIFICATION_YOUNG_GENERATION_MB: z.coerce.number().int().min(1).max(512).default(12),
+    /**
      * Worker threads judging face attempts (each holds one copy of the face models, ≈ 150–260 MB); one
      * attempt's frames are spread over all of them. 0 leaves face jobs to other replicas. A pool of its
      * own beside the document readers' (docs/decisions.md).

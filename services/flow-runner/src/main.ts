@@ -65,7 +65,11 @@ runMain(SERVICE, async () => {
   const artefacts = new PgArtefactStore(pool, artefactKeyring(config));
   const verification =
     config.VERIFICATION_THREADS > 0
-      ? new VerificationPool({ threads: config.VERIFICATION_THREADS, maxHeapMb: config.VERIFICATION_MAX_HEAP_MB })
+      ? new VerificationPool({
+          threads: config.VERIFICATION_THREADS,
+          maxHeapMb: config.VERIFICATION_MAX_HEAP_MB,
+          youngGenerationMb: config.VERIFICATION_YOUNG_GENERATION_MB,
+        })
       : null;
   if (verification) lifecycle.onStop('verification-pool', () => verification.close());
   const facePool =

@@ -1,4 +1,5 @@
 import type { DocumentType, Side, SideReading, VerificationResult, VerificationTask } from '@idv/verification';
+import type { ResourceLimits } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 
 export interface VerificationPoolOptions {
@@ -6,6 +7,8 @@ export interface VerificationPoolOptions {
   threads: number;
   /** Heap limit of each worker thread: one job's memory is bounded by it. */
   maxHeapMb: number;
+  /** Young generation of each worker thread (MB): V8's own, 48, keeps ≈ 25 MiB more committed than 12. */
+  youngGenerationMb: number;
 }
 
 /**
@@ -21,8 +24,16 @@ export class VerificationPool {
       minThreads: options.threads,
       maxThreads: options.threads,
       idleTimeout: Number.POSITIVE_INFINITY,
-      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
+      resourceLimits: {
+        maxOldGenerationSizeMb: options.maxHeapMb,
+        maxYoungGenerationSizeMb: options.youngGenerationMb,
+      },
     });
+  }
+
+  /** The limits each thread was started with (V8's own account of them). */
+  get threadLimits(): ResourceLimits[] {
+    return this.pool.threads.map((thread) => thread.resourceLimits ?? {});
   }
 
   async readSide(image: Buffer, options: { side: Side; acceptedTypes: DocumentType[]; today: string }): Promise<SideReading> {
