@@ -74,7 +74,12 @@ runMain(SERVICE, async () => {
   if (verification) lifecycle.onStop('verification-pool', () => verification.close());
   const facePool =
     config.FACE_THREADS > 0
-      ? new FacePool({ threads: config.FACE_THREADS, maxHeapMb: config.FACE_MAX_HEAP_MB, keyFrameKey: faceKeyFrameKey(config) })
+      ? new FacePool({
+          threads: config.FACE_THREADS,
+          maxHeapMb: config.FACE_MAX_HEAP_MB,
+          youngGenerationMb: config.FACE_YOUNG_GENERATION_MB,
+          keyFrameKey: faceKeyFrameKey(config),
+        })
       : null;
   if (facePool) lifecycle.onStop('face-pool', () => facePool.close());
   const work = verificationMetrics(metrics, { verification, face: facePool });

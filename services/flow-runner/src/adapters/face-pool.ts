@@ -9,6 +9,7 @@ import {
   type LivenessChallenge,
   type LivenessVerdict,
 } from '@idv/faces';
+import type { ResourceLimits } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { FaceInputRefused, type FaceModels } from '../domain/ports';
 
@@ -17,6 +18,8 @@ export interface FacePoolOptions {
   threads: number;
   /** Heap limit of each thread (MB): bounds one image's memory. */
   maxHeapMb: number;
+  /** Young generation of each thread (MB): V8's own, 48, keeps ≈ 12 MiB more committed than 12. */
+  youngGenerationMb: number;
   /**
    * The secret each attempt's key frames are drawn with (`keyFramePicker` of @idv/faces): the same on
    * every replica, so an attempt re-judged elsewhere (a redelivered job) gets the same verdict.
@@ -48,9 +51,14 @@ export class FacePool implements FaceModels {
       minThreads: options.threads,
       maxThreads: options.threads,
       idleTimeout: Number.POSITIVE_INFINITY,
-      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
+      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb, maxYoungGenerationSizeMb: options.youngGenerationMb },
     });
     this.work = pooledFrameWork((task: FrameTask) => this.pool.run(task) as Promise<FrameTaskResult>);
+  }
+
+  /** The limits each thread was started with (V8's own account of them). */
+  get threadLimits(): ResourceLimits[] {
+    return this.pool.threads.map((thread) => thread.resourceLimits ?? {});
   }
 
   /**
