@@ -62,8 +62,7 @@ export const configSchema = baseEnvSchema
     FACE_MAX_HEAP_MB: z.coerce.number().int().min(128).max(8192).default(768),
     /**
      * Young generation of each face thread (MB): 12 rather than V8's own 48, as for the verification threads;
-     * ≈ 12 MiB less per face thread for the same CPU (docs/performance.md, "The reading thread's young
-     * generation").
+     * ≈ 12 MiB less per face thread for the same CPU (docs/performance.md, "The face threads too").
      */
     FACE_YOUNG_GENERATION_MB: z.coerce.number().int().min(1).max(512).default(12),
     /** Test mode's sample documents (catalog.json and images). */

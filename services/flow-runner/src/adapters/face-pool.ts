@@ -18,7 +18,7 @@ export interface FacePoolOptions {
   threads: number;
   /** Heap limit of each thread (MB): bounds one image's memory. */
   maxHeapMb: number;
-  /** Young generation of each thread (MB): V8's own, 48, keeps ≈ 12 MiB more committed than 12. */
+  /** Young generation of each thread (MB): at V8's own, 48, a face thread peaked ≈ 12 MiB higher than at 12. */
   youngGenerationMb: number;
   /**
    * The secret each attempt's key frames are drawn with (`keyFramePicker` of @idv/faces): the same on
