@@ -67,6 +67,9 @@ export function zeroedFloat64(name: string, length: number): Float64Array {
  * still added up to 60–90 MiB of garbage between the helper's collections (the collector runs on external
  * memory only past a margin of tens of MiB). Only for a buffer the caller alone holds and has used up:
  * detaching empties every view of it. A buffer that cannot be detached is left to the collector.
+ * The first detach costs the thread's typed-array loops a check at every access from then on (V8's
+ * detaching protector): ≈ 18 % of the helper's CPU per photo, kept for the 32 MiB it saves (docs/performance.md,
+ * "Tried and not kept: the ink masks' tables…"). Never call it from the reading thread.
  */
 export function freeNow(buffer: ArrayBufferLike): void {
   if (!reusing) return;
